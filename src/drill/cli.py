@@ -23,10 +23,10 @@ COMMANDS: dict[str, str] = {
     "report": "drill.commands.report:report",
     "export": "drill.commands.report:export",
     "check": "drill.commands.check:check",
-    "config": "drill.commands.store:config",
+    "config": "drill.commands.srs:config",
     "backup": "drill.commands.store:backup",
     "restore": "drill.commands.store:restore",
-    "optimize": "drill.commands.store:optimize",
+    "optimize": "drill.commands.srs:optimize",
 }
 
 

@@ -1,4 +1,4 @@
-"""`drill config`, `backup`, `restore`, `optimize` (not built yet)."""
+"""`drill backup` and `drill restore` (not built yet)."""
 
 import click
 
@@ -15,7 +15,5 @@ def _stub(name: str) -> click.Command:
     return command
 
 
-config = _stub("config")
 backup = _stub("backup")
 restore = _stub("restore")
-optimize = _stub("optimize")
