@@ -1,0 +1,215 @@
+"""The progress schema as SQLAlchemy 2 declarative tables (the head revision of the Alembic migrations).
+
+Cards are shared by every user of a database (a cohort on PostgreSQL studies the same content); everything
+else belongs to one user and every query filters on ``user_id``. Timestamps go through ``UTCDateTime`` so they
+always come back timezone-aware UTC, on SQLite too (which stores them naive).
+
+Whenever this module changes, add an Alembic revision in ``drill/store/migrations/versions`` and bump
+``HEAD_REVISION``; tests/store/test_migrations.py checks the two agree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    UniqueConstraint,
+    false,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+# The Alembic revision these models correspond to (checked by a test against the migration scripts).
+HEAD_REVISION = "0002"
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator):
+    """A timestamp that is stored as UTC and always handed back timezone-aware (UTC).
+
+    SQLite has no time zones: SQLAlchemy stores the naive text and returns naive datetimes even for
+    ``DateTime(timezone=True)``; py-fsrs refuses naive datetimes. Naive input is refused here too, so a
+    local wall-clock time can never be stored as if it were UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: drill stores only timezone-aware times")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Card(Base):
+    """One content card, identified by (pack, content_id) — never by its text, so edits keep progress."""
+
+    __tablename__ = "cards"
+    __table_args__ = (UniqueConstraint("pack", "content_id", name="uq_cards_pack_content_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pack: Mapped[str] = mapped_column(String(100))
+    content_id: Mapped[str] = mapped_column(String(100))
+    section: Mapped[str] = mapped_column(String(50), default="")
+    # Order in the content (new cards are introduced in chapter order).
+    position: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Removed from the content: hidden from study, history kept; re-adding the id clears the flag.
+    retired: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class CardState(Base):
+    """A user's scheduling state for one card (drill.srs.CardState plus the flags the store keeps).
+
+    A card with no row, or a row whose state is "new", is new for that user; ``due`` is NULL for new rows
+    so the next-due query never sees them.
+    """
+
+    __tablename__ = "card_states"
+    __table_args__ = (
+        # The next-due query: WHERE user_id = ? AND suspended = false AND due <= ? ORDER BY due.
+        Index("ix_card_states_next_due", "user_id", "suspended", "due"),
+    )
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    card_id: Mapped[int] = mapped_column(
+        ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    # drill.srs.Phase: "new", "learning", "review", "relearning".
+    state: Mapped[str] = mapped_column(String(12), default="new")
+    step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    difficulty: Mapped[float | None] = mapped_column(Float, nullable=True)
+    due: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    last_review: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    reps: Mapped[int] = mapped_column(Integer, default=0)
+    lapses: Mapped[int] = mapped_column(Integer, default=0)
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False)
+    buried_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    leech: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class StudySession(Base):
+    __tablename__ = "study_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    reviewed: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ReviewLog(Base):
+    """One grade. Holds the card's whole state before the grade, so undo restores it exactly."""
+
+    __tablename__ = "review_logs"
+    __table_args__ = (
+        # Report aggregates and the daily-limit counts: WHERE user_id = ? AND reviewed_at >= ?.
+        Index("ix_review_logs_user_reviewed", "user_id", "reviewed_at"),
+        Index("ix_review_logs_card", "card_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
+    session_id: Mapped[int | None] = mapped_column(
+        ForeignKey("study_sessions.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    rating: Mapped[int] = mapped_column(SmallInteger)  # fsrs.Rating: 1 again, 2 hard, 3 good, 4 easy
+    reviewed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # State before the grade (everything undo needs).
+    state_before: Mapped[str] = mapped_column(String(12))  # "new" when this grade introduced the card
+    step_before: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stability_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    difficulty_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    due_before: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    last_review_before: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    reps_before: Mapped[int] = mapped_column(Integer, default=0)
+    lapses_before: Mapped[int] = mapped_column(Integer, default=0)
+    suspended_before: Mapped[bool] = mapped_column(Boolean, default=False)
+    buried_until_before: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    leech_before: Mapped[bool] = mapped_column(Boolean, default=False)
+    # State after the grade.
+    state_after: Mapped[str] = mapped_column(String(12))
+    step_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stability_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    difficulty_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    due_after: Mapped[datetime] = mapped_column(UTCDateTime)
+    scheduled_days: Mapped[float] = mapped_column(Float, default=0.0)  # due_after - reviewed_at, in days
+    elapsed_days: Mapped[float | None] = mapped_column(Float, nullable=True)  # since the previous review
+    leech_after: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class QuizAttempt(Base):
+    __tablename__ = "quiz_attempts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    settings: Mapped[dict] = mapped_column(JSON, default=dict)
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class QuizAnswer(Base):
+    __tablename__ = "quiz_answers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    attempt_id: Mapped[int] = mapped_column(ForeignKey("quiz_attempts.id", ondelete="CASCADE"), index=True)
+    item_id: Mapped[str] = mapped_column(String(100))  # a quiz id from quizzes.yaml or a generated question id
+    kind: Mapped[str] = mapped_column(String(20))  # "chapter" or "generated"
+    chosen: Mapped[str | None] = mapped_column(String(20), nullable=True)  # None: no answer (timed out)
+    correct: Mapped[bool] = mapped_column(Boolean)
+    timed_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    answered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+metadata = Base.metadata
