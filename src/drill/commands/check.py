@@ -1,12 +1,177 @@
-"""`drill check` (not built yet)."""
+"""`drill check [PATH]`: validate content, summarise it, and recompute every number the chapter prints.
+
+Exit 0 when the content is valid and every numeric check agrees with the engine (or is a confirmed erratum);
+exit 2 on invalid content (the message names file, line and field) or on an unexpected mismatch.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
 
 import click
 
-from drill.commands._stub import not_built
+from drill.commands.options import content_option
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def check(args) -> None:
-    """(not built yet)"""
-    not_built("check")
+@dataclass(frozen=True)
+class NumericOutcome:
+    """verify_checks' results, grouped for printing."""
+
+    available: bool
+    ok: int
+    errata: tuple  # (check, engine value)
+    mismatches: tuple  # (check, engine value or None, problem)
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=True, dir_okay=True))
+@content_option
+@click.option("--plain/--rich", "plain", default=None, help="Plain text or Rich tables (default: Rich on a terminal).")
+def check(path: str | None, content_path: str | None, plain: bool | None) -> None:
+    """Validate content (PATH, --content or the shipped chapter) and check its printed numbers."""
+    from drill.content.loader import load_content
+    from drill.content.summary import summarize
+
+    library = load_content(path or content_path)
+    summaries = summarize(library)
+    numeric = verify(library.checks)
+    if plain is None:
+        plain = not sys.stdout.isatty()
+    (render_plain if plain else render_rich)(summaries, numeric)
+    if numeric.mismatches:
+        from drill.errors import ContentError
+
+        raise ContentError(
+            f"{len(numeric.mismatches)} numeric check(s) disagree with the engine and are not known errata (listed above)"
+        )
+
+
+def verify(checks: list) -> NumericOutcome:
+    """Recompute every check through the engine; a missing verifier is reported, never faked."""
+    if not checks:
+        return NumericOutcome(True, 0, (), ())
+    try:
+        from drill.engine.verify import verify_checks
+    except ModuleNotFoundError as err:
+        if err.name not in ("drill.engine.verify", "drill.engine"):
+            raise
+        return NumericOutcome(False, 0, (), ())
+    ok, errata, mismatches = 0, [], []
+    for result in verify_checks(checks):
+        status = str(getattr(result, "status", "")).lower().rsplit(".", 1)[-1]
+        check_ = result.check
+        value = getattr(result, "value", None)
+        if status == "ok":
+            ok += 1
+        elif status in ("erratum", "erratum_confirmed", "confirmed_erratum"):
+            errata.append((check_, value))
+        else:
+            mismatches.append((check_, value, getattr(result, "message", None) or status))
+    return NumericOutcome(True, ok, tuple(errata), tuple(mismatches))
+
+
+def _fmt(value) -> str:
+    return "?" if value is None else f"{value:.6g}"
+
+
+def _erratum_line(check, value) -> str:
+    return (
+        f"{check.id} ({check.section}, {check.example}/{check.step}{list(check.index)}): "
+        f"the chapter printed {check.claimed:g}, the engine says {_fmt(value)} — {check.erratum}"
+    )
+
+
+def _mismatch_line(check, value, problem) -> str:
+    where = f"{check.example}/{check.step}{list(check.index)}"
+    return (
+        f"{check.id} ({check.section}, {where}): the chapter printed {check.claimed:g} "
+        f"(to {check.decimals} decimals), the engine says {_fmt(value)}; {problem}"
+    )
+
+
+def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:
+    if total == 0:
+        return ["numeric checks: none in this content"]
+    if not numeric.available:
+        return [f"numeric checks: {total} not verified — the engine's verifier (drill.engine.verify) is not installed"]
+    lines = [
+        f"numeric checks: {numeric.ok} ok, {len(numeric.errata)} confirmed errata, "
+        f"{len(numeric.mismatches)} unexpected mismatches"
+    ]
+    lines += [f"  erratum: {_erratum_line(c, v)}" for c, v in numeric.errata]
+    lines += [f"  MISMATCH: {_mismatch_line(c, v, p)}" for c, v, p in numeric.mismatches]
+    return lines
+
+
+def render_plain(summaries, numeric: NumericOutcome) -> None:
+    from drill.content.summary import bank_label
+
+    echo = click.echo
+    total_checks = sum(s.checks for s in summaries)
+    echo(
+        f"content OK: {len(summaries)} pack(s), {sum(s.cards for s in summaries)} cards, "
+        f"{sum(s.quizzes for s in summaries)} quizzes, {total_checks} checks"
+    )
+    for s in summaries:
+        echo("")
+        echo(f"pack {s.pack.id}: {s.pack.title} ({s.pack.path})")
+        echo(f"  cards: {s.cards}   quizzes: {s.quizzes}   checks: {s.checks}")
+        echo("  section  cards  bank                section-only")
+        for row in s.sections:
+            echo(f"  {row.section:<7}  {row.cards:>5}  {bank_label(row.bank):<18}  {', '.join(row.section_only)}".rstrip())
+        echo(f"  bank numbers ({len(s.bank_numbers)}): {bank_label(s.bank_numbers) or 'none'}")
+        if s.bank_gaps:
+            echo(f"  not in the bank: {bank_label(s.bank_gaps)}")
+        only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)
+        echo(f"  section-only cards ({len(s.section_only)}): {only or 'none'}")
+    echo("")
+    for line in _numeric_lines(numeric, total_checks):
+        echo(line)
+
+
+def render_rich(summaries, numeric: NumericOutcome) -> None:
+    """Rich tables; every content string goes in as Text, never as markup."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from drill.content.summary import bank_label
+
+    console = Console(highlight=False)
+    total_checks = sum(s.checks for s in summaries)
+    console.print(
+        Text(
+            f"content OK: {len(summaries)} pack(s), {sum(s.cards for s in summaries)} cards, "
+            f"{sum(s.quizzes for s in summaries)} quizzes, {total_checks} checks",
+            style="bold green",
+        )
+    )
+    for s in summaries:
+        table = Table(title=Text(f"{s.pack.id} — {s.pack.title}"), caption=Text(str(s.pack.path)), expand=False)
+        table.add_column("Section", no_wrap=True)
+        table.add_column("Cards", justify="right")
+        table.add_column("Bank")
+        table.add_column("Section-only")
+        for row in s.sections:
+            table.add_row(Text(row.section), str(row.cards), Text(bank_label(row.bank)), Text(", ".join(row.section_only)))
+        table.add_section()
+        table.add_row("total", str(s.cards), Text(f"{len(s.bank_numbers)} bank"), Text(f"{len(s.section_only)} section-only"))
+        console.print(table)
+        facts = Table.grid(padding=(0, 2))
+        facts.add_column(style="bold", no_wrap=True)
+        facts.add_column()
+        facts.add_row("Bank numbers", Text(f"{bank_label(s.bank_numbers) or 'none'} ({len(s.bank_numbers)})"))
+        if s.bank_gaps:
+            facts.add_row("Not in the bank", Text(bank_label(s.bank_gaps), style="yellow"))
+        only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)
+        facts.add_row("Section-only cards", Text(only or "none"))
+        facts.add_row("Quizzes", str(s.quizzes))
+        facts.add_row("Checks", str(s.checks))
+        console.print(facts)
+        console.print()
+    lines = _numeric_lines(numeric, total_checks)
+    style = "bold red" if numeric.mismatches else ("yellow" if not numeric.available else "green")
+    console.print(Text(lines[0], style=style))
+    for line in lines[1:]:
+        console.print(Text(line, style="red" if "MISMATCH" in line else "yellow"))

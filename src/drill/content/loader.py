@@ -1,0 +1,191 @@
+"""Find content packs, load and validate them, and check every reference between them.
+
+A pack is a directory holding ``questions.yaml`` and optionally ``quizzes.yaml`` and ``checks.yaml``. The path
+given (``--content`` / ``DRILL_CONTENT``) is a pack or a directory whose sub-directories are packs; without one,
+the content shipped inside the package (``drill/data``) is used, or the repository's ``data/`` in a source
+checkout.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from drill.content import schema
+from drill.content.models import Card, Check, Library, Pack, Quiz
+from drill.content.yamlio import Document, read_yaml
+from drill.errors import ContentError
+
+QUESTIONS, QUIZZES, CHECKS = "questions.yaml", "quizzes.yaml", "checks.yaml"
+PACK_FILES = (QUESTIONS, QUIZZES, CHECKS)
+
+
+def default_content_path() -> Path:
+    """The packaged content (wheel: drill/data), else <repo>/data in a source or editable checkout."""
+    here = Path(__file__).resolve()
+    for candidate in (here.parent.parent / "data", here.parents[3] / "data"):
+        if (candidate / QUESTIONS).is_file():
+            return candidate
+    raise ContentError(
+        f"no content found: neither {here.parent.parent / 'data'} nor {here.parents[3] / 'data'} "
+        f"holds {QUESTIONS} (reinstall drill, or pass --content PATH)"
+    )
+
+
+def find_packs(path: str | Path) -> list[Path]:
+    """The pack directories named by ``path`` (a pack, a directory of packs, or a file inside a pack)."""
+    path = Path(path)
+    if not path.exists():
+        raise ContentError(f"{path}: no such file or directory")
+    if path.is_file():
+        if path.name not in PACK_FILES:
+            raise ContentError(f"{path}: not a content file (expected a directory holding {QUESTIONS})")
+        path = path.parent
+    if (path / QUESTIONS).is_file():
+        return [path]
+    packs = []
+    for sub in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        if (sub / QUESTIONS).is_file():
+            packs.append(sub)
+        elif any((sub / name).is_file() for name in PACK_FILES[1:]):
+            raise ContentError(f"{sub}: has quizzes or checks but no {QUESTIONS}")
+    if not packs:
+        raise ContentError(f"{path}: no {QUESTIONS} here or in its sub-directories (not a content pack)")
+    return packs
+
+
+def resolve_content_path(path: str | Path | None) -> Path:
+    if path is None or str(path) == "":
+        env = os.environ.get("DRILL_CONTENT")
+        return Path(env) if env else default_content_path()
+    return Path(path)
+
+
+def load_content(path: str | Path | None = None) -> Library:
+    """Load and validate every pack under ``path`` (default: DRILL_CONTENT, else the shipped chapter)."""
+    return _Builder().build(find_packs(resolve_content_path(path)))
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.library = Library()
+        self.origin: dict[tuple[str, str], tuple[Document, tuple]] = {}  # (kind, id) -> where it was defined
+        self.pack_paths: dict[str, Path] = {}
+
+    def build(self, pack_dirs: list[Path]) -> Library:
+        refs: list[tuple[Document, tuple, str]] = []  # (doc, path, card id) to resolve once all packs are in
+        for pack_dir in pack_dirs:
+            self._load_pack(pack_dir, refs)
+        for doc, path, card_id in refs:
+            if card_id not in self.library.cards:
+                raise doc.error(path, f"card {card_id!r} does not exist")
+        _check_engine_refs(self.library, self.origin)
+        return self.library
+
+    def _claim(self, kind: str, item_id: str, doc: Document, path: tuple) -> None:
+        first = self.origin.get((kind, item_id))
+        if first is not None:
+            first_doc, first_path = first
+            raise doc.error(
+                path + ("id",),
+                f"duplicate {kind} id {item_id!r} (first defined at {first_doc.file}:{first_doc.line(first_path + ('id',))})",
+            )
+        self.origin[(kind, item_id)] = (doc, path)
+
+    def _load_pack(self, pack_dir: Path, refs: list) -> None:
+        doc = read_yaml(pack_dir / QUESTIONS)
+        top, raw_cards = schema.items(doc, "cards", "cards", ("pack", "title", "source", "cards"))
+        head = schema.Record(doc, (), top, ("pack", "title", "source", "cards"), f"the top level of {QUESTIONS}")
+        pack_id = head.text("pack", pattern=schema.PACK_ID, hint="pack ids are lower-case words joined by '-'")
+        if pack_id in self.pack_paths:
+            raise doc.error(("pack",), f"duplicate pack id {pack_id!r} (also used by {self.pack_paths[pack_id]})")
+        self.pack_paths[pack_id] = pack_dir
+        title, source = head.text("title"), head.text("source", required=False)
+
+        banks: dict[int, str] = {}
+        card_ids = []
+        for i, raw in enumerate(raw_cards):
+            card = schema.card_from(doc, i, raw, pack_id)
+            self._claim("card", card.id, doc, ("cards", i))
+            if card.bank is not None:
+                if card.bank in banks:
+                    raise doc.error(("cards", i, "bank"), f"bank number {card.bank} is already used by card {banks[card.bank]!r}")
+                banks[card.bank] = card.id
+            self.library.cards[card.id] = card
+            card_ids.append(card.id)
+
+        quiz_ids = self._load_quizzes(pack_dir, pack_id, refs)
+        check_ids = self._load_checks(pack_dir, pack_id, refs)
+        self.library.packs.append(
+            Pack(pack_id, title, pack_dir, source, tuple(card_ids), tuple(quiz_ids), tuple(check_ids))
+        )
+
+    def _side_file(self, pack_dir: Path, name: str, key: str, pack_id: str):
+        file = pack_dir / name
+        if not file.exists():
+            return None, []
+        doc = read_yaml(file)
+        top, raw = schema.items(doc, key, key, ("pack", key))
+        declared = schema.Record(doc, (), top, ("pack", key), f"the top level of {name}").text("pack", required=False)
+        if declared is not None and declared != pack_id:
+            raise doc.error(("pack",), f"pack {declared!r} does not match {QUESTIONS}'s pack {pack_id!r}")
+        return doc, raw
+
+    def _load_quizzes(self, pack_dir: Path, pack_id: str, refs: list) -> list[str]:
+        doc, raw = self._side_file(pack_dir, QUIZZES, "quizzes", pack_id)
+        ids = []
+        for i, item in enumerate(raw):
+            quiz: Quiz = schema.quiz_from(doc, i, item, pack_id)
+            self._claim("quiz", quiz.id, doc, ("quizzes", i))
+            refs.extend((doc, ("quizzes", i, "cards", j), card_id) for j, card_id in enumerate(quiz.cards))
+            self.library.quizzes.append(quiz)
+            ids.append(quiz.id)
+        return ids
+
+    def _load_checks(self, pack_dir: Path, pack_id: str, refs: list) -> list[str]:
+        doc, raw = self._side_file(pack_dir, CHECKS, "checks", pack_id)
+        ids = []
+        for i, item in enumerate(raw):
+            check: Check = schema.check_from(doc, i, item, pack_id)
+            self._claim("check", check.id, doc, ("checks", i))
+            if check.card is not None:
+                refs.append((doc, ("checks", i, "card"), check.card))
+            self.library.checks.append(check)
+            ids.append(check.id)
+        return ids
+
+
+def engine_catalog() -> dict[str, tuple[str, ...]] | None:
+    """drill.engine.catalog.EXAMPLE_STEPS (pure Python) when the engine provides it, else None."""
+    try:
+        from drill.engine.catalog import EXAMPLE_STEPS
+    except ModuleNotFoundError as err:
+        if err.name in ("drill.engine.catalog", "drill.engine"):
+            return None
+        raise
+    return EXAMPLE_STEPS
+
+
+def _check_engine_refs(library: Library, origin: dict) -> None:
+    """Card ``steps`` and check ``example``/``step`` must name real engine steps (when the catalog exists)."""
+    catalog = engine_catalog()
+    if catalog is None:
+        return
+
+    def known(example: str, step: str, doc: Document, path: tuple, what: str) -> None:
+        if example not in catalog:
+            raise doc.error(path, f"{what}: unknown engine example {example!r} (known: {', '.join(sorted(catalog))})")
+        if step not in catalog[example]:
+            raise doc.error(
+                path, f"{what}: example {example!r} has no step {step!r} (its steps: {', '.join(catalog[example])})"
+            )
+
+    card: Card
+    for card in library.cards.values():
+        doc, path = origin[("card", card.id)]
+        for j, ref in enumerate(card.steps):
+            example, step = ref.split("/")
+            known(example, step, doc, path + ("steps", j), f"step ref {ref!r}")
+    for check in library.checks:
+        doc, path = origin[("check", check.id)]
+        known(check.example, check.step, doc, path + ("step",), f"check {check.id}")

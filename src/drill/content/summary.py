@@ -1,0 +1,68 @@
+"""What a loaded Library holds, per pack: the figures `drill check` prints (pure data, no rendering)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from drill.content.models import Library, Pack
+
+
+def section_key(section: str) -> tuple[int, ...]:
+    """'7.10' sorts after '7.9'."""
+    return tuple(int(part) for part in section.split("."))
+
+
+@dataclass(frozen=True)
+class SectionRow:
+    section: str
+    cards: int
+    bank: tuple[int, ...]  # bank numbers of the cards taught in this section
+    section_only: tuple[str, ...]  # ids of its cards that are not in the bank
+
+
+@dataclass(frozen=True)
+class PackSummary:
+    pack: Pack
+    cards: int
+    sections: tuple[SectionRow, ...]
+    bank_numbers: tuple[int, ...]
+    bank_gaps: tuple[int, ...]  # numbers missing between 1 and the highest one present
+    section_only: tuple[tuple[str, str], ...]  # (card id, section)
+    quizzes: int
+    checks: int
+
+
+def summarize(library: Library) -> list[PackSummary]:
+    out = []
+    for pack in library.packs:
+        cards = [library.cards[card_id] for card_id in pack.card_ids]
+        per_section = Counter(card.section for card in cards)
+        rows = tuple(
+            SectionRow(
+                section,
+                per_section[section],
+                tuple(sorted(c.bank for c in cards if c.section == section and c.bank is not None)),
+                tuple(c.id for c in cards if c.section == section and c.bank is None),
+            )
+            for section in sorted(per_section, key=section_key)
+        )
+        bank = tuple(sorted(card.bank for card in cards if card.bank is not None))
+        gaps = tuple(n for n in range(1, (bank[-1] if bank else 0) + 1) if n not in set(bank))
+        out.append(
+            PackSummary(
+                pack=pack,
+                cards=len(cards),
+                sections=rows,
+                bank_numbers=bank,
+                bank_gaps=gaps,
+                section_only=tuple((c.id, c.section) for c in cards if c.bank is None),
+                quizzes=len(pack.quiz_ids),
+                checks=len(pack.check_ids),
+            )
+        )
+    return out
+
+
+def bank_label(numbers: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(f"Q{n}" for n in numbers)
