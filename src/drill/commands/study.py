@@ -1,12 +1,44 @@
-"""`drill study` (not built yet)."""
+"""`drill study`: review due cards in the Textual study screen."""
+
+from __future__ import annotations
 
 import click
 
-from drill.commands._stub import not_built
+from drill.commands.options import content_option, store_options
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def study(args) -> None:
-    """(not built yet)"""
-    not_built("study")
+@click.command()
+@click.option("--section", default=None, metavar="S", help="Only cards from this chapter section (e.g. 7.9).")
+@click.option(
+    "--new",
+    "new_limit",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Introduce at most N new cards this session.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Stop after N reviews.")
+@content_option
+@store_options
+def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
+    """Review the cards that are due: reveal, grade 1-4 (Again/Hard/Good/Easy), FSRS schedules the next review.
+
+    Press ? in the app for every key; ctrl+p opens the command palette.
+    """
+    from drill.tui.app import make_app
+
+    app = make_app(
+        "study",
+        content_path=content_path,
+        db_url=db_url,
+        user=user_name,
+        section=section,
+        new_limit=new_limit,
+        limit=limit,
+    )
+    app.run()
+    if app.error is not None:
+        raise app.error
+    stats = getattr(app, "study_stats", None)
+    if stats is not None and stats.reviewed:
+        click.echo(f"drill: reviewed {stats.reviewed} cards ({stats.again} again); every grade is saved.")

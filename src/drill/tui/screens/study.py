@@ -1,0 +1,316 @@
+"""`drill study`: the review screen.
+
+The shell (header, empty card, grade bar, footer) paints at once; a thread worker then loads the content and
+opens the store (sqlalchemy) and hands a `StudySession` back. Grades are committed synchronously on the UI
+thread (a few milliseconds) so a grade the screen acknowledged is on disk; then the next card is shown. The
+side pane builds its engine traces (numpy) in another worker, only when a card names steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from drill.errors import DrillError
+from drill.tui.options import AppOptions
+from drill.tui.study_session import GRADE_NAMES, StudySession
+from drill.tui.widgets.card_view import CardView
+from drill.tui.widgets.grade_bar import GradeBar, GradeButton
+from drill.tui.widgets.header import StudyHeader
+from drill.tui.widgets.step_pane import StepPane
+
+# Below this width the side pane is hidden unless asked for (and then it covers the card).
+NARROW_WIDTH = 100
+
+
+class StudyScreen(Screen):
+    CSS_PATH = "../styles/study.tcss"
+    AUTO_FOCUS = "#card"
+
+    BINDINGS = [
+        Binding("space", "reveal", "Show answer", priority=True),
+        Binding("enter", "reveal", "Show answer", show=False, priority=True),
+        Binding("1", "grade(1)", "Again", show=False),
+        Binding("2", "grade(2)", "Hard", show=False),
+        Binding("3", "grade(3)", "Good", show=False),
+        Binding("4", "grade(4)", "Easy", show=False),
+        Binding("left", "step(-1)", "Previous step", key_display="←", show=False, priority=True),
+        Binding("right", "step(1)", "Next step", key_display="→", show=False, priority=True),
+        Binding("p", "toggle_pane", "Steps pane"),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "suspend", "Suspend"),
+        Binding("b", "bury", "Bury"),
+        Binding("i", "info", "Card info"),
+        Binding("slash", "search", "Search", key_display="/"),
+        Binding("l", "browse", "Browse"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.session: StudySession | None = None
+        self.card: Any | None = None
+        self.pane_wanted: bool | None = None  # None: follow the terminal width
+        self._shown_at = options.timer()
+        self._ended = False
+
+    # --- layout -----------------------------------------------------------------------------------------
+
+    def compose(self):
+        yield StudyHeader(self.options.timer, id="header")
+        with Horizontal(id="body"):
+            yield CardView(id="card")
+            yield StepPane(id="steps")
+        yield GradeBar(id="grades")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_width(self.app.size.width)
+        self.load_session()
+
+    def on_resize(self, event) -> None:
+        self._apply_width(event.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        narrow = width < NARROW_WIDTH
+        self.set_class(narrow, "narrow")
+        shown = self.pane_wanted if self.pane_wanted is not None else not narrow
+        self.set_class(not shown, "pane-hidden")
+
+    # --- loading ------------------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def load_session(self) -> None:
+        from drill.tui.study_session import open_study_session
+
+        try:
+            session = open_study_session(self.options)
+        except DrillError as err:
+            self.app.call_from_thread(self.app.fail, err)
+            return
+        self.app.call_from_thread(self._session_ready, session)
+
+    def _session_ready(self, session: StudySession) -> None:
+        self.session = session
+        self.app.study_stats = session.stats
+        self.show_next()
+        self.app.reached("question")
+
+    # --- showing cards --------------------------------------------------------------------------------------
+
+    def show_next(self, exclude: str | None = None) -> None:
+        assert self.session is not None
+        card = self.session.next_card()
+        if card is None:
+            self.end_session()
+            return
+        self.show_card(card)
+
+    def show_card(self, card: Any) -> None:
+        self.card = card
+        self._ended = False
+        self.query_one(CardView).show_card(card)
+        self.query_one(GradeBar).set_intervals(self.session.intervals(card.id))
+        self.refresh_counts()
+        self._shown_at = self.options.timer()
+        pane = self.query_one(StepPane)
+        refs = tuple(card.steps)
+        pane.show_loading(refs)
+        if refs:
+            self.load_steps(refs)
+        if self.session.errata_checks(card.id):
+            self.load_errata(card)
+
+    def refresh_counts(self) -> None:
+        counts = self.session.counts()
+        self.query_one(StudyHeader).set_counts(
+            pack=self.session.pack_title, due=counts.due, new=counts.new, done=counts.done_today
+        )
+
+    @work(thread=True, exclusive=True, group="steps")
+    def load_steps(self, refs: tuple[str, ...]) -> None:
+        from drill.tui.steps import load_steps
+
+        views = load_steps(refs)
+        self.app.call_from_thread(self.query_one(StepPane).show_views, refs, views)
+
+    @work(thread=True, exclusive=True, group="errata")
+    def load_errata(self, card: Any) -> None:
+        from drill.tui.steps import check_value
+
+        notes = []
+        for check in self.session.errata_checks(card.id):
+            computed = check_value(check)
+            shown = "?" if computed is None else f"{computed:.{check.decimals}f}"
+            notes.append(
+                f"the chapter printed {check.claimed:.{check.decimals}f}; drill computes {shown} "
+                f"({check.id}: {check.erratum})"
+            )
+        self.app.call_from_thread(self._show_errata, card, notes)
+
+    def _show_errata(self, card: Any, notes: list[str]) -> None:
+        if self.card is card:
+            self.query_one(CardView).show_errata(notes)
+
+    def end_session(self) -> None:
+        from drill.tui.screens.summary import SummaryScreen
+
+        self.card = None
+        self._ended = True
+        self.query_one(CardView).show_message("No more cards for now.", "")
+        self.query_one(StepPane).show_loading(())
+        self.query_one(GradeBar).set_intervals({})
+        self.refresh_counts()
+        counts = self.session.counts()
+        self.app.push_screen(
+            SummaryScreen(self.session.stats, self.query_one(StudyHeader).elapsed(), counts.next_due),
+            self._after_summary,
+        )
+
+    def _after_summary(self, result: str | None) -> None:
+        if result == "quit":
+            self.app.exit()
+        elif result == "browse":
+            self.action_browse()
+        elif result == "continue" and self.session is not None:
+            self.show_next()
+
+    # --- actions --------------------------------------------------------------------------------------------
+
+    def _ready(self) -> bool:
+        return self.session is not None
+
+    async def action_reveal(self) -> None:
+        if self.card is not None:
+            await self.query_one(CardView).reveal()
+
+    def action_grade(self, rating: int) -> None:
+        if self.card is None:
+            return
+        view = self.query_one(CardView)
+        if not view.revealed:
+            self.notify("Reveal the answer first (space).", timeout=2)
+            return
+        duration_ms = int((self.options.timer() - self._shown_at) * 1000)
+        try:
+            self.session.grade(self.card.id, rating, duration_ms)
+        except DrillError as err:
+            self.notify(f"Not saved: {err}", severity="error")
+            return
+        self.show_next()
+
+    def on_grade_button_pressed(self, message: GradeButton.Pressed) -> None:
+        self.action_grade(message.rating)
+
+    def action_step(self, delta: int) -> None:
+        self.query_one(StepPane).move(delta)
+
+    def action_toggle_pane(self) -> None:
+        currently_shown = not self.has_class("pane-hidden")
+        self.pane_wanted = not currently_shown
+        self._apply_width(self.app.size.width)
+
+    def action_undo(self) -> None:
+        if not self._ready():
+            return
+        try:
+            result = self.session.undo()
+        except DrillError as err:
+            self.notify(f"Undo failed: {err}", severity="error")
+            return
+        if result is None:
+            self.notify("Nothing to undo.", timeout=2)
+            return
+        card = self.session.card(result.card_id)
+        self.notify(
+            f"Undid {GRADE_NAMES.get(int(result.rating), result.rating)} on {result.card_id}.", timeout=2
+        )
+        if card is not None:
+            self.show_card(card)
+        else:
+            self.show_next()
+
+    def _card_action(self, verb: str, method) -> None:
+        if self.card is None:
+            return
+        card_id = self.card.id
+        try:
+            method(card_id)
+        except DrillError as err:
+            self.notify(f"{verb} failed: {err}", severity="error")
+            return
+        self.notify(f"{card_id} {verb.lower()}ed.", timeout=2)
+        self.show_next()
+
+    def action_suspend(self) -> None:
+        if self._ready():
+            self._card_action("Suspend", self.session.suspend)
+
+    def action_bury(self) -> None:
+        if self._ready():
+            self._card_action("Bury", self.session.bury)
+
+    def action_info(self) -> None:
+        if self.card is None:
+            return
+        from drill.tui.screens.card_info import CardInfoScreen
+
+        self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
+
+    def action_search(self) -> None:
+        self._open_browser(focus_search=True)
+
+    def action_browse(self) -> None:
+        self._open_browser(focus_search=False)
+
+    def _open_browser(self, focus_search: bool) -> None:
+        if not self._ready():
+            return
+        from drill.tui.screens.browser import BrowserScreen
+
+        self.app.push_screen(BrowserScreen(self.session, focus_search=focus_search), self._open_from_browser)
+
+    def _open_from_browser(self, card_id: str | None) -> None:
+        if card_id is None:
+            if self._ended:
+                self.show_next()
+            return
+        card = self.session.card(card_id)
+        if card is not None:
+            self.show_card(card)
+
+    def action_help(self) -> None:
+        from drill.tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen("drill study — keys", self.help_rows()))
+
+    def help_rows(self) -> list[tuple[str, str]]:
+        rows = [(binding_key(b), b.description) for b in self.BINDINGS]
+        rows.append(("ctrl+p", "Command palette (every action above)"))
+        rows.append(("ctrl+c", "Quit (nothing is lost)"))
+        return rows
+
+    def palette_actions(self) -> list[tuple[str, str, str]]:
+        return [
+            (f"Study: {b.description}", f"key {binding_key(b)}", b.action)
+            for b in self.BINDINGS
+            if b.key not in ("enter",)
+        ]
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()
+
+
+def binding_key(binding: Binding) -> str:
+    return binding.key_display or binding.key

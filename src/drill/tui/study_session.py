@@ -1,0 +1,167 @@
+"""The study screen's view of the world: content + store + clock, behind a few plain methods.
+
+Built in a thread worker (it imports the content loader and sqlalchemy); afterwards every call is quick and is
+made from the UI thread, so a grade is on disk before the next card is painted. No textual here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from drill.tui.options import AppOptions
+
+GRADE_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+
+@dataclass
+class SessionStats:
+    """What this sitting did, for the header and the end-of-session summary."""
+
+    reviewed: int = 0
+    again: int = 0
+    new_seen: int = 0
+    card_ids: list[str] = field(default_factory=list)
+
+    @property
+    def again_rate(self) -> float:
+        return self.again / self.reviewed if self.reviewed else 0.0
+
+
+def open_study_session(options: AppOptions) -> StudySession:
+    """Load the content and open the store (slow imports; run in a worker thread)."""
+    library = options.library
+    if library is None:
+        from drill.content import load_content
+
+        library = load_content(options.content_path)
+    if options.section is not None and not library.cards_in_section(options.section):
+        from drill.errors import InputError
+
+        sections = sorted({card.section for card in library.cards.values()}, key=_section_key)
+        raise InputError(
+            f"--section {options.section}: no cards in that section (sections: {', '.join(sections)})"
+        )
+    store = options.store
+    if store is None:
+        from drill.store import open_store
+
+        store = open_store(options.db_url, options.user)
+    store.sync_content(library)
+    return StudySession(library, store, options)
+
+
+class StudySession:
+    def __init__(self, library: Any, store: Any, options: AppOptions) -> None:
+        self.library = library
+        self.store = store
+        self.options = options
+        self.stats = SessionStats()
+        self.session_id = None
+        self.readonly = bool(getattr(store, "readonly", False))
+        if not self.readonly:
+            self.session_id = store.start_session(self.now())
+
+    def now(self) -> datetime:
+        return self.options.clock()
+
+    @property
+    def pack_title(self) -> str:
+        return " + ".join(pack.id for pack in self.library.packs) or "no pack"
+
+    # --- choosing cards -------------------------------------------------------------------------------
+
+    def limit_reached(self) -> bool:
+        limit = self.options.limit
+        return limit is not None and self.stats.reviewed >= limit
+
+    def next_card(self, exclude: str | None = None) -> Any | None:
+        """The content Card to show next, or None when the session is over (nothing due, or --limit)."""
+        if self.limit_reached():
+            return None
+        due = self.store.next_card(self.now(), section=self.options.section)
+        if due is None:
+            return None
+        # Due cards come before new ones, so once --new is used up a new card means the session is done.
+        if (
+            due.kind == "new"
+            and self.options.new_limit is not None
+            and self.stats.new_seen >= self.options.new_limit
+        ):
+            return None
+        return self.library.cards.get(due.card_id)
+
+    def card(self, card_id: str) -> Any | None:
+        return self.library.cards.get(card_id)
+
+    def counts(self) -> Any:
+        return self.store.counts(self.now(), section=self.options.section)
+
+    # --- grading --------------------------------------------------------------------------------------
+
+    def intervals(self, card_id: str) -> dict[int, timedelta]:
+        """What each grade would do: rating -> interval from now."""
+        now = self.now()
+        return {int(rating): due - now for rating, due in self.store.preview(card_id, now).items()}
+
+    def grade(self, card_id: str, rating: int, duration_ms: int | None) -> Any:
+        result = self.store.grade(card_id, rating, self.now(), duration_ms, session_id=self.session_id)
+        self.stats.reviewed += 1
+        self.stats.card_ids.append(card_id)
+        if rating == 1:
+            self.stats.again += 1
+        if result.outcome.before.is_new:
+            self.stats.new_seen += 1
+        return result
+
+    def undo(self) -> Any | None:
+        """Undo the last grade; returns the undo result (its card_id is shown again) or None."""
+        result = self.store.undo_last()
+        if result is not None and self.stats.reviewed:
+            self.stats.reviewed -= 1
+            if result.rating == 1:
+                self.stats.again = max(0, self.stats.again - 1)
+            if self.stats.card_ids and self.stats.card_ids[-1] == result.card_id:
+                self.stats.card_ids.pop()
+        return result
+
+    def suspend(self, card_id: str) -> None:
+        self.store.suspend(card_id)
+
+    def bury(self, card_id: str) -> None:
+        self.store.bury(card_id, self.now())
+
+    def card_info(self, card_id: str) -> Any:
+        return self.store.card_info(card_id, self.now())
+
+    def browse(self, text: str = "", section: str | None = None, state: str | None = None) -> list[Any]:
+        # The store matches ids and sections only; the question and answer text live in the Library.
+        rows = self.store.browse(None, section, state, now=self.now())
+        needle = text.strip().lower()
+        if not needle:
+            return list(rows)
+        return [row for row in rows if needle in self._haystack(row.card_id)]
+
+    def _haystack(self, card_id: str) -> str:
+        card = self.library.cards.get(card_id)
+        if card is None:
+            return card_id.lower()
+        return " ".join((card.id, card.section, card.question, card.answer, " ".join(card.tags))).lower()
+
+    def sections(self) -> list[str]:
+        return sorted({card.section for card in self.library.cards.values()}, key=_section_key)
+
+    # --- errata ---------------------------------------------------------------------------------------
+
+    def errata_checks(self, card_id: str) -> list[Any]:
+        return [check for check in self.library.checks if check.card == card_id and check.erratum]
+
+    def close(self) -> None:
+        if self.session_id is not None:
+            session_id, self.session_id = self.session_id, None
+            self.store.end_session(session_id, self.now())
+
+
+def _section_key(section: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part for part in section.split("."))

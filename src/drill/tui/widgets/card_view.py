@@ -1,0 +1,104 @@
+"""One card: where it comes from, the question, and (after reveal) the answer as Markdown.
+
+Every string from the content goes through ``rich.text.Text`` or the Markdown widget, never through markup, so
+a card holding ``[@click=app.quit]`` shows those characters. The Markdown widget is imported on the first
+reveal (it is not needed for the first paint) and its links never open anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+
+def answer_markdown(card: Any) -> str:
+    """The answer side as one Markdown document, LaTeX turned into Unicode."""
+    from drill.content.latex import render_text
+
+    parts = [render_text(card.answer)]
+    if card.bank_answer:
+        parts.append("---\n\n**题库答案（7.24）**\n\n" + render_text(card.bank_answer))
+    if card.pitfalls:
+        parts.append("**常见误区**\n\n" + "\n".join(f"- {render_text(p)}" for p in card.pitfalls))
+    return "\n\n".join(parts)
+
+
+def card_meta(card: Any) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"§{card.section}", style="bold")
+    text.append(f" · {card.id}")
+    if card.bank:
+        text.append(f" · 题库 #{card.bank}")
+    if card.tags:
+        text.append(" · " + ", ".join(card.tags), style="dim")
+    return text
+
+
+class CardView(VerticalScroll):
+    """Question always; answer, bank answer, pitfalls and errata once revealed."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.card: Any | None = None
+        self.revealed = False
+        self._markdown = None
+
+    def compose(self):
+        yield Static(Text("loading…", style="italic"), id="card-meta")
+        yield Static("", id="question")
+        yield Static(Text("space / enter  show answer", style="dim"), id="reveal-hint")
+        with Vertical(id="answer"):
+            yield Static("", id="errata")
+
+    def show_card(self, card: Any) -> None:
+        self.card = card
+        self.revealed = False
+        self.query_one("#card-meta", Static).update(card_meta(card))
+        self.query_one("#question", Static).update(Text(card.question))
+        self.query_one("#reveal-hint").display = True
+        answer = self.query_one("#answer")
+        answer.display = False
+        self.query_one("#errata", Static).update("")
+        self.query_one("#errata").display = False
+        self.scroll_home(animate=False)
+
+    def show_message(self, title: str, body: str = "") -> None:
+        self.card = None
+        self.revealed = False
+        self.query_one("#card-meta", Static).update(Text(title, style="bold"))
+        self.query_one("#question", Static).update(Text(body))
+        self.query_one("#reveal-hint").display = False
+        self.query_one("#answer").display = False
+
+    async def reveal(self) -> None:
+        if self.card is None or self.revealed:
+            return
+        self.revealed = True
+        source = answer_markdown(self.card)
+        answer = self.query_one("#answer")
+        if self._markdown is None:
+            from textual.widgets import Markdown
+
+            self._markdown = Markdown(source, id="answer-md", open_links=False)
+            await answer.mount(self._markdown, before=0)
+        else:
+            await self._markdown.update(source)
+        self.query_one("#reveal-hint").display = False
+        answer.display = True
+
+    def show_errata(self, notes: list[str]) -> None:
+        errata = self.query_one("#errata", Static)
+        if not notes:
+            errata.display = False
+            return
+        text = Text()
+        for i, note in enumerate(notes):
+            if i:
+                text.append("\n")
+            text.append("⚠ erratum: ", style="bold")
+            text.append(note)
+        errata.update(text)
+        errata.display = True

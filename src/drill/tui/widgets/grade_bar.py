@@ -1,0 +1,48 @@
+"""The four answers, each labelled with its key, its name and the interval it would give."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Static
+
+from drill.srs.scheduler import format_interval
+from drill.tui.study_session import GRADE_NAMES
+
+
+class GradeButton(Static):
+    """A clickable grade. The text (key, name, interval) carries the meaning; colour only accents it."""
+
+    class Pressed(Message):
+        def __init__(self, rating: int) -> None:
+            super().__init__()
+            self.rating = rating
+
+    def __init__(self, rating: int) -> None:
+        super().__init__("", classes=f"grade grade-{rating}", id=f"grade-{rating}")
+        self.rating = rating
+        self.set_interval_text(None)
+
+    def set_interval_text(self, interval: timedelta | None) -> None:
+        text = Text(justify="center")
+        text.append(f"{self.rating} ", style="bold")
+        text.append(GRADE_NAMES[self.rating], style="bold")
+        text.append("\n")
+        text.append(format_interval(interval) if interval is not None else "…")
+        self.update(text)
+
+    def on_click(self) -> None:
+        self.post_message(self.Pressed(self.rating))
+
+
+class GradeBar(Horizontal):
+    def compose(self):
+        for rating in GRADE_NAMES:
+            yield GradeButton(rating)
+
+    def set_intervals(self, intervals: dict[int, timedelta]) -> None:
+        for button in self.query(GradeButton):
+            button.set_interval_text(intervals.get(button.rating))
