@@ -1,0 +1,122 @@
+"""Chart geometry shared by the renderers: heatmap levels, Unicode bars and sparklines, number formats.
+
+The terminal and Markdown reports draw with block characters; the HTML report draws SVG from the same levels,
+so every format shows the same picture.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from drill.report.data import Calendar
+
+HEAT_CHARS = ("·", "░", "▒", "▓", "█")  # level 0..4; a shape per level, so colour is never the only carrier
+SPARK_CHARS = "▁▂▃▄▅▆▇█"
+EIGHTHS = " ▏▎▍▌▋▊▉"
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def heat_level(count: int, max_count: int) -> int:
+    """0 for no reviews, else 1..4 in equal quarters of the busiest day."""
+    if count <= 0 or max_count <= 0:
+        return 0
+    return max(1, min(4, math.ceil(4 * count / max_count)))
+
+
+def level_ranges(max_count: int) -> list[tuple[int, int, int]]:
+    """(level, lowest count, highest count) for each level that can occur, for the legend."""
+    ranges = [(0, 0, 0)]
+    if max_count <= 0:
+        return ranges
+    for level in range(1, 5):
+        lo = math.floor((level - 1) * max_count / 4) + 1
+        hi = math.floor(level * max_count / 4)
+        if lo <= hi:
+            ranges.append((level, lo, hi))
+    return ranges
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    day: date
+    reviews: int
+    level: int
+    in_range: bool  # False for the padding days after today in the last week
+
+
+def heat_weeks(calendar: Calendar) -> list[list[HeatCell]]:
+    """Columns of seven days (Monday first) from ``calendar.start`` to the end of today's week."""
+    counts = {d.day: d.reviews for d in calendar.days}
+    weeks: list[list[HeatCell]] = []
+    monday = calendar.start
+    while monday <= calendar.end:
+        week = []
+        for offset in range(7):
+            day = monday + timedelta(days=offset)
+            reviews = counts.get(day, 0)
+            week.append(HeatCell(day, reviews, heat_level(reviews, calendar.max_reviews), day <= calendar.end))
+        weeks.append(week)
+        monday += timedelta(days=7)
+    return weeks
+
+
+def month_labels(weeks: list[list[HeatCell]]) -> list[str]:
+    """The month's abbreviation over the first week whose Monday falls in it, else ''.
+
+    The first column is labelled only when the next label is at least three weeks away, so labels never collide.
+    """
+    labels = []
+    for i, week in enumerate(weeks):
+        month = week[0].day.month
+        changed = i == 0 or weeks[i - 1][0].day.month != month
+        labels.append(week[0].day.strftime("%b") if changed else "")
+    if len(labels) > 1 and labels[0] and any(labels[1:3]):
+        labels[0] = ""
+    return labels
+
+
+def bar(value: float, maximum: float, width: int) -> str:
+    """A horizontal bar of ``width`` cells at most, in eighth-block steps."""
+    if maximum <= 0 or value <= 0:
+        return ""
+    eighths = round(8 * width * min(value, maximum) / maximum)
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (EIGHTHS[rest] if rest else "")
+
+
+def sparkline(values: list[float], maximum: float | None = None) -> str:
+    if not values:
+        return ""
+    top = maximum if maximum is not None else max(values)
+    if top <= 0:
+        return SPARK_CHARS[0] * len(values)
+    return "".join(SPARK_CHARS[min(7, int(round(7 * max(v, 0) / top)))] for v in values)
+
+
+def pct(rate: float | None, digits: int = 1) -> str:
+    return "—" if rate is None else f"{100 * rate:.{digits}f}%"
+
+
+def num(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    if minutes:
+        return f"{minutes} min {secs:02d} s"
+    return f"{secs} s"
+
+
+def one_line(text: str, width: int | None = None) -> str:
+    """Card text on one line (newlines and runs of spaces collapsed), cut to ``width`` with an ellipsis."""
+    flat = " ".join(text.split())
+    if width is not None and len(flat) > width:
+        return flat[: max(0, width - 1)] + "…"
+    return flat

@@ -1,0 +1,193 @@
+"""The figures of a progress report as plain dataclasses: computed once (``figures.compute``), rendered by every
+renderer (terminal, Markdown, HTML, JSON, CSV). No heavy imports here, so renderers and tests stay light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+
+SCHEMA_VERSION = "1.0"
+
+# The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
+# cards are out of rotation whatever their FSRS state was.
+STATES: tuple[str, ...] = ("new", "learning", "review", "relearning", "suspended", "retired")
+RATINGS: dict[int, str] = {1: "again", 2: "hard", 3: "good", 4: "easy"}
+# A card counts as mastered once it is in review with a stability of at least this many days (Anki's "mature").
+MASTERED_STABILITY_DAYS = 21.0
+
+
+@dataclass(frozen=True)
+class Filters:
+    since: date | None = None
+    section: str | None = None
+    user: str | None = None
+    cohort: bool = False
+
+
+@dataclass(frozen=True)
+class Totals:
+    cards: int
+    by_state: dict[str, int]
+    reviews: int
+    review_seconds: float  # sum of the answer durations recorded with each review
+    session_seconds: float | None  # sum of the study sessions' lengths; None under --section (not per card)
+    study_seconds: float  # the larger of the two: sessions include reading time, durations cover session-less reviews
+    days_studied: int
+    current_streak: int  # consecutive local days with a review, ending today (or yesterday)
+
+
+@dataclass(frozen=True)
+class DayCount:
+    day: date
+    reviews: int
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """Reviews per local day over the last 26 weeks: ``days`` runs from ``start`` (a Monday) to ``end`` (today)."""
+
+    start: date
+    end: date
+    days: list[DayCount]
+    max_reviews: int
+
+
+@dataclass(frozen=True)
+class RetentionFigure:
+    """True retention: the first review of a card on each local day; Again is a fail, Hard/Good/Easy a pass."""
+
+    reviews: int
+    passed: int
+    rate: float | None  # passed / reviews, None when there is nothing to measure
+
+
+@dataclass(frozen=True)
+class SectionRetention:
+    section: str
+    retention: RetentionFigure
+
+
+@dataclass(frozen=True)
+class Retention:
+    overall: RetentionFigure
+    by_section: list[SectionRetention]
+
+
+@dataclass(frozen=True)
+class ForecastDay:
+    day: date
+    due: int
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """Cards due per local day for the next 30 days; ``overdue`` were due before today and are not in ``days``."""
+
+    overdue: int
+    days: list[ForecastDay]
+
+
+@dataclass(frozen=True)
+class CardFigure:
+    """One card as the report sees it: the CSV's row, and the weakest-cards lists' entry."""
+
+    id: str
+    section: str
+    question: str
+    state: str
+    due: datetime | None
+    stability: float | None
+    difficulty: float | None
+    retrievability: float | None  # None for cards never reviewed
+    reviews: int
+    lapses: int
+    last_rating: str | None
+
+
+@dataclass(frozen=True)
+class QuizPoint:
+    started_at: datetime
+    quiz: str
+    correct: int
+    total: int
+    percent: float | None
+
+
+@dataclass(frozen=True)
+class SectionMastery:
+    section: str
+    cards: int
+    new: int
+    learning: int  # learning + relearning
+    review: int
+    mastered: int
+    suspended: int  # suspended + retired
+    mean_retrievability: float | None  # over reviewed, active cards
+    retention: float | None
+    mastery: float  # mastered / active cards (active = not suspended or retired)
+
+
+@dataclass(frozen=True)
+class CohortUser:
+    rank: int
+    user: str
+    cards_seen: int
+    mastered: int
+    reviews: int
+    retention: float | None
+    progress: float  # mastered / active cards of the report's scope
+
+
+@dataclass(frozen=True)
+class QuestionFailure:
+    card: str
+    section: str
+    question: str
+    users: int  # users who reviewed it
+    reviews: int  # first-of-day reviews across the cohort (as in true retention)
+    failures: int
+    failure_rate: float | None
+
+
+@dataclass(frozen=True)
+class Cohort:
+    users: list[CohortUser]
+    questions: list[QuestionFailure]
+
+
+@dataclass(frozen=True)
+class ReportData:
+    generated_at: datetime
+    user: str
+    filters: Filters
+    timezone: str
+    day_start_hour: int
+    day_start_source: str  # where the day start came from ("drill.srs config" or "default: midnight")
+    totals: Totals
+    calendar: Calendar
+    retention: Retention
+    forecast: Forecast
+    weakest: list[CardFigure]
+    most_lapses: list[CardFigure]
+    quizzes: list[QuizPoint]
+    mastery: list[SectionMastery]
+    cards: list[CardFigure]
+    cohort: Cohort | None = None
+    schema_version: str = field(default=SCHEMA_VERSION)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready data: dates and datetimes as ISO 8601 strings."""
+        return _jsonable(asdict(self))
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    return value

@@ -1,0 +1,651 @@
+"""Every figure of a progress report, computed once: ``compute(...) -> ReportData``.
+
+The review log can hold millions of rows, so everything that reads it is an aggregate the database runs
+(SQLAlchemy Core): one pass groups the logs by (card, local day) and then by (section, day); the per-card
+figures read ``card_states`` (one row per card) and point-look-up each card's latest grade. Python only sees
+rows per section-day, per card, per quiz attempt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from typing import Any
+
+from sqlalchemy import BigInteger, Engine, and_, case, cast, func, literal, select
+from sqlalchemy.engine import Connection
+
+from drill.errors import InputError
+from drill.report.data import (
+    MASTERED_STABILITY_DAYS,
+    RATINGS,
+    STATES,
+    Calendar,
+    CardFigure,
+    Cohort,
+    CohortUser,
+    DayCount,
+    Filters,
+    Forecast,
+    ForecastDay,
+    QuestionFailure,
+    QuizPoint,
+    ReportData,
+    Retention,
+    RetentionFigure,
+    SectionMastery,
+    SectionRetention,
+    Totals,
+)
+from drill.report.timebase import DayClock, day_from_number, day_start_setting, local_timezone
+from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
+
+CALENDAR_WEEKS = 26
+FORECAST_DAYS = 30
+TOP_CARDS = 10
+
+cards_t = Card.__table__
+states_t = CardState.__table__
+logs_t = ReviewLog.__table__
+users_t = User.__table__
+quiz_t = QuizAttempt.__table__
+sessions_t = StudySession.__table__
+
+
+@dataclass(frozen=True)
+class Decay:
+    """FSRS-6 forgetting curve: R(t) = (1 + factor * t / S) ** decay, t in whole elapsed days (as py-fsrs)."""
+
+    decay: float
+    factor: float
+
+    @classmethod
+    def from_parameters(cls, parameters: Iterable[float] | None = None) -> Decay:
+        if parameters is None:
+            from fsrs.scheduler import DEFAULT_PARAMETERS
+
+            parameters = DEFAULT_PARAMETERS
+        decay = -float(tuple(parameters)[20])
+        return cls(decay=decay, factor=0.9 ** (1 / decay) - 1)
+
+    def retrievability(self, stability: float | None, last_review: datetime | None, now: datetime) -> float | None:
+        if stability is None or last_review is None or stability <= 0:
+            return None
+        elapsed = max(0, (now - last_review).days)
+        return (1 + self.factor * elapsed / stability) ** self.decay
+
+
+def parse_since(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"--since {text!r} is not a date: use YYYY-MM-DD, e.g. 2026-01-31") from None
+
+
+def compute(
+    source: Any,
+    *,
+    user: str | None = None,
+    since: date | None = None,
+    section: str | None = None,
+    cohort: bool = False,
+    library: Any = None,
+    now: datetime | None = None,
+    tz: tzinfo | None = None,
+    tz_name: str | None = None,
+    day_start_hour: int | None = None,
+    parameters: Iterable[float] | None = None,
+) -> ReportData:
+    """The report for ``user`` over a Store, an Engine or a Connection.
+
+    ``library`` (a drill.content Library) supplies question text; without it questions are empty.
+    ``tz``/``day_start_hour`` default to the machine's zone and the srs config's ``day_starts_at``.
+    """
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    day_source = "given"
+    if day_start_hour is None or parameters is None:
+        config = _srs_config()
+        if parameters is None and config is not None:
+            parameters = config.parameters
+        if day_start_hour is None:
+            day_start_hour, day_source = day_start_setting() if config is not None else (0, "default: midnight")
+    if tz is None:
+        tz, tz_name = local_timezone()
+    clock = DayClock(tz, day_start_hour)
+    decay = Decay.from_parameters(parameters)
+
+    engine_or_conn, store_user = _connectable(source)
+    user = user or store_user
+    with _connect(engine_or_conn) as conn:
+        return _Computation(conn, clock, decay, now, library).run(
+            user=user,
+            filters=Filters(since=since, section=section, user=user, cohort=cohort),
+            tz_name=tz_name or str(tz),
+            day_source=day_source,
+        )
+
+
+def _srs_config():
+    try:
+        from drill.srs.config import load_config
+    except ImportError:  # pragma: no cover
+        return None
+    return load_config()
+
+
+def _connectable(source: Any) -> tuple[Engine | Connection, str | None]:
+    if isinstance(source, Engine | Connection):
+        return source, None
+    for attribute in ("engine", "_engine"):
+        engine = getattr(source, attribute, None)
+        if isinstance(engine, Engine):
+            return engine, getattr(source, "user", None)
+    raise TypeError(f"compute() needs a Store, Engine or Connection, got {type(source).__name__}")
+
+
+class _connect:
+    """A connection from an Engine (closed afterwards) or the Connection itself (left open)."""
+
+    def __init__(self, source: Engine | Connection) -> None:
+        self.source = source
+        self.conn: Connection | None = None
+
+    def __enter__(self) -> Connection:
+        if isinstance(self.source, Connection):
+            return self.source
+        self.conn = self.source.connect()
+        return self.conn
+
+    def __exit__(self, *exc: object) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+def section_key(section: str) -> tuple:
+    """Natural order: 7.2 before 7.10."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"[.\s]+", section))
+
+
+def in_section(card_section: str, wanted: str) -> bool:
+    return card_section == wanted or card_section.startswith(wanted + ".")
+
+
+@dataclass
+class _CardRow:
+    db_id: int
+    content_id: str
+    section: str
+    retired: bool
+    state: str | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime | None
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    suspended: bool
+
+
+class _Computation:
+    def __init__(self, conn: Connection, clock: DayClock, decay: Decay, now: datetime, library: Any) -> None:
+        self.conn = conn
+        self.clock = clock
+        self.decay = decay
+        self.now = now
+        self.library = library
+        self.dialect = conn.dialect.name
+
+    # -- SQL pieces --------------------------------------------------------------------------------------
+
+    def epoch(self, column):
+        """Whole seconds since 1970 (UTC) of a timestamp column, as an integer."""
+        if self.dialect == "sqlite":
+            return cast(func.strftime("%s", column), BigInteger)
+        return cast(func.floor(func.extract("epoch", column)), BigInteger)
+
+    def day_expr(self, column, span: tuple[datetime, datetime]):
+        """The local study day number (days since 1970-01-01) of a timestamp column, computed in SQL.
+
+        The zone's UTC offset is a CASE over its transitions within ``span`` (the logs' first and last times).
+        """
+        shift = 3600 * self.clock.day_start_hour
+        segments = self.clock.offset_segments(*span)
+        if len(segments) == 1:
+            offset = literal(segments[0][1] - shift)
+        else:
+            whens = [(column < start, previous - shift)
+                     for (start, _), (_, previous) in zip(segments[1:], segments[:-1], strict=True)]
+            offset = case(*whens, else_=segments[-1][1] - shift)
+        return (self.epoch(column) + offset) // 86400
+
+    def log_filter(self, user_ids, card_ids: list[int] | None, since_at: datetime | None):
+        conditions = [logs_t.c.user_id.in_(user_ids) if isinstance(user_ids, list) else logs_t.c.user_id == user_ids]
+        if since_at is not None:
+            conditions.append(logs_t.c.reviewed_at >= since_at)
+        if card_ids is not None:
+            conditions.append(logs_t.c.card_id.in_(card_ids))
+        return and_(*conditions)
+
+    def log_span(self, where) -> tuple[datetime, datetime] | None:
+        """The first and last review times matching ``where`` (None when there are none)."""
+        first, last = self.conn.execute(
+            select(func.min(logs_t.c.reviewed_at), func.max(logs_t.c.reviewed_at)).where(where)
+        ).one()
+        return None if first is None else (_utc(first), _utc(last))
+
+    # -- the report ----------------------------------------------------------------------------------------
+
+    def run(self, *, user: str | None, filters: Filters, tz_name: str, day_source: str) -> ReportData:
+        user_id, user = self.resolve_user(user)
+        cards = self.card_rows(user_id)
+        scope = self.scope(cards, filters.section)
+        card_ids = None if filters.section is None else [c.db_id for c in scope]
+        since_at = self.clock.start_of(filters.since) if filters.since else None
+        where = self.log_filter(user_id, card_ids, since_at)
+
+        daily = self.daily_by_section(where)
+        figures = [self.card_figure(c) for c in scope]
+        by_id = {c.db_id: f for c, f in zip(scope, figures, strict=True)}
+        self.fill_last_ratings(user_id, by_id)
+
+        retention = self.retention(daily)
+        return ReportData(
+            generated_at=self.now,
+            user=user,
+            filters=filters,
+            timezone=tz_name,
+            day_start_hour=self.clock.day_start_hour,
+            day_start_source=day_source,
+            totals=self.totals(figures, daily, user_id, since_at, filters.section is not None),
+            calendar=self.calendar(daily),
+            retention=retention,
+            forecast=self.forecast(scope),
+            weakest=self.weakest(scope, figures),
+            most_lapses=self.most_lapses(scope, figures),
+            quizzes=self.quizzes(user_id, since_at),
+            mastery=self.mastery(scope, figures, retention),
+            cards=[by_id[c.db_id] for c in scope],
+            cohort=self.cohort(scope, card_ids, since_at) if filters.cohort else None,
+        )
+
+    def resolve_user(self, name: str | None) -> tuple[int, str]:
+        rows = self.conn.execute(select(users_t.c.id, users_t.c.name).order_by(users_t.c.name)).all()
+        if not rows:
+            raise InputError("this database has no progress yet: study some cards first (`drill study`)")
+        if name is None:
+            if len(rows) == 1:
+                return rows[0].id, rows[0].name
+            name = _login_name()
+        for row in rows:
+            if row.name == name:
+                return row.id, row.name
+        known = ", ".join(row.name for row in rows[:20])
+        raise InputError(f"--user {name!r}: no such user in this database (users: {known})")
+
+    def card_rows(self, user_id: int) -> list[_CardRow]:
+        joined = cards_t.outerjoin(
+            states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id)
+        )
+        query = select(
+            cards_t.c.id, cards_t.c.content_id, cards_t.c.section, cards_t.c.retired, states_t.c.state,
+            states_t.c.stability, states_t.c.difficulty, states_t.c.due, states_t.c.last_review,
+            states_t.c.reps, states_t.c.lapses, states_t.c.suspended,
+        ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
+        return [
+            _CardRow(
+                db_id=r.id, content_id=r.content_id, section=r.section or "", retired=bool(r.retired),
+                state=r.state, stability=r.stability, difficulty=r.difficulty, due=_utc(r.due),
+                last_review=_utc(r.last_review), reps=r.reps or 0, lapses=r.lapses or 0,
+                suspended=bool(r.suspended),
+            )
+            for r in self.conn.execute(query)
+        ]
+
+    def scope(self, cards: list[_CardRow], section: str | None) -> list[_CardRow]:
+        if section is None:
+            return cards
+        chosen = [c for c in cards if in_section(c.section, section)]
+        if not chosen:
+            known = sorted({c.section for c in cards if c.section}, key=section_key)
+            raise InputError(f"--section {section!r}: no cards in that section (sections: {', '.join(known)})")
+        return chosen
+
+    @staticmethod
+    def state_of(card: _CardRow) -> str:
+        if card.retired:
+            return "retired"
+        if card.suspended:
+            return "suspended"
+        return card.state or "new"
+
+    def question(self, content_id: str) -> str:
+        cards = getattr(self.library, "cards", None) or {}
+        card = cards.get(content_id)
+        return card.question if card is not None else ""
+
+    def card_figure(self, card: _CardRow) -> CardFigure:
+        reviewed = (card.state or "new") != "new"
+        return CardFigure(
+            id=card.content_id,
+            section=card.section,
+            question=self.question(card.content_id),
+            state=self.state_of(card),
+            due=card.due if reviewed else None,
+            stability=card.stability,
+            difficulty=card.difficulty,
+            retrievability=self.decay.retrievability(card.stability, card.last_review, self.now) if reviewed else None,
+            reviews=card.reps,
+            lapses=card.lapses,
+            last_rating=None,
+        )
+
+    def fill_last_ratings(self, user_id: int, by_id: dict[int, CardFigure]) -> None:
+        """Each card's latest grade: the log row at the card's last_review (an index look-up per card)."""
+        query = (
+            select(logs_t.c.card_id, logs_t.c.rating, logs_t.c.id)
+            .select_from(
+                logs_t.join(
+                    states_t,
+                    and_(
+                        states_t.c.user_id == logs_t.c.user_id,
+                        states_t.c.card_id == logs_t.c.card_id,
+                        states_t.c.last_review == logs_t.c.reviewed_at,
+                    ),
+                )
+            )
+            .where(states_t.c.user_id == user_id, logs_t.c.user_id == user_id)
+        )
+        latest: dict[int, tuple[int, int]] = {}
+        for card_id, rating, log_id in self.conn.execute(query):
+            if card_id not in latest or log_id > latest[card_id][0]:
+                latest[card_id] = (log_id, rating)
+        for card_id, (_, rating) in latest.items():
+            figure = by_id.get(card_id)
+            if figure is not None:
+                by_id[card_id] = _replace(figure, last_rating=RATINGS.get(rating))
+
+    def daily_by_section(self, where) -> list[tuple[str, int, int, int, int, int]]:
+        """(section, day number, reviews, duration ms, first-of-day reviews, first-of-day passes)."""
+        span = self.log_span(where)
+        if span is None:
+            return []
+        day = self.day_expr(logs_t.c.reviewed_at, span).label("day")
+        # The first grade of a card on a day: the smallest (epoch seconds, rating) pair, packed in one integer.
+        first_key = func.min(self.epoch(logs_t.c.reviewed_at) * 8 + logs_t.c.rating)
+        per_card_day = (
+            select(
+                logs_t.c.card_id.label("card_id"),
+                day,
+                func.count().label("n"),
+                func.coalesce(func.sum(logs_t.c.duration_ms), 0).label("ms"),
+                first_key.label("first_key"),
+            )
+            .where(where)
+            .group_by(logs_t.c.card_id, day)
+            .subquery()
+        )
+        passed = case((per_card_day.c.first_key % 8 == 1, 0), else_=1)
+        query = (
+            select(
+                cards_t.c.section, per_card_day.c.day, func.sum(per_card_day.c.n), func.sum(per_card_day.c.ms),
+                func.count(), func.sum(passed),
+            )
+            .select_from(per_card_day.join(cards_t, cards_t.c.id == per_card_day.c.card_id))
+            .group_by(cards_t.c.section, per_card_day.c.day)
+        )
+        return [(s or "", int(d), int(n), int(ms or 0), int(f), int(p)) for s, d, n, ms, f, p in self.conn.execute(query)]
+
+    def totals(self, figures, daily, user_id, since_at, section_filtered: bool) -> Totals:
+        by_state = dict.fromkeys(STATES, 0)
+        for f in figures:
+            by_state[f.state] += 1
+        review_seconds = sum(row[3] for row in daily) / 1000
+        session_seconds = None if section_filtered else self.session_seconds(user_id, since_at)
+        days = sorted({row[1] for row in daily})
+        return Totals(
+            cards=len(figures),
+            by_state=by_state,
+            reviews=sum(row[2] for row in daily),
+            review_seconds=review_seconds,
+            session_seconds=session_seconds,
+            study_seconds=max(review_seconds, session_seconds or 0.0),
+            days_studied=len(days),
+            current_streak=self.streak(set(days)),
+        )
+
+    def streak(self, days: set[int]) -> int:
+        today = self.clock.day_number(self.now)
+        day = today if today in days else today - 1
+        count = 0
+        while day in days:
+            count += 1
+            day -= 1
+        return count
+
+    def session_seconds(self, user_id: int, since_at: datetime | None) -> float:
+        query = select(sessions_t.c.started_at, sessions_t.c.ended_at).where(
+            sessions_t.c.user_id == user_id, sessions_t.c.ended_at.is_not(None)
+        )
+        if since_at is not None:
+            query = query.where(sessions_t.c.started_at >= since_at)
+        total = 0.0
+        for started, ended in self.conn.execute(query):
+            total += max(0.0, (_utc(ended) - _utc(started)).total_seconds())
+        return total
+
+    def calendar(self, daily) -> Calendar:
+        today = self.clock.day_of(self.now)
+        start = today - timedelta(days=today.weekday()) - timedelta(weeks=CALENDAR_WEEKS - 1)
+        counts: dict[date, int] = defaultdict(int)
+        for _, day_number, reviews, *_ in daily:
+            day = day_from_number(day_number)
+            if start <= day <= today:
+                counts[day] += reviews
+        days = [DayCount(start + timedelta(days=i), counts.get(start + timedelta(days=i), 0))
+                for i in range((today - start).days + 1)]
+        return Calendar(start=start, end=today, days=days, max_reviews=max((d.reviews for d in days), default=0))
+
+    def retention(self, daily) -> Retention:
+        sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for section, _day, _n, _ms, firsts, passes in daily:
+            sums[section][0] += firsts
+            sums[section][1] += passes
+        by_section = [SectionRetention(s, _retention(*sums[s])) for s in sorted(sums, key=section_key)]
+        overall = _retention(sum(v[0] for v in sums.values()), sum(v[1] for v in sums.values()))
+        return Retention(overall=overall, by_section=by_section)
+
+    def forecast(self, scope: list[_CardRow]) -> Forecast:
+        today = self.clock.day_of(self.now)
+        counts: dict[date, int] = defaultdict(int)
+        overdue = 0
+        for card in scope:
+            if self.state_of(card) not in ("learning", "review", "relearning") or card.due is None:
+                continue
+            day = self.clock.day_of(card.due)
+            if day < today:
+                overdue += 1
+            elif (day - today).days < FORECAST_DAYS:
+                counts[day] += 1
+        days = [ForecastDay(today + timedelta(days=i), counts.get(today + timedelta(days=i), 0))
+                for i in range(FORECAST_DAYS)]
+        return Forecast(overdue=overdue, days=days)
+
+    def active_reviewed(self, scope, figures) -> list[CardFigure]:
+        return [f for c, f in zip(scope, figures, strict=True)
+                if f.retrievability is not None and not c.retired and not c.suspended]
+
+    def weakest(self, scope, figures) -> list[CardFigure]:
+        cards = self.active_reviewed(scope, figures)
+        return sorted(cards, key=lambda f: (f.retrievability, -f.lapses, f.id))[:TOP_CARDS]
+
+    def most_lapses(self, scope, figures) -> list[CardFigure]:
+        cards = [f for f in figures if f.lapses > 0]
+        return sorted(cards, key=lambda f: (-f.lapses, f.retrievability if f.retrievability is not None else 2.0,
+                                            f.id))[:TOP_CARDS]
+
+    def quizzes(self, user_id: int, since_at: datetime | None) -> list[QuizPoint]:
+        query = select(quiz_t.c.started_at, quiz_t.c.settings, quiz_t.c.score, quiz_t.c.total).where(
+            quiz_t.c.user_id == user_id
+        )
+        if since_at is not None:
+            query = query.where(quiz_t.c.started_at >= since_at)
+        points = []
+        for started, settings, score, total in self.conn.execute(query.order_by(quiz_t.c.started_at, quiz_t.c.id)):
+            points.append(QuizPoint(
+                started_at=_utc(started),
+                quiz=_quiz_label(settings),
+                correct=int(score or 0),
+                total=int(total or 0),
+                percent=(score / total) if total else None,
+            ))
+        return points
+
+    def mastery(self, scope, figures, retention: Retention) -> list[SectionMastery]:
+        by_section: dict[str, list[tuple[_CardRow, CardFigure]]] = defaultdict(list)
+        for card, figure in zip(scope, figures, strict=True):
+            by_section[card.section].append((card, figure))
+        rates = {item.section: item.retention.rate for item in retention.by_section}
+        rows = []
+        for section in sorted(by_section, key=section_key):
+            pairs = by_section[section]
+            states = [f.state for _, f in pairs]
+            active = [(c, f) for c, f in pairs if f.state not in ("suspended", "retired")]
+            mastered = sum(1 for c, f in active if _mastered(f))
+            rs = [f.retrievability for _, f in active if f.retrievability is not None]
+            rows.append(SectionMastery(
+                section=section,
+                cards=len(pairs),
+                new=states.count("new"),
+                learning=states.count("learning") + states.count("relearning"),
+                review=states.count("review"),
+                mastered=mastered,
+                suspended=states.count("suspended") + states.count("retired"),
+                mean_retrievability=(sum(rs) / len(rs)) if rs else None,
+                retention=rates.get(section),
+                mastery=(mastered / len(active)) if active else 0.0,
+            ))
+        return rows
+
+    # -- cohort --------------------------------------------------------------------------------------------
+
+    def cohort(self, scope: list[_CardRow], card_ids: list[int] | None, since_at: datetime | None) -> Cohort:
+        users = {r.id: r.name for r in self.conn.execute(select(users_t.c.id, users_t.c.name))}
+        in_scope = {c.db_id: c for c in scope}
+        active_cards = sum(1 for c in scope if not c.retired)
+
+        seen: dict[int, int] = defaultdict(int)
+        mastered: dict[int, int] = defaultdict(int)
+        state_query = select(
+            states_t.c.user_id, states_t.c.card_id, states_t.c.state, states_t.c.stability, states_t.c.suspended
+        )
+        if card_ids is not None:
+            state_query = state_query.where(states_t.c.card_id.in_(card_ids))
+        for uid, cid, state, stability, suspended in self.conn.execute(state_query):
+            card = in_scope.get(cid)
+            if card is None or (state or "new") == "new":
+                continue
+            seen[uid] += 1
+            if not card.retired and not suspended and state == "review" and (stability or 0) >= MASTERED_STABILITY_DAYS:
+                mastered[uid] += 1
+
+        where = self.log_filter(list(users), card_ids, since_at)
+        per_user_card = self.first_of_day_by_user_card(where)
+        reviews: dict[int, int] = defaultdict(int)
+        user_ret: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+        card_ret: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # users, firsts, fails
+        for uid, cid, n, firsts, passes in per_user_card:
+            reviews[uid] += n
+            user_ret[uid][0] += firsts
+            user_ret[uid][1] += passes
+            card_ret[cid][0] += 1
+            card_ret[cid][1] += firsts
+            card_ret[cid][2] += firsts - passes
+
+        ranked = sorted(
+            users,
+            key=lambda uid: (-(mastered[uid] / active_cards if active_cards else 0), -seen[uid], -reviews[uid],
+                             users[uid]),
+        )
+        cohort_users = [
+            CohortUser(
+                rank=i + 1, user=users[uid], cards_seen=seen[uid], mastered=mastered[uid], reviews=reviews[uid],
+                retention=_retention(*user_ret[uid]).rate if uid in user_ret else None,
+                progress=(mastered[uid] / active_cards) if active_cards else 0.0,
+            )
+            for i, uid in enumerate(ranked)
+        ]
+        questions = []
+        for cid, (n_users, firsts, fails) in card_ret.items():
+            card = in_scope.get(cid)
+            if card is None:
+                continue
+            questions.append(QuestionFailure(
+                card=card.content_id, section=card.section, question=self.question(card.content_id),
+                users=n_users, reviews=firsts, failures=fails, failure_rate=(fails / firsts) if firsts else None,
+            ))
+        questions.sort(key=lambda q: (-(q.failure_rate or 0), -q.failures, section_key(q.section), q.card))
+        return Cohort(users=cohort_users, questions=questions)
+
+    def first_of_day_by_user_card(self, where) -> list[tuple[int, int, int, int, int]]:
+        """(user, card, reviews, first-of-day reviews, first-of-day passes) over the whole cohort."""
+        span = self.log_span(where)
+        if span is None:
+            return []
+        day = self.day_expr(logs_t.c.reviewed_at, span).label("day")
+        inner = (
+            select(
+                logs_t.c.user_id.label("user_id"), logs_t.c.card_id.label("card_id"), func.count().label("n"),
+                func.min(self.epoch(logs_t.c.reviewed_at) * 8 + logs_t.c.rating).label("first_key"),
+            )
+            .where(where)
+            .group_by(logs_t.c.user_id, logs_t.c.card_id, day)
+            .subquery()
+        )
+        passed = case((inner.c.first_key % 8 == 1, 0), else_=1)
+        query = select(
+            inner.c.user_id, inner.c.card_id, func.sum(inner.c.n), func.count(), func.sum(passed)
+        ).group_by(inner.c.user_id, inner.c.card_id)
+        return [(int(u), int(c), int(n), int(f), int(p)) for u, c, n, f, p in self.conn.execute(query)]
+
+
+def _mastered(figure: CardFigure) -> bool:
+    return figure.state == "review" and (figure.stability or 0) >= MASTERED_STABILITY_DAYS
+
+
+def _retention(reviews: int, passed: int) -> RetentionFigure:
+    return RetentionFigure(reviews=reviews, passed=passed, rate=(passed / reviews) if reviews else None)
+
+
+def _quiz_label(settings: Any) -> str:
+    if isinstance(settings, dict):
+        for key in ("quiz", "quiz_id", "name", "mode", "source"):
+            value = settings.get(key)
+            if isinstance(value, str) and value:
+                return value
+    return "quiz"
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _replace(figure: CardFigure, **changes) -> CardFigure:
+    from dataclasses import replace
+
+    return replace(figure, **changes)
+
+
+def _login_name() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name on this system
+        return "learner"

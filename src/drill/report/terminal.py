@@ -1,0 +1,235 @@
+"""The report in the terminal, with Rich. Card text goes in ``Text`` objects, never parsed as markup."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from drill.report import charts
+from drill.report.data import STATES, CardFigure, ReportData
+
+HEAT_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
+STATE_STYLES = {
+    "new": "bright_blue",
+    "learning": "yellow",
+    "review": "green",
+    "relearning": "red",
+    "suspended": "grey50",
+    "retired": "grey42",
+}
+
+
+def render(data: ReportData, console: Console) -> None:
+    for part in renderables(data):
+        console.print(part)
+
+
+def renderables(data: ReportData) -> list[RenderableType]:
+    parts: list[RenderableType] = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
+    parts += [_weakest(data), _quizzes(data), _mastery(data)]
+    if data.cohort is not None:
+        parts += _cohort(data)
+    return parts
+
+
+def _title(text: str) -> Text:
+    return Text(text, style="bold")
+
+
+def _header(data: ReportData) -> RenderableType:
+    lines = Text()
+    lines.append("drill progress report", style="bold cyan")
+    lines.append("  —  ")
+    lines.append(data.user, style="bold")
+    lines.append(f"\ngenerated {data.generated_at:%Y-%m-%d %H:%M} UTC · days in {data.timezone}, ")
+    lines.append(f"starting at {data.day_start_hour:02d}:00 ({data.day_start_source})")
+    active = [f"{name} {value}" for name, value in _filters(data) if value]
+    if active:
+        lines.append("\nfilters: " + ", ".join(active), style="italic")
+    return Panel(lines, box=box.ROUNDED, expand=False)
+
+
+def _filters(data: ReportData) -> list[tuple[str, object]]:
+    f = data.filters
+    return [
+        ("since", f.since.isoformat() if f.since else None),
+        ("section", f.section),
+        ("cohort", "all users" if f.cohort else None),
+    ]
+
+
+def _totals(data: ReportData) -> RenderableType:
+    t = data.totals
+    states = Table(box=box.SIMPLE_HEAD, title=_title("Cards"), title_justify="left")
+    for state in STATES:
+        states.add_column(state, justify="right", style=STATE_STYLES[state])
+    states.add_column("total", justify="right", style="bold")
+    states.add_row(*(str(t.by_state.get(s, 0)) for s in STATES), str(t.cards))
+
+    activity = Table(box=box.SIMPLE_HEAD, title=_title("Activity"), title_justify="left")
+    for name in ("reviews", "study time", "answering", "days studied", "streak"):
+        activity.add_column(name, justify="right")
+    activity.add_row(
+        str(t.reviews),
+        charts.duration(t.study_seconds),
+        charts.duration(t.review_seconds),
+        str(t.days_studied),
+        f"{t.current_streak} d",
+    )
+    return Group(states, activity)
+
+
+def _heatmap(data: ReportData) -> RenderableType:
+    cal = data.calendar
+    weeks = charts.heat_weeks(cal)
+    out = Text()
+    out.append("Reviews per day, last 26 weeks\n", style="bold")
+    labels = charts.month_labels(weeks)
+    # Labels are three letters: write them without clipping where the next columns are free.
+    header_chars = list("    " + "  " * len(weeks))
+    for i, label in enumerate(labels):
+        for j, ch in enumerate(label):
+            pos = 4 + 2 * i + j
+            if pos < len(header_chars):
+                header_chars[pos] = ch
+    out.append("".join(header_chars).rstrip() + "\n", style="dim")
+    for weekday in range(7):
+        out.append(f"{charts.WEEKDAYS[weekday]} ", style="dim")
+        for week in weeks:
+            cell = week[weekday]
+            if not cell.in_range:
+                out.append("  ")
+                continue
+            out.append(charts.HEAT_CHARS[cell.level] * 2, style=HEAT_STYLES[cell.level])
+        out.append("\n")
+    out.append("    less ", style="dim")
+    for level, lo, hi in charts.level_ranges(cal.max_reviews):
+        out.append(charts.HEAT_CHARS[level] * 2, style=HEAT_STYLES[level])
+        out.append(f" {lo}" if lo == hi else f" {lo}–{hi}", style="dim")
+        out.append("  ")
+    out.append("more", style="dim")
+    out.append(f"\n    {cal.start:%Y-%m-%d} → {cal.end:%Y-%m-%d}, busiest day {cal.max_reviews} reviews", style="dim")
+    return out
+
+
+def _retention(data: ReportData) -> RenderableType:
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        title=_title("True retention (first review of a card each day; Again = fail)"),
+        title_justify="left",
+    )
+    table.add_column("section")
+    table.add_column("reviews", justify="right")
+    table.add_column("passed", justify="right")
+    table.add_column("retention", justify="right")
+    table.add_column("", min_width=20)
+    overall = data.retention.overall
+    table.add_row(
+        Text("all", style="bold"), str(overall.reviews), str(overall.passed), charts.pct(overall.rate),
+        Text(charts.bar(overall.rate or 0, 1, 20), style="cyan"),
+    )
+    for item in data.retention.by_section:
+        r = item.retention
+        table.add_row(
+            Text(item.section), str(r.reviews), str(r.passed), charts.pct(r.rate),
+            Text(charts.bar(r.rate or 0, 1, 20), style="cyan"),
+        )
+    return table
+
+
+def _forecast(data: ReportData) -> RenderableType:
+    fc = data.forecast
+    counts = [d.due for d in fc.days]
+    top = max(counts, default=0)
+    out = Text()
+    out.append("Due in the next 30 days\n", style="bold")
+    out.append(f"overdue now: {fc.overdue}   next 7 days: {sum(counts[:7])}   30 days: {sum(counts)}\n")
+    if fc.days:
+        out.append(charts.sparkline([float(c) for c in counts]), style="magenta")
+        out.append(f"  max {top}/day\n", style="dim")
+        out.append(f"{fc.days[0].day:%m-%d}" + " " * max(0, len(counts) - 10) + f"{fc.days[-1].day:%m-%d}", style="dim")
+    return out
+
+
+def _card_table(title: str, cards: list[CardFigure]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, title=_title(title), title_justify="left")
+    table.add_column("card", no_wrap=True)
+    table.add_column("section", no_wrap=True)
+    table.add_column("question", ratio=1, overflow="ellipsis", no_wrap=True, max_width=60)
+    table.add_column("R", justify="right")
+    table.add_column("lapses", justify="right")
+    table.add_column("reviews", justify="right")
+    for card in cards:
+        table.add_row(
+            Text(card.id), Text(card.section), Text(charts.one_line(card.question)),
+            charts.pct(card.retrievability, 0), str(card.lapses), str(card.reviews),
+        )
+    if not cards:
+        table.add_row(Text("—"), "", Text("no reviewed cards yet", style="dim"), "", "", "")
+    return table
+
+
+def _weakest(data: ReportData) -> RenderableType:
+    return Group(
+        _card_table("Weakest cards (lowest retrievability now)", data.weakest),
+        _card_table("Most lapses", data.most_lapses),
+    )
+
+
+def _quizzes(data: ReportData) -> RenderableType:
+    table = Table(box=box.SIMPLE_HEAD, title=_title("Quiz scores over time"), title_justify="left")
+    table.add_column("when")
+    table.add_column("quiz")
+    table.add_column("score", justify="right")
+    table.add_column("", min_width=20)
+    for q in data.quizzes[-15:]:
+        table.add_row(
+            f"{q.started_at:%Y-%m-%d %H:%M}", Text(q.quiz), f"{q.correct}/{q.total} ({charts.pct(q.percent, 0)})",
+            Text(charts.bar(q.percent or 0, 1, 20), style="blue"),
+        )
+    if not data.quizzes:
+        table.add_row("—", Text("no quizzes taken", style="dim"), "", "")
+    elif len(data.quizzes) > 15:
+        trend = charts.sparkline([q.percent or 0 for q in data.quizzes], 1)
+        table.caption = f"all {len(data.quizzes)} attempts: {trend}"
+    return table
+
+
+def _mastery(data: ReportData) -> RenderableType:
+    table = Table(box=box.SIMPLE_HEAD, title=_title("Mastery by section"), title_justify="left")
+    for name in ("section", "cards", "new", "learning", "review", "mastered", "mean R", "retention"):
+        table.add_column(name, justify="left" if name == "section" else "right")
+    table.add_column("mastery", min_width=22)
+    for m in data.mastery:
+        table.add_row(
+            Text(m.section), str(m.cards), str(m.new), str(m.learning), str(m.review), str(m.mastered),
+            charts.pct(m.mean_retrievability, 0), charts.pct(m.retention, 0),
+            Text(f"{charts.pct(m.mastery, 0):>4} ") + Text(charts.bar(m.mastery, 1, 16), style="green"),
+        )
+    return table
+
+
+def _cohort(data: ReportData) -> list[RenderableType]:
+    cohort = data.cohort
+    users = Table(box=box.SIMPLE_HEAD, title=_title("Cohort: users ranked by progress"), title_justify="left")
+    for name in ("#", "user", "seen", "mastered", "reviews", "retention", "progress"):
+        users.add_column(name, justify="left" if name == "user" else "right")
+    for u in cohort.users:
+        users.add_row(
+            str(u.rank), Text(u.user), str(u.cards_seen), str(u.mastered), str(u.reviews),
+            charts.pct(u.retention), charts.pct(u.progress),
+        )
+    questions = Table(
+        box=box.SIMPLE_HEAD, title=_title("Cohort: questions the group fails most"), title_justify="left"
+    )
+    for name in ("card", "section", "question", "users", "reviews", "fails", "failure rate"):
+        questions.add_column(name, justify="right" if name in ("users", "reviews", "fails", "failure rate") else "left")
+    for q in cohort.questions[:20]:
+        questions.add_row(
+            Text(q.card), Text(q.section), Text(charts.one_line(q.question, 50)), str(q.users), str(q.reviews),
+            str(q.failures), charts.pct(q.failure_rate),
+        )
+    return [users, questions]
