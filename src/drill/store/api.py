@@ -5,19 +5,62 @@ Contract (docs/architecture.md, "Scheduling and store"):
 - Cards are named by their content id (the key of ``Library.cards``); ``sync_content`` maps them to rows.
 - Every query is scoped to the store's user. Every datetime handed out is timezone-aware UTC; every datetime
   taken in must be timezone-aware.
-- Each write is one short transaction (``BEGIN IMMEDIATE`` on SQLite) that has committed before the method
-  returns; no transaction stays open between calls, so nothing that matters lives only in memory and a second
-  drill on the same database can write between our grades.
+- Each write is one short transaction (``BEGIN IMMEDIATE`` on SQLite; on PostgreSQL the user's row is locked
+  ``FOR UPDATE`` so two drills of one user take turns) that has committed before the method returns; no
+  transaction stays open between calls, so nothing that matters lives only in memory and a second drill on
+  the same database can write between our grades.
 - Failures the user can act on (corrupt, read-only, full disk, locked, newer schema) raise ``StoreError``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import datetime
+import contextlib
+import getpass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    delete,
+    func,
+    insert,
+    literal,
+    null,
+    or_,
+    select,
+    update,
+)
+
+from drill.errors import StoreError
+from drill.srs import (
+    CardState,
+    Phase,
+    SrsConfig,
+    day_bounds,
+    is_leech,
+    leech_suspends,
+    load_config,
+    next_day_start,
+    remaining_today,
+    retrievability,
+    schedule,
+    to_grade,
+)
+from drill.srs import preview as srs_preview
+from drill.store import engine as engines
+from drill.store import migrate
+from drill.store.models import Card as CardRow
+from drill.store.models import CardState as StateRow
+from drill.store.models import QuizAnswer, QuizAttempt, ReviewLog, StudySession, User
 from drill.store.types import (
+    BROWSE_STATES,
+    BURIED,
+    LEECH,
+    SUSPENDED,
     BrowseRow,
     CardInfo,
     Counts,
@@ -27,6 +70,33 @@ from drill.store.types import (
     ReviewEntry,
     UndoResult,
 )
+
+cards_t = CardRow.__table__
+states_t = StateRow.__table__
+logs_t = ReviewLog.__table__
+users_t = User.__table__
+sessions_t = StudySession.__table__
+attempts_t = QuizAttempt.__table__
+answers_t = QuizAnswer.__table__
+
+# A never-reviewed card's state has this due time, so its fuzz seed (and so ``preview``) doesn't depend on
+# the moment it is looked at.
+NEW_DUE = datetime(2000, 1, 1, tzinfo=UTC)
+FALLBACK_USER = "learner"
+
+
+def default_user() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name (e.g. a container without a passwd entry)
+        name = ""
+    return name.strip() or FALLBACK_USER
+
+
+def _aware(moment: datetime, what: str = "now") -> datetime:
+    if not isinstance(moment, datetime) or moment.tzinfo is None:
+        raise ValueError(f"{what} must be a timezone-aware datetime, got {moment!r}")
+    return moment.astimezone(UTC)
 
 
 def open_store(url: str | None = None, user: str | None = None, *, readonly: bool = False) -> Store:
@@ -41,28 +111,202 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
     backup (only when an existing database needs migrating). Raises ``StoreError`` with a message that
     names the database and what to do (e.g. ``drill restore``) when it is corrupt or unusable.
     """
-    raise NotImplementedError
+    url = engines.resolve_url(url)
+    user = (user or default_user()).strip()
+    if not user:
+        raise StoreError("--user must not be empty")
+    where = engines.display_url(url)
+    db_file = engines.sqlite_file(url)
+    if db_file is not None:
+        where = str(db_file)
+    readonly = readonly or engines.is_readonly_url(url)
+    if readonly and db_file is not None and not db_file.exists():
+        raise StoreError(f"there is no progress database at {db_file} to open read-only")
+    existed = db_file is not None and db_file.exists() and db_file.stat().st_size > 0
+
+    engine = engines.make_engine(url)
+    try:
+        with engines.translate_errors(where):
+            revision, readonly = _prepare(engine, where, readonly)
+            if migrate.needs_upgrade(revision):
+                migrate.check_known(revision, where)
+                if readonly:
+                    raise StoreError(
+                        f"the progress database {where} needs an upgrade (schema {revision} -> "
+                        f"{migrate.HEAD_REVISION}) but is read-only; open it once with write access"
+                    )
+                if revision is not None and existed and db_file is not None:
+                    from drill.store.backup import make_backup
+
+                    make_backup(db_file, reason=f"before-{migrate.HEAD_REVISION}")
+                engine.dispose()  # the migration uses its own connection; no pooled one may hold old schema
+                migrate.upgrade(url)
+            user_id = _user_id(engine, user, readonly)
+        return Store(engine, url=url, where=where, user=user, user_id=user_id, readonly=readonly)
+    except BaseException:
+        engine.dispose()
+        raise
+
+
+def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bool]:
+    """Integrity check, WAL, and the schema revision; decides read-only mode for unwritable files."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            raw = conn.connection.driver_connection
+            result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
+            if result != ["ok"]:
+                raise StoreError(engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})")
+            if not readonly:
+                readonly = _sqlite_readonly(raw)
+            if not readonly:
+                mode = raw.execute("PRAGMA journal_mode").fetchone()[0]
+                if mode.lower() != "wal":
+                    raw.execute("PRAGMA journal_mode = WAL")
+        revision = migrate.current_revision(conn)
+        conn.rollback()
+    return revision, readonly
+
+
+def _sqlite_readonly(raw) -> bool:
+    """Whether this SQLite connection cannot write (a mode=ro URI, a read-only file or folder)."""
+    import sqlite3
+
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+        raw.execute("ROLLBACK")
+        # BEGIN IMMEDIATE succeeds on some read-only files; a real write tells for sure.
+        raw.execute("BEGIN IMMEDIATE")
+        try:
+            raw.execute("CREATE TEMP TABLE IF NOT EXISTS _drill_probe(x)")
+            raw.execute("PRAGMA user_version = " + str(raw.execute("PRAGMA user_version").fetchone()[0]))
+        finally:
+            raw.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as err:
+        if "readonly" in str(err).lower() or "read-only" in str(err).lower():
+            return True
+        raise
+
+
+def _user_id(engine: Engine, name: str, readonly: bool) -> int | None:
+    with engine.connect() as conn:
+        found = conn.execute(select(users_t.c.id).where(users_t.c.name == name)).scalar()
+        conn.rollback()
+    if found is not None or readonly:
+        return found
+    with engine.connect() as conn:
+        conn = conn.execution_options(**engines.WRITE)
+        with conn.begin():
+            conn.execute(
+                _insert_ignore(engine, users_t).values(name=name, created_at=datetime.now(UTC))
+            )
+        found = conn.execute(select(users_t.c.id).where(users_t.c.name == name)).scalar_one()
+        conn.rollback()
+    return found
+
+
+def _insert_ignore(engine_or_conn, table):
+    """INSERT that skips rows clashing with a unique key (another drill inserted them first)."""
+    name = engine_or_conn.dialect.name
+    if name == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert(table).on_conflict_do_nothing()
+    if name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table).on_conflict_do_nothing()
+    return insert(table)
+
+
+@dataclass
+class _Flags:
+    suspended: bool = False
+    buried_until: datetime | None = None
+    leech: bool = False
+    exists: bool = False
 
 
 class Store:
-    """One user's progress. Create with :func:`open_store`; close with :meth:`close` (or use ``with``)."""
+    """One user's progress. Create with :func:`open_store`; close with :meth:`close` (or use ``with``).
 
-    url: str  # the database URL with any password hidden
-    user: str
-    user_id: int
-    readonly: bool
+    Public attributes: ``url`` (password hidden), ``where`` (file or URL, for messages), ``user``,
+    ``user_id``, ``readonly``, ``config`` (drill.srs.SrsConfig, loaded from drill.toml; may be replaced),
+    ``tz`` (the time zone of study days; None = the system's).
+    """
+
+    def __init__(
+        self, engine: Engine, *, url: str, where: str, user: str, user_id: int | None, readonly: bool
+    ) -> None:
+        self._engine = engine
+        self.url = engines.display_url(url)
+        self.where = where
+        self.user = user
+        self.user_id = user_id if user_id is not None else -1  # read-only and unknown: sees nothing
+        self.readonly = readonly
+        self.config: SrsConfig = load_config()
+        self.tz = None
+        self._packs: tuple[str, ...] | None = None
+        self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
+        self._is_sqlite = engine.dialect.name == "sqlite"
 
     # -- lifecycle -----------------------------------------------------------------------------------
 
     def close(self) -> None:
         """Dispose of the connection pool. Nothing is pending: every write has already committed."""
-        raise NotImplementedError
+        self._engine.dispose()
 
     def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for reports' read-only aggregate queries)."""
+        return self._engine
+
+    @property
+    def packs(self) -> tuple[str, ...] | None:
+        """The packs being studied (set by ``sync_content``); None means every pack in the database."""
+        return self._packs
+
+    @contextlib.contextmanager
+    def _tx(self, *, write: bool = False) -> Iterator[Connection]:
+        """One short transaction: committed on success, rolled back on error; never left open."""
+        if write and self.readonly:
+            raise StoreError(f"the progress database {self.where} is open read-only: progress cannot be saved")
+        with engines.translate_errors(self.where):
+            with self._engine.connect() as conn:
+                if write:
+                    conn = conn.execution_options(**engines.WRITE)
+                with conn.begin():
+                    if write and not self._is_sqlite:
+                        # Serialise this user's writers (two terminals): the second waits for the first.
+                        conn.execute(select(users_t.c.id).where(users_t.c.id == self.user_id).with_for_update())
+                    yield conn
+
+    def _active(self, query, section: str | None = None):
+        query = query.where(cards_t.c.retired == False)  # noqa: E712 (SQL expression)
+        if self._packs is not None:
+            query = query.where(cards_t.c.pack.in_(self._packs))
+        if section is not None:
+            query = query.where(cards_t.c.section == section)
+        return query
+
+    def _card(self, conn: Connection, card_id: str) -> tuple[int, str, str]:
+        found = self._ids.get(card_id)
+        if found is not None:
+            return found
+        query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(cards_t.c.content_id == card_id)
+        if self._packs is not None:
+            query = query.where(cards_t.c.pack.in_(self._packs))
+        row = conn.execute(query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)).first()
+        if row is None:
+            raise StoreError(f"card {card_id!r} is not in the progress database {self.where}")
+        self._ids[card_id] = (row.id, row.pack, row.section)
+        return self._ids[card_id]
 
     # -- content -------------------------------------------------------------------------------------
 
@@ -76,9 +320,111 @@ class Store:
         studies only those packs. Returns counts ``{"added", "retired", "restored", "updated"}``.
         In read-only mode nothing is written and unknown ids are simply not studied.
         """
-        raise NotImplementedError
+        items, packs = _content_items(library_or_cards)
+        counts = {"added": 0, "retired": 0, "restored": 0, "updated": 0}
+        self._packs = tuple(sorted(packs))
+        self._ids.clear()
+        if not packs:
+            return counts
+        wanted: dict[tuple[str, str], tuple[str, int]] = {}
+        positions: dict[str, int] = {}
+        for pack, content_id, section in items:
+            key = (pack, content_id)
+            if key in wanted:
+                raise StoreError(f"card id {content_id!r} appears twice in pack {pack!r}")
+            positions[pack] = positions.get(pack, -1) + 1
+            wanted[key] = (section, positions[pack])
+        if self.readonly:
+            return counts
+        now = datetime.now(UTC)
+        with self._tx(write=True) as conn:
+            existing = {
+                (row.pack, row.content_id): row
+                for row in conn.execute(
+                    select(
+                        cards_t.c.id, cards_t.c.pack, cards_t.c.content_id, cards_t.c.section,
+                        cards_t.c.position, cards_t.c.retired,
+                    ).where(cards_t.c.pack.in_(self._packs))
+                )
+            }  # fmt: skip
+            new_rows = [
+                {"pack": pack, "content_id": cid, "section": section, "position": pos, "retired": False,
+                 "created_at": now}
+                for (pack, cid), (section, pos) in wanted.items()
+                if (pack, cid) not in existing
+            ]  # fmt: skip
+            if new_rows:
+                conn.execute(_insert_ignore(conn, cards_t), new_rows)
+                counts["added"] = len(new_rows)
+            for key, row in existing.items():
+                if key not in wanted:
+                    if not row.retired:
+                        conn.execute(update(cards_t).where(cards_t.c.id == row.id).values(retired=True))
+                        counts["retired"] += 1
+                    continue
+                section, pos = wanted[key]
+                if row.retired:
+                    counts["restored"] += 1
+                elif row.section == section and row.position == pos:
+                    continue
+                else:
+                    counts["updated"] += 1
+                conn.execute(
+                    update(cards_t)
+                    .where(cards_t.c.id == row.id)
+                    .values(section=section, position=pos, retired=False)
+                )
+        return counts
 
     # -- study ---------------------------------------------------------------------------------------
+
+    def _day(self, now: datetime) -> tuple[datetime, datetime]:
+        return day_bounds(now, self.config.day_starts_at, self.tz)
+
+    def _done_today(self, conn: Connection, now: datetime) -> tuple[int, int, int]:
+        """(all grades, new cards introduced, review-state grades) since the study day began."""
+        start, end = self._day(now)
+        rows = conn.execute(
+            select(logs_t.c.state_before, func.count())
+            .where(logs_t.c.user_id == self.user_id, logs_t.c.reviewed_at >= start, logs_t.c.reviewed_at < end)
+            .group_by(logs_t.c.state_before)
+        ).all()
+        by_state = {state: n for state, n in rows}
+        return sum(by_state.values()), by_state.get(Phase.NEW.value, 0), by_state.get(Phase.REVIEW.value, 0)
+
+    def _not_buried(self, now: datetime):
+        return or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now)
+
+    def _due_query(self, now: datetime, section: str | None, include_reviews: bool):
+        join = states_t.join(cards_t, cards_t.c.id == states_t.c.card_id)
+        query = select(
+            cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state, states_t.c.due,
+            states_t.c.reps, states_t.c.lapses,
+        ).select_from(join).where(
+            states_t.c.user_id == self.user_id,
+            states_t.c.suspended == False,  # noqa: E712
+            states_t.c.due <= now,
+            self._not_buried(now),
+        )  # fmt: skip
+        if not include_reviews:
+            query = query.where(states_t.c.state != Phase.REVIEW.value)
+        return self._active(query, section)
+
+    def _new_query(self, now: datetime, section: str | None):
+        join = cards_t.outerjoin(
+            states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == self.user_id)
+        )
+        query = select(cards_t.c.content_id, cards_t.c.pack, cards_t.c.section).select_from(join).where(
+            or_(
+                states_t.c.card_id.is_(None),
+                and_(
+                    states_t.c.state == Phase.NEW.value,
+                    states_t.c.suspended == False,  # noqa: E712
+                    self._not_buried(now),
+                ),
+            )
+        )
+        return self._active(query, section)
 
     def next_card(self, now: datetime, section: str | None = None) -> DueCard | None:
         """The card to show at ``now``, or None when nothing is left today.
@@ -87,11 +433,86 @@ class Store:
         review limit), then new cards in content order within the daily new limit. Suspended, buried
         (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
         """
-        raise NotImplementedError
+        now = _aware(now)
+        with self._tx() as conn:
+            _, new_done, reviews_done = self._done_today(conn, now)
+            new_left, reviews_left = remaining_today(new_done, reviews_done, self.config)
+            row = conn.execute(
+                self._due_query(now, section, reviews_left > 0).order_by(states_t.c.due).limit(1)
+            ).first()
+            if row is not None:
+                return DueCard(row.content_id, row.pack, row.section, Phase(row.state), row.due, row.reps, row.lapses)
+            if new_left <= 0:
+                return None
+            row = conn.execute(
+                self._new_query(now, section).order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id).limit(1)
+            ).first()
+            if row is None:
+                return None
+            return DueCard(row.content_id, row.pack, row.section, Phase.NEW, None, 0, 0)
 
     def counts(self, now: datetime, section: str | None = None) -> Counts:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
-        raise NotImplementedError
+        now = _aware(now)
+        with self._tx() as conn:
+            done, new_done, reviews_done = self._done_today(conn, now)
+            new_left, reviews_left = remaining_today(new_done, reviews_done, self.config)
+            due_rows = conn.execute(
+                self._due_query(now, section, True)
+                .with_only_columns(states_t.c.state, func.count())
+                .group_by(states_t.c.state)
+            ).all()
+            by_state = {state: n for state, n in due_rows}
+            reviews = by_state.pop(Phase.REVIEW.value, 0)
+            due = sum(by_state.values()) + min(reviews, reviews_left)
+            new_available = conn.execute(
+                self._new_query(now, section).with_only_columns(func.count())
+            ).scalar_one()
+            upcoming = self._active(
+                select(func.min(states_t.c.due))
+                .select_from(states_t.join(cards_t, cards_t.c.id == states_t.c.card_id))
+                .where(
+                    states_t.c.user_id == self.user_id,
+                    states_t.c.suspended == False,  # noqa: E712
+                    states_t.c.due > now,
+                    self._not_buried(now),
+                ),
+                section,
+            )
+            next_due = conn.execute(upcoming).scalar()
+        return Counts(
+            due=due,
+            new=min(new_available, new_left),
+            done_today=done,
+            new_today=new_done,
+            reviews_today=reviews_done,
+            next_due=_utc(next_due),
+        )
+
+    def _load_state(self, conn: Connection, row_id: int) -> tuple[CardState, _Flags]:
+        row = conn.execute(
+            select(states_t).where(states_t.c.user_id == self.user_id, states_t.c.card_id == row_id)
+        ).first()
+        if row is None:
+            return CardState(state=Phase.NEW, step=0, due=NEW_DUE), _Flags()
+        flags = _Flags(row.suspended, _utc(row.buried_until), row.leech, exists=True)
+        if row.state == Phase.NEW.value:
+            return CardState(state=Phase.NEW, step=0, due=NEW_DUE), flags
+        state = CardState(
+            state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
+            due=row.due, last_review=row.last_review, reps=row.reps, lapses=row.lapses,
+        )  # fmt: skip
+        return state, flags
+
+    def _write_state(self, conn: Connection, row_id: int, exists: bool, values: dict[str, Any]) -> None:
+        if exists:
+            conn.execute(
+                update(states_t)
+                .where(states_t.c.user_id == self.user_id, states_t.c.card_id == row_id)
+                .values(**values)
+            )
+        else:
+            conn.execute(insert(states_t).values(user_id=self.user_id, card_id=row_id, **values))
 
     def grade(
         self,
@@ -109,43 +530,165 @@ class Store:
         committed before this returns. Raises ``StoreError`` in read-only mode or when the disk is full
         (nothing is written then; the grade can be retried).
         """
-        raise NotImplementedError
+        now = _aware(now)
+        grade = to_grade(rating)
+        with self._tx(write=True) as conn:
+            row_id, _pack, _section = self._card(conn, card_id)
+            before, flags = self._load_state(conn, row_id)
+            outcome = schedule(before, grade, now, self.config, fuzz_seed=row_id)
+            after = outcome.after
+            became_leech = is_leech(outcome, self.config)
+            leech = flags.leech or became_leech
+            suspended = flags.suspended or (became_leech and leech_suspends(self.config))
+            self._write_state(conn, row_id, flags.exists, {
+                "state": after.state.value, "step": after.step, "stability": after.stability,
+                "difficulty": after.difficulty, "due": after.due, "last_review": after.last_review,
+                "reps": after.reps, "lapses": after.lapses, "suspended": suspended,
+                "buried_until": flags.buried_until, "leech": leech,
+            })  # fmt: skip
+            is_new = before.state is Phase.NEW
+            log_id = conn.execute(
+                insert(logs_t).values(
+                    user_id=self.user_id, card_id=row_id, session_id=session_id, rating=int(grade),
+                    reviewed_at=now, duration_ms=duration_ms,
+                    state_before=before.state.value, step_before=before.step,
+                    stability_before=before.stability, difficulty_before=before.difficulty,
+                    due_before=None if is_new else before.due, last_review_before=before.last_review,
+                    reps_before=before.reps, lapses_before=before.lapses,
+                    suspended_before=flags.suspended, buried_until_before=flags.buried_until,
+                    leech_before=flags.leech,
+                    state_after=after.state.value, step_after=after.step,
+                    stability_after=after.stability, difficulty_after=after.difficulty,
+                    due_after=after.due, scheduled_days=outcome.scheduled_days,
+                    elapsed_days=outcome.elapsed_days, leech_after=leech,
+                ).returning(logs_t.c.id)
+            ).scalar_one()  # fmt: skip
+        return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
     def preview(self, card_id: str, now: datetime) -> dict[int, datetime]:
         """When the card would next be due for each rating, without writing anything."""
-        raise NotImplementedError
+        now = _aware(now)
+        with self._tx() as conn:
+            row_id, _, _ = self._card(conn, card_id)
+            state, _flags = self._load_state(conn, row_id)
+        return srs_preview(state, now, self.config, fuzz_seed=row_id)
 
     def undo_last(self) -> UndoResult | None:
         """Undo this user's latest grade: restore the card's exact state before it and delete its log row.
 
         Returns what was undone, or None when there is no grade to undo.
         """
-        raise NotImplementedError
+        with self._tx(write=True) as conn:
+            log = conn.execute(
+                select(logs_t, cards_t.c.content_id)
+                .join(cards_t, cards_t.c.id == logs_t.c.card_id)
+                .where(logs_t.c.user_id == self.user_id)
+                .order_by(logs_t.c.id.desc())
+                .limit(1)
+            ).first()
+            if log is None:
+                return None
+            self._write_state(conn, log.card_id, True, {
+                "state": log.state_before, "step": log.step_before, "stability": log.stability_before,
+                "difficulty": log.difficulty_before, "due": log.due_before,
+                "last_review": log.last_review_before, "reps": log.reps_before, "lapses": log.lapses_before,
+                "suspended": log.suspended_before, "buried_until": log.buried_until_before,
+                "leech": log.leech_before,
+            })  # fmt: skip
+            conn.execute(delete(logs_t).where(logs_t.c.id == log.id))
+        return UndoResult(log.content_id, log.rating, _utc(log.reviewed_at))
+
+    def _set_flags(self, card_id: str, **values: Any) -> None:
+        with self._tx(write=True) as conn:
+            row_id, _, _ = self._card(conn, card_id)
+            exists = conn.execute(
+                select(literal(1)).where(states_t.c.user_id == self.user_id, states_t.c.card_id == row_id)
+            ).first()
+            if exists is None:
+                values = {"state": Phase.NEW.value, "step": 0, "reps": 0, "lapses": 0, "suspended": False,
+                          "leech": False, **values}  # fmt: skip
+            self._write_state(conn, row_id, exists is not None, values)
 
     def suspend(self, card_id: str) -> None:
         """Hide a card from study until unsuspended (its schedule is kept)."""
-        raise NotImplementedError
+        self._set_flags(card_id, suspended=True)
 
     def unsuspend(self, card_id: str) -> None:
         """Return a suspended card to study (clears the leech suspension too; the leech tag stays)."""
-        raise NotImplementedError
+        self._set_flags(card_id, suspended=False)
 
     def bury(self, card_id: str, now: datetime) -> None:
         """Hide a card until the start of the next study day."""
-        raise NotImplementedError
+        now = _aware(now)
+        self._set_flags(card_id, buried_until=next_day_start(now, self.config.day_starts_at, self.tz))
 
     def make_due_now(self, card_ids: Iterable[str], now: datetime) -> int:
         """Make these (already studied) cards due at ``now`` (e.g. the cards of a failed quiz question).
 
         New cards stay new. Returns how many cards changed.
         """
-        raise NotImplementedError
+        now = _aware(now)
+        ids = list(dict.fromkeys(card_ids))
+        if not ids:
+            return 0
+        with self._tx(write=True) as conn:
+            rows = []
+            for cid in ids:
+                try:
+                    rows.append(self._card(conn, cid)[0])
+                except StoreError:
+                    continue
+            if not rows:
+                return 0
+            result = conn.execute(
+                update(states_t)
+                .where(
+                    states_t.c.user_id == self.user_id,
+                    states_t.c.card_id.in_(rows),
+                    states_t.c.state != Phase.NEW.value,
+                    states_t.c.due > now,
+                )
+                .values(due=now)
+            )
+            return result.rowcount or 0
 
     # -- inspection ----------------------------------------------------------------------------------
 
+    def _entries(self, conn: Connection, where) -> list[ReviewEntry]:
+        rows = conn.execute(
+            select(logs_t, cards_t.c.content_id, cards_t.c.pack, cards_t.c.section)
+            .join(cards_t, cards_t.c.id == logs_t.c.card_id)
+            .where(logs_t.c.user_id == self.user_id, *where)
+            .order_by(logs_t.c.reviewed_at, logs_t.c.id)
+        )
+        return [
+            ReviewEntry(
+                log_id=r.id, card_id=r.content_id, pack=r.pack, section=r.section, rating=r.rating,
+                reviewed_at=_utc(r.reviewed_at), duration_ms=r.duration_ms, state_before=Phase(r.state_before),
+                state_after=Phase(r.state_after), stability_after=r.stability_after,
+                difficulty_after=r.difficulty_after, due_after=_utc(r.due_after),
+                scheduled_days=r.scheduled_days, elapsed_days=r.elapsed_days, session_id=r.session_id,
+            )
+            for r in rows
+        ]  # fmt: skip
+
     def card_info(self, card_id: str, now: datetime | None = None) -> CardInfo:
         """State, stability, difficulty, retrievability at ``now``, next due and the full history."""
-        raise NotImplementedError
+        now = _aware(now) if now is not None else datetime.now(UTC)
+        with self._tx() as conn:
+            row_id, pack, section = self._card(conn, card_id)
+            retired = conn.execute(select(cards_t.c.retired).where(cards_t.c.id == row_id)).scalar_one()
+            state, flags = self._load_state(conn, row_id)
+            history = self._entries(conn, [logs_t.c.card_id == row_id])
+        is_new = state.state is Phase.NEW
+        return CardInfo(
+            card_id=card_id, pack=pack, section=section, retired=bool(retired), kind=state.state,
+            step=state.step, stability=state.stability, difficulty=state.difficulty,
+            retrievability=None if is_new else retrievability(state, now, self.config),
+            due=None if is_new else state.due, last_review=state.last_review, reps=state.reps,
+            lapses=state.lapses, suspended=flags.suspended, buried_until=flags.buried_until,
+            leech=flags.leech, history=history,
+        )  # fmt: skip
 
     def browse(
         self,
@@ -159,11 +702,59 @@ class Store:
         """Cards of the active packs with their state. ``text`` matches the content id or section
         (content text lives in the Library, so the TUI filters on text itself); ``state`` is one of
         ``drill.store.types.BROWSE_STATES``."""
-        raise NotImplementedError
+        if state is not None and state not in BROWSE_STATES:
+            raise StoreError(f"unknown card state {state!r}; choose one of {', '.join(BROWSE_STATES)}")
+        now = _aware(now) if now is not None else datetime.now(UTC)
+        join = cards_t.outerjoin(
+            states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == self.user_id)
+        )
+        query = self._active(
+            select(
+                cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state, states_t.c.due,
+                states_t.c.stability, states_t.c.difficulty, states_t.c.reps, states_t.c.lapses,
+                states_t.c.suspended, states_t.c.buried_until, states_t.c.leech,
+            ).select_from(join),
+            section,
+        )  # fmt: skip
+        if text:
+            pattern = f"%{_escape_like(text.lower())}%"
+            query = query.where(
+                or_(
+                    func.lower(cards_t.c.content_id).like(pattern, escape="\\"),
+                    func.lower(cards_t.c.section).like(pattern, escape="\\"),
+                )
+            )
+        new_cond = or_(states_t.c.card_id.is_(None), states_t.c.state == Phase.NEW.value)
+        if state == Phase.NEW.value:
+            query = query.where(new_cond)
+        elif state in (Phase.LEARNING.value, Phase.REVIEW.value, Phase.RELEARNING.value):
+            query = query.where(states_t.c.state == state)
+        elif state == SUSPENDED:
+            query = query.where(states_t.c.suspended == True)  # noqa: E712
+        elif state == BURIED:
+            query = query.where(states_t.c.buried_until > now)
+        elif state == LEECH:
+            query = query.where(states_t.c.leech == True)  # noqa: E712
+        query = query.order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._tx() as conn:
+            rows = conn.execute(query).all()
+        return [
+            BrowseRow(
+                card_id=r.content_id, pack=r.pack, section=r.section, kind=Phase(r.state or Phase.NEW.value),
+                due=None if r.state in (None, Phase.NEW.value) else _utc(r.due), stability=r.stability,
+                difficulty=r.difficulty, reps=r.reps or 0, lapses=r.lapses or 0, suspended=bool(r.suspended),
+                buried=r.buried_until is not None and _utc(r.buried_until) > now, leech=bool(r.leech),
+            )
+            for r in rows
+        ]  # fmt: skip
 
     def review_logs(self, since: datetime | None = None) -> list[ReviewEntry]:
         """Every grade of this user in review order (for ``drill optimize`` and reports)."""
-        raise NotImplementedError
+        where = [] if since is None else [logs_t.c.reviewed_at >= _aware(since, "since")]
+        with self._tx() as conn:
+            return self._entries(conn, where)
 
     # -- quizzes and sessions ------------------------------------------------------------------------
 
@@ -175,12 +766,73 @@ class Store:
         answers: Iterable[QuizAnswerRecord],
     ) -> int:
         """Store one quiz attempt with its answers (score and total computed from them); returns its id."""
-        raise NotImplementedError
+        answers = list(answers)
+        started_at = _aware(started_at, "started_at")
+        finished_at = None if finished_at is None else _aware(finished_at, "finished_at")
+        with self._tx(write=True) as conn:
+            attempt_id = conn.execute(
+                insert(attempts_t)
+                .values(
+                    user_id=self.user_id, started_at=started_at, finished_at=finished_at,
+                    settings=dict(settings), score=sum(1 for a in answers if a.correct), total=len(answers),
+                )
+                .returning(attempts_t.c.id)
+            ).scalar_one()  # fmt: skip
+            if answers:
+                conn.execute(
+                    insert(answers_t),
+                    [
+                        {"attempt_id": attempt_id, "item_id": a.item_id, "kind": a.kind, "chosen": a.chosen,
+                         "correct": a.correct, "timed_out": a.timed_out, "duration_ms": a.duration_ms,
+                         "answered_at": _aware(a.answered_at, "answered_at")}
+                        for a in answers
+                    ],
+                )  # fmt: skip
+        return attempt_id
 
     def start_session(self, now: datetime) -> int:
         """Open a study session row (committed at once) and return its id."""
-        raise NotImplementedError
+        now = _aware(now)
+        with self._tx(write=True) as conn:
+            return conn.execute(
+                insert(sessions_t)
+                .values(user_id=self.user_id, started_at=now, ended_at=null(), reviewed=0)
+                .returning(sessions_t.c.id)
+            ).scalar_one()
 
     def end_session(self, session_id: int, now: datetime) -> None:
         """Close a study session: set its end time and the number of grades given in it."""
-        raise NotImplementedError
+        now = _aware(now)
+        with self._tx(write=True) as conn:
+            reviewed = conn.execute(
+                select(func.count()).where(logs_t.c.user_id == self.user_id, logs_t.c.session_id == session_id)
+            ).scalar_one()
+            conn.execute(
+                update(sessions_t)
+                .where(sessions_t.c.id == session_id, sessions_t.c.user_id == self.user_id)
+                .values(ended_at=now, reviewed=reviewed)
+            )
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _content_items(source: Any) -> tuple[list[tuple[str, str, str]], set[str]]:
+    """(pack, content id, section) in content order, and the packs being synced."""
+    cards = getattr(source, "cards", None)
+    if isinstance(cards, dict):
+        items = [(card.pack, card.id, card.section) for card in cards.values()]
+        packs = {pack.id for pack in getattr(source, "packs", [])} | {pack for pack, _, _ in items}
+        return items, packs
+    items = []
+    for entry in source:
+        pack, content_id, section = entry
+        items.append((str(pack), str(content_id), str(section)))
+    return items, {pack for pack, _, _ in items}

@@ -90,7 +90,10 @@ class Card(Base):
     """One content card, identified by (pack, content_id) — never by its text, so edits keep progress."""
 
     __tablename__ = "cards"
-    __table_args__ = (UniqueConstraint("pack", "content_id", name="uq_cards_pack_content_id"),)
+    __table_args__ = (
+        UniqueConstraint("pack", "content_id", name="uq_cards_pack_content_id"),
+        Index("ix_cards_position", "position"),  # new cards in content order
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     pack: Mapped[str] = mapped_column(String(100))

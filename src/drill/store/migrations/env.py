@@ -1,0 +1,51 @@
+"""Alembic environment for drill's progress store.
+
+drill runs migrations itself (drill.store.migrate) and hands the connection over in
+``config.attributes["connection"]``; batch mode is on so ALTERs work on SQLite by rebuilding tables.
+"""
+
+from __future__ import annotations
+
+from alembic import context
+
+from drill.store.models import metadata
+
+config = context.config
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is None:  # `alembic` used by hand: connect to the URL from the config
+        from drill.store.engine import make_engine
+
+        engine = make_engine(config.get_main_option("sqlalchemy.url"))
+        with engine.connect() as connection:
+            _run(connection)
+        engine.dispose()
+        return
+    _run(connection)
+
+
+def _run(connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        render_as_batch=True,
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+        if config.attributes.get("check_foreign_keys"):
+            # Foreign keys are off during the migration; prove nothing dangles before committing.
+            from drill.store.migrate import foreign_key_violations
+
+            violations = foreign_key_violations(connection)
+            if violations:
+                from drill.errors import StoreError
+
+                raise StoreError(f"migration left dangling references {violations[:5]}; nothing was changed")
+
+
+if context.is_offline_mode():  # pragma: no cover
+    raise SystemExit("drill's migrations run online only")
+run_migrations_online()
