@@ -27,7 +27,9 @@ class NumericOutcome:
 @click.command()
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=True, dir_okay=True))
 @content_option
-@click.option("--plain/--rich", "plain", default=None, help="Plain text or Rich tables (default: Rich on a terminal).")
+@click.option(
+    "--plain/--rich", "plain", default=None, help="Plain text or Rich tables (default: Rich on a terminal)."
+)
 def check(path: str | None, content_path: str | None, plain: bool | None) -> None:
     """Validate content (PATH, --content or the shipped chapter) and check its printed numbers."""
     from drill.content.loader import load_content
@@ -94,7 +96,9 @@ def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:
     if total == 0:
         return ["numeric checks: none in this content"]
     if not numeric.available:
-        return [f"numeric checks: {total} not verified — the engine's verifier (drill.engine.verify) is not installed"]
+        return [
+            f"numeric checks: {total} not verified — the engine's verifier (drill.engine.verify) is not installed"
+        ]
     lines = [
         f"numeric checks: {numeric.ok} ok, {len(numeric.errata)} confirmed errata, "
         f"{len(numeric.mismatches)} unexpected mismatches"
@@ -119,7 +123,9 @@ def render_plain(summaries, numeric: NumericOutcome) -> None:
         echo(f"  cards: {s.cards}   quizzes: {s.quizzes}   checks: {s.checks}")
         echo("  section  cards  bank                section-only")
         for row in s.sections:
-            echo(f"  {row.section:<7}  {row.cards:>5}  {bank_label(row.bank):<18}  {', '.join(row.section_only)}".rstrip())
+            echo(
+                f"  {row.section:<7}  {row.cards:>5}  {bank_label(row.bank):<18}  {', '.join(row.section_only)}".rstrip()
+            )
         echo(f"  bank numbers ({len(s.bank_numbers)}): {bank_label(s.bank_numbers) or 'none'}")
         if s.bank_gaps:
             echo(f"  not in the bank: {bank_label(s.bank_gaps)}")
@@ -148,15 +154,27 @@ def render_rich(summaries, numeric: NumericOutcome) -> None:
         )
     )
     for s in summaries:
-        table = Table(title=Text(f"{s.pack.id} — {s.pack.title}"), caption=Text(str(s.pack.path)), expand=False)
+        table = Table(
+            title=Text(f"{s.pack.id} — {s.pack.title}"), caption=Text(str(s.pack.path)), expand=False
+        )
         table.add_column("Section", no_wrap=True)
         table.add_column("Cards", justify="right")
         table.add_column("Bank")
         table.add_column("Section-only")
         for row in s.sections:
-            table.add_row(Text(row.section), str(row.cards), Text(bank_label(row.bank)), Text(", ".join(row.section_only)))
+            table.add_row(
+                Text(row.section),
+                str(row.cards),
+                Text(bank_label(row.bank)),
+                Text(", ".join(row.section_only)),
+            )
         table.add_section()
-        table.add_row("total", str(s.cards), Text(f"{len(s.bank_numbers)} bank"), Text(f"{len(s.section_only)} section-only"))
+        table.add_row(
+            "total",
+            str(s.cards),
+            Text(f"{len(s.bank_numbers)} bank"),
+            Text(f"{len(s.section_only)} section-only"),
+        )
         console.print(table)
         facts = Table.grid(padding=(0, 2))
         facts.add_column(style="bold", no_wrap=True)

@@ -95,10 +95,16 @@ class _Builder:
     def _load_pack(self, pack_dir: Path, refs: list) -> None:
         doc = read_yaml(pack_dir / QUESTIONS)
         top, raw_cards = schema.items(doc, "cards", "cards", ("pack", "title", "source", "cards"))
-        head = schema.Record(doc, (), top, ("pack", "title", "source", "cards"), f"the top level of {QUESTIONS}")
-        pack_id = head.text("pack", pattern=schema.PACK_ID, hint="pack ids are lower-case words joined by '-'")
+        head = schema.Record(
+            doc, (), top, ("pack", "title", "source", "cards"), f"the top level of {QUESTIONS}"
+        )
+        pack_id = head.text(
+            "pack", pattern=schema.PACK_ID, hint="pack ids are lower-case words joined by '-'"
+        )
         if pack_id in self.pack_paths:
-            raise doc.error(("pack",), f"duplicate pack id {pack_id!r} (also used by {self.pack_paths[pack_id]})")
+            raise doc.error(
+                ("pack",), f"duplicate pack id {pack_id!r} (also used by {self.pack_paths[pack_id]})"
+            )
         self.pack_paths[pack_id] = pack_dir
         title, source = head.text("title"), head.text("source", required=False)
 
@@ -109,7 +115,10 @@ class _Builder:
             self._claim("card", card.id, doc, ("cards", i))
             if card.bank is not None:
                 if card.bank in banks:
-                    raise doc.error(("cards", i, "bank"), f"bank number {card.bank} is already used by card {banks[card.bank]!r}")
+                    raise doc.error(
+                        ("cards", i, "bank"),
+                        f"bank number {card.bank} is already used by card {banks[card.bank]!r}",
+                    )
                 banks[card.bank] = card.id
             self.library.cards[card.id] = card
             card_ids.append(card.id)
@@ -126,7 +135,9 @@ class _Builder:
             return None, []
         doc = read_yaml(file)
         top, raw = schema.items(doc, key, key, ("pack", key))
-        declared = schema.Record(doc, (), top, ("pack", key), f"the top level of {name}").text("pack", required=False)
+        declared = schema.Record(doc, (), top, ("pack", key), f"the top level of {name}").text(
+            "pack", required=False
+        )
         if declared is not None and declared != pack_id:
             raise doc.error(("pack",), f"pack {declared!r} does not match {QUESTIONS}'s pack {pack_id!r}")
         return doc, raw
@@ -174,10 +185,13 @@ def _check_engine_refs(library: Library, origin: dict) -> None:
 
     def known(example: str, step: str, doc: Document, path: tuple, what: str) -> None:
         if example not in catalog:
-            raise doc.error(path, f"{what}: unknown engine example {example!r} (known: {', '.join(sorted(catalog))})")
+            raise doc.error(
+                path, f"{what}: unknown engine example {example!r} (known: {', '.join(sorted(catalog))})"
+            )
         if step not in catalog[example]:
             raise doc.error(
-                path, f"{what}: example {example!r} has no step {step!r} (its steps: {', '.join(catalog[example])})"
+                path,
+                f"{what}: example {example!r} has no step {step!r} (its steps: {', '.join(catalog[example])})",
             )
 
     card: Card

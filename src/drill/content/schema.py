@@ -19,7 +19,14 @@ SECTION = re.compile(r"\d+(?:\.\d+)*\Z")
 OPTION_KEY = re.compile(r"[A-Z]\Z")
 STEP_REF = re.compile(r"([a-z0-9][a-z0-9_-]*)/([a-z0-9][a-z0-9_-]*)\Z")
 
-_TYPE_NAMES = {str: "text", int: "an integer", float: "a number", bool: "true/false", list: "a list", dict: "a mapping"}
+_TYPE_NAMES = {
+    str: "text",
+    int: "an integer",
+    float: "a number",
+    bool: "true/false",
+    list: "a list",
+    dict: "a mapping",
+}
 
 
 def _type_name(value: object) -> str:
@@ -52,19 +59,23 @@ class Record:
     def _get(self, name: str, required: bool):
         if name not in self.data:
             if required:
-                raise self.doc.error(self.path + (name,), f"required field {name!r} is missing from {self.what}")
+                raise self.doc.error(
+                    self.path + (name,), f"required field {name!r} is missing from {self.what}"
+                )
             return None
         value = self.data[name]
         if value is None and required:
             raise self.error(name, "required field is empty")
         return value
 
-    def text(self, name: str, *, required: bool = True, pattern: re.Pattern | None = None, hint: str = "") -> str | None:
+    def text(
+        self, name: str, *, required: bool = True, pattern: re.Pattern | None = None, hint: str = ""
+    ) -> str | None:
         value = self._get(name, required)
         if value is None:
             return None
         if isinstance(value, float) and pattern is SECTION:
-            raise self.error(name, f"expected text such as \"7.10\", got the number {value!r}: quote it")
+            raise self.error(name, f'expected text such as "7.10", got the number {value!r}: quote it')
         if not isinstance(value, str):
             raise self.error(name, f"expected text, got {_type_name(value)}")
         if not value.strip():
@@ -92,7 +103,13 @@ class Record:
         return float(value)
 
     def text_list(
-        self, name: str, *, required: bool = True, nonempty: bool = True, pattern: re.Pattern | None = None, hint: str = ""
+        self,
+        name: str,
+        *,
+        required: bool = True,
+        nonempty: bool = True,
+        pattern: re.Pattern | None = None,
+        hint: str = "",
     ) -> tuple[str, ...]:
         value = self._get(name, required)
         if value is None:
@@ -104,7 +121,9 @@ class Record:
         out = []
         for i, item in enumerate(value):
             if isinstance(item, float) and pattern is SECTION:
-                raise self.error((name, i), f"expected text such as \"7.10\", got the number {item!r}: quote it")
+                raise self.error(
+                    (name, i), f'expected text such as "7.10", got the number {item!r}: quote it'
+                )
             if not isinstance(item, str):
                 raise self.error((name, i), f"expected text, got {_type_name(item)}")
             if not item.strip():
@@ -126,7 +145,18 @@ def items(doc: Document, key: str, what: str, top_fields: Iterable[str]) -> tupl
     return top.data, value
 
 
-CARD_FIELDS = ("id", "section", "bank", "asked_in", "tags", "question", "answer", "bank_answer", "pitfalls", "steps")
+CARD_FIELDS = (
+    "id",
+    "section",
+    "bank",
+    "asked_in",
+    "tags",
+    "question",
+    "answer",
+    "bank_answer",
+    "pitfalls",
+    "steps",
+)
 QUIZ_FIELDS = ("id", "section", "stem", "options", "answer", "explanation", "cards")
 CHECK_FIELDS = ("id", "section", "example", "step", "index", "claimed", "decimals", "card", "erratum")
 

@@ -70,7 +70,9 @@ _VALUE_BAD = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def describe_char(ch: str) -> str:
     names = {"\x1b": "ESC", "\x00": "NUL", "\x7f": "DEL", "\r": "CR", "\x07": "BEL", "\x08": "BS"}
-    name = names.get(ch) or unicodedata.name(ch, "") or ("C1 control" if "\x80" <= ch <= "\x9f" else "control")
+    name = (
+        names.get(ch) or unicodedata.name(ch, "") or ("C1 control" if "\x80" <= ch <= "\x9f" else "control")
+    )
     return f"U+{ord(ch):04X} ({name})"
 
 
