@@ -257,7 +257,8 @@ assert set(SETTINGS) == {f.name for f in fields(SrsConfig)} - {"sources"}
 # ---------------------------------------------------------------------------------------------- load/save
 
 
-def _config_path(path: str | Path | None) -> Path:
+def config_path(path: str | Path | None = None) -> Path:
+    """``path``, or the user's drill.toml."""
     if path is not None:
         return Path(path)
     from drill.paths import config_file
@@ -282,7 +283,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
 
 
-def _unknown_key(path: Path | str, key: str) -> ConfigError:
+def unknown_setting(path: Path | str, key: str) -> ConfigError:
     import difflib
 
     close = difflib.get_close_matches(key, SETTINGS, n=1)
@@ -297,7 +298,7 @@ def config_from_mapping(data: dict[str, Any], origin: str | Path = "<config>") -
     for key, raw in data.items():
         setting = SETTINGS.get(key)
         if setting is None:
-            raise _unknown_key(origin, key)
+            raise unknown_setting(origin, key)
         try:
             values[key] = setting.from_toml(raw)
         except ValueError as err:
@@ -308,7 +309,7 @@ def config_from_mapping(data: dict[str, Any], origin: str | Path = "<config>") -
 
 def load_config(path: str | Path | None = None) -> SrsConfig:
     """The settings in ``path`` (default: the user's drill.toml); defaults where absent."""
-    path = _config_path(path)
+    path = config_path(path)
     return config_from_mapping(_read_toml(path), path)
 
 
@@ -316,7 +317,7 @@ def parse_setting(key: str, text: str) -> Any:
     """A command-line value for ``key`` -> its python value (ConfigError naming the key if bad)."""
     setting = SETTINGS.get(key)
     if setting is None:
-        raise _unknown_key("drill config", key)
+        raise unknown_setting("drill config", key)
     try:
         return setting.from_text(text)
     except ValueError as err:
@@ -346,13 +347,13 @@ def set_values(values: dict[str, Any], path: str | Path | None = None) -> SrsCon
 
     The file must already be valid: a broken file is reported, not overwritten.
     """
-    path = _config_path(path)
+    path = config_path(path)
     data = _read_toml(path)
     config_from_mapping(data, path)  # refuse to build on a broken file
     for key, value in values.items():
         setting = SETTINGS.get(key)
         if setting is None:
-            raise _unknown_key(path, key)
+            raise unknown_setting(path, key)
         data[key] = setting.to_toml(value)
         try:
             setting.from_toml(data[key])
@@ -369,9 +370,9 @@ def set_value(key: str, text: str, path: str | Path | None = None) -> SrsConfig:
 
 def reset_value(key: str, path: str | Path | None = None) -> SrsConfig:
     """Remove a setting from the file so its default applies again."""
-    path = _config_path(path)
+    path = config_path(path)
     if key not in SETTINGS:
-        raise _unknown_key(path, key)
+        raise unknown_setting(path, key)
     data = _read_toml(path)
     config_from_mapping(data, path)
     if key in data:
@@ -401,6 +402,7 @@ __all__ = [
     "Setting",
     "SrsConfig",
     "config_from_mapping",
+    "config_path",
     "display_value",
     "format_duration",
     "load_config",
@@ -409,4 +411,5 @@ __all__ = [
     "reset_value",
     "set_value",
     "set_values",
+    "unknown_setting",
 ]

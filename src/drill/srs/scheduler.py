@@ -121,9 +121,7 @@ def schedule(
 
     is_lapse = state.state is Phase.REVIEW and grade is Grade.AGAIN
     after = CardState.from_fsrs(card, reps=state.reps + 1, lapses=state.lapses + int(is_lapse))
-    elapsed = (
-        None if state.last_review is None else (now - state.last_review).total_seconds() / 86400.0
-    )
+    elapsed = None if state.last_review is None else (now - state.last_review).total_seconds() / 86400.0
     return ReviewOutcome(
         before=state,
         after=after,
@@ -139,9 +137,7 @@ def preview(
     state: CardState, now: datetime, config: SrsConfig = DEFAULT_CONFIG, *, fuzz_seed: int = 0
 ) -> dict[Grade, datetime]:
     """What each grade would give: {Grade: due}, for the study screen's buttons."""
-    return {
-        grade: schedule(state, grade, now, config, fuzz_seed=fuzz_seed).after.due for grade in GRADES
-    }
+    return {grade: schedule(state, grade, now, config, fuzz_seed=fuzz_seed).after.due for grade in GRADES}
 
 
 def retrievability(state: CardState, now: datetime, config: SrsConfig = DEFAULT_CONFIG) -> float | None:

@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import fsrs
 
 
-
 class Phase(StrEnum):
     NEW = "new"
     LEARNING = "learning"
