@@ -21,8 +21,14 @@ branch_labels = None
 depends_on = None
 
 
+def _recreate() -> str:
+    # SQLite: rebuild the table (copy, drop, rename) — the path that needs foreign keys off. Elsewhere the
+    # server ALTERs in place (a rebuild on PostgreSQL would have to drop the primary key others reference).
+    return "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("cards", recreate="always") as batch:
+    with op.batch_alter_table("cards", recreate=_recreate()) as batch:
         batch.add_column(sa.Column("position", sa.Integer(), server_default="0", nullable=False))
         batch.create_index("ix_cards_position", ["position"])
 
@@ -40,7 +46,7 @@ def upgrade() -> None:
     )
     op.create_index("ix_study_sessions_user_id", "study_sessions", ["user_id"])
 
-    with op.batch_alter_table("review_logs", recreate="always") as batch:
+    with op.batch_alter_table("review_logs", recreate=_recreate()) as batch:
         batch.add_column(sa.Column("session_id", sa.Integer(), nullable=True))
         batch.create_foreign_key(
             "fk_review_logs_session_id_study_sessions",
@@ -53,12 +59,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("review_logs", recreate="always") as batch:
+    with op.batch_alter_table("review_logs", recreate=_recreate()) as batch:
         batch.drop_index("ix_review_logs_session_id")
         batch.drop_constraint("fk_review_logs_session_id_study_sessions", type_="foreignkey")
         batch.drop_column("session_id")
     op.drop_index("ix_study_sessions_user_id", table_name="study_sessions")
     op.drop_table("study_sessions")
-    with op.batch_alter_table("cards", recreate="always") as batch:
+    with op.batch_alter_table("cards", recreate=_recreate()) as batch:
         batch.drop_index("ix_cards_position")
         batch.drop_column("position")
