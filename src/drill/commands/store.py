@@ -1,19 +1,61 @@
-"""`drill backup` and `drill restore` (not built yet)."""
+"""`drill backup` and `drill restore`: copies of the SQLite progress database made with the backup API."""
+
+from __future__ import annotations
 
 import click
 
-from drill.commands._stub import not_built
+from drill.commands.options import db_option
 
 
-def _stub(name: str) -> click.Command:
-    @click.command(name=name, context_settings={"ignore_unknown_options": True})
-    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-    def command(args) -> None:
-        """(not built yet)"""
-        not_built(name)
+def _sqlite_path(db_url: str | None, command: str):
+    from drill.errors import StoreError
+    from drill.store.engine import display_url, resolve_url, sqlite_file
 
-    return command
+    url = resolve_url(db_url)
+    path = sqlite_file(url)
+    if path is None:
+        raise StoreError(
+            f"`drill {command}` works on SQLite files; {display_url(url)} is a server database "
+            f"(back it up with the server's tools, e.g. pg_dump)"
+        )
+    return path
 
 
-backup = _stub("backup")
-restore = _stub("restore")
+@click.command()
+@db_option
+@click.option("--keep", type=click.IntRange(1, 1000), default=None, help="How many backups to keep (default 10).")
+def backup(db_url: str | None, keep: int | None) -> None:
+    """Back up the progress database (SQLite's online backup API; safe while drill runs)."""
+    from drill.store.backup import KEEP, make_backup
+
+    path = _sqlite_path(db_url, "backup")
+    target = make_backup(path, keep=keep or KEEP)
+    click.echo(f"backed up {path} to {target}")
+
+
+@click.command()
+@db_option
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--list", "list_only", is_flag=True, help="List the backups instead of restoring.")
+def restore(db_url: str | None, file: str | None, list_only: bool) -> None:
+    """Restore the progress database from FILE (default: the latest backup).
+
+    The current database is moved aside (never deleted). Close every drill using it first.
+    """
+    from pathlib import Path
+
+    from drill.store.backup import backup_folder, list_backups
+    from drill.store.backup import restore as do_restore
+
+    path = _sqlite_path(db_url, "restore")
+    if list_only:
+        backups = list_backups(path)
+        if not backups:
+            click.echo(f"no backups of {path} in {backup_folder()}")
+        for item in reversed(backups):
+            click.echo(str(item))
+        return
+    used, aside = do_restore(path, Path(file) if file else None)
+    click.echo(f"restored {path} from {used}")
+    if aside is not None:
+        click.echo(f"the previous database was kept as {aside}")

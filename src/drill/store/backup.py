@@ -144,7 +144,8 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
         side = db_path.with_name(db_path.name + extra)
         if side.exists():
             # A stale -wal next to the restored file would be replayed into it: move it with its database.
-            os.replace(side, (aside or db_path).with_name((aside or db_path).name + extra + f".{stamp}"))
+            moved = aside.with_name(aside.name + extra) if aside else side.with_name(f"{side.name}.orphan-{stamp}")
+            os.replace(side, moved)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     partial = db_path.with_name(db_path.name + ".restoring")
     try:
