@@ -47,6 +47,8 @@ class DrillApp(App[Any]):
         self.options = options
         # A DrillError raised while loading; the CLI re-raises it once the terminal is restored.
         self.error: Exception | None = None
+        # The mode's screen once mounted (tests and benchmarks look at it).
+        self.mode_screen: Screen | None = None
 
     def first_screen(self) -> Screen:
         module_name, class_name = MODES[self.mode_name].split(":")
@@ -54,7 +56,8 @@ class DrillApp(App[Any]):
         return screen_class(self.options)
 
     def on_mount(self) -> None:
-        self.push_screen(self.first_screen())
+        self.mode_screen = self.first_screen()
+        self.push_screen(self.mode_screen)
         if self.options.exit_after == "paint":
             self.call_after_refresh(self.exit)
 

@@ -11,7 +11,16 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-COLUMNS = ("id", "section", "state", "due", "stability", "lapses")
+# (label, width); the question column takes what is left.
+COLUMNS = (
+    ("id", 10),
+    ("section", 8),
+    ("state", 12),
+    ("due", 16),
+    ("stability", 9),
+    ("lapses", 6),
+    ("question", None),
+)
 STATES = ("new", "learning", "review", "relearning", "suspended", "buried", "leech")
 
 
@@ -19,7 +28,7 @@ def _when(moment: datetime | None) -> str:
     return "—" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def row_cells(row: Any) -> tuple[Text, ...]:
+def row_cells(row: Any, question: str = "") -> tuple[Text, ...]:
     state = row.kind.value
     flags = [
         flag
@@ -33,9 +42,10 @@ def row_cells(row: Any) -> tuple[Text, ...]:
         Text(row.card_id),
         Text(row.section),
         Text(state),
-        Text(_when(row.due)),
+        Text("—" if row.kind.value == "new" else _when(row.due)),
         Text(stability, justify="right"),
         Text(str(row.lapses), justify="right"),
+        Text(question.replace("\n", " "), no_wrap=True, overflow="ellipsis"),
     )
 
 
@@ -65,8 +75,8 @@ class BrowserScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for column in COLUMNS:
-            table.add_column(column, key=column)
+        for label, width in COLUMNS:
+            table.add_column(label, key=label, width=width)
         self.refresh_rows()
         (self.query_one("#filter-text") if self.focus_search else table).focus()
 
@@ -86,7 +96,8 @@ class BrowserScreen(Screen[str | None]):
         table = self.query_one(DataTable)
         table.clear()
         for row in rows:
-            table.add_row(*row_cells(row), key=row.card_id)
+            card = self.session.card(row.card_id)
+            table.add_row(*row_cells(row, card.question if card else ""), key=row.card_id)
         status = Text(f"{len(rows)} cards · enter opens a card · esc back", style="dim")
         self.query_one("#browser-status", Static).update(status)
 

@@ -1,0 +1,106 @@
+"""Fixtures for the TUI tests: the real content, the real store on a temp SQLite file, a frozen clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from drill.content import load_content
+from drill.content.models import Card, Library
+from drill.store import open_store
+from drill.tui.app import DrillApp, make_app
+
+# Snapshots and the review log need a fixed "now"; the session timer is frozen at 0.
+NOW = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
+
+
+def frozen_clock() -> datetime:
+    return NOW
+
+
+def frozen_timer() -> float:
+    return 0.0
+
+
+@pytest.fixture(scope="session")
+def library() -> Library:
+    return load_content()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'progress.sqlite3'}"
+
+
+@pytest.fixture
+def store(db_url):
+    opened = open_store(db_url, "tester")
+    yield opened
+    opened.close()
+
+
+def library_of(cards: list[Card], base: Library) -> Library:
+    """A library holding only ``cards`` (same packs, so the store treats them as the real pack's cards)."""
+    return Library(
+        packs=list(base.packs), cards={c.id: c for c in cards}, quizzes=[], checks=list(base.checks)
+    )
+
+
+def make_card(card_id: str, question: str, answer: str, **fields) -> Card:
+    defaults = dict(pack="transformer-ch7", section="7.9", tags=("test",), asked_in=("7.9",))
+    defaults.update(fields)
+    return Card(id=card_id, question=question, answer=answer, **defaults)
+
+
+@pytest.fixture
+def study_app(library, store) -> Callable[..., DrillApp]:
+    """Build the study app on the real store with a frozen clock; keyword arguments override."""
+
+    def build(**overrides) -> DrillApp:
+        options = dict(library=library, store=store, clock=frozen_clock, timer=frozen_timer, exit_after=None)
+        options.update(overrides)
+        return make_app("study", **options)
+
+    return build
+
+
+async def wait_until(pilot, condition: Callable[[], bool], *, tries: int = 500) -> None:
+    """Let the app run until ``condition()`` holds (bounded; fails loudly instead of hanging)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError(f"condition never became true: {condition}")
+
+
+async def card_shown(pilot) -> None:
+    """Wait for the loading worker to hand over a session and for a card (or the end) to be shown."""
+    app = pilot.app
+    await wait_until(
+        pilot, lambda: app.error is not None or getattr(app.mode_screen, "session", None) is not None
+    )
+    assert app.error is None, app.error
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+__all__ = ["NOW", "card_shown", "library_of", "make_card", "replace", "wait_until"]
+
+
+@pytest.fixture(autouse=True)
+def _latex_until_it_lands(monkeypatch):
+    """TEMPORARY: drill.content.latex is still being written by another helper; pass text through until then."""
+    try:
+        from drill.content.latex import render_latex, render_text  # noqa: F401
+    except ImportError:
+        import sys
+        import types
+
+        module = types.ModuleType("drill.content.latex")
+        module.render_text = lambda text: text
+        module.render_latex = lambda text: text
+        monkeypatch.setitem(sys.modules, "drill.content.latex", module)

@@ -1,0 +1,269 @@
+"""Pilot tests of `drill study` on the real content and the real store (a temp SQLite file)."""
+
+from __future__ import annotations
+
+from drill.store import open_store
+from drill.tui.screens.study import StudyScreen
+from drill.tui.widgets.card_view import CardView
+
+from .conftest import NOW, card_shown, wait_until
+
+
+def study_screen(app) -> StudyScreen:
+    screen = app.mode_screen
+    assert isinstance(screen, StudyScreen)
+    return screen
+
+
+def shown_card_id(app) -> str | None:
+    card = study_screen(app).card
+    return None if card is None else card.id
+
+
+async def test_first_card_is_shown_with_its_question(study_app, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        expected = store.next_card(NOW)
+        assert shown_card_id(app) == expected.card_id
+        question = _plain(app.screen.query_one("#question"))
+        assert app.mode_screen.card.question.splitlines()[0][:10] in question
+
+
+async def test_reveal_shows_the_answer(study_app):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        view = app.screen.query_one(CardView)
+        assert not view.revealed
+        assert not app.screen.query_one("#answer").display
+        await pilot.press("space")
+        await wait_until(pilot, lambda: view.revealed and app.screen.query_one("#answer").display)
+        markdown = app.screen.query_one("#answer-md")
+        assert markdown.source.strip()
+
+
+async def test_grades_are_refused_before_reveal(study_app, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        first = shown_card_id(app)
+        await pilot.press("3")
+        await pilot.pause()
+        assert shown_card_id(app) == first
+        assert store.review_logs() == []
+
+
+async def test_each_grade_writes_a_review_log_row(study_app, store):
+    app = study_app()
+    graded: list[tuple[str, int]] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        for rating in (1, 2, 3, 4):
+            card_id = shown_card_id(app)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
+            await pilot.press(str(rating))
+            await wait_until(pilot, lambda card_id=card_id: shown_card_id(app) != card_id)
+            graded.append((card_id, rating))
+    logs = store.review_logs()
+    assert [(log.card_id, log.rating) for log in logs] == graded
+    assert all(log.reviewed_at == NOW for log in logs)
+
+
+async def test_grade_buttons_show_the_interval_each_grade_would_give(study_app, store):
+    from drill.srs.scheduler import format_interval
+
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        preview = store.preview(shown_card_id(app), NOW)
+        for rating, due in preview.items():
+            label = _plain(app.screen.query_one(f"#grade-{int(rating)}"))
+            assert format_interval(due - NOW) in label
+            assert ("Again", "Hard", "Good", "Easy")[int(rating) - 1] in label
+
+
+async def test_undo_restores_the_card_and_removes_the_log_row(study_app, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        first = shown_card_id(app)
+        await pilot.press("space", "3")
+        await wait_until(pilot, lambda: shown_card_id(app) != first)
+        assert len(store.review_logs()) == 1
+        await pilot.press("u")
+        await wait_until(pilot, lambda: shown_card_id(app) == first)
+        assert store.review_logs() == []
+        assert store.card_info(first, NOW).reps == 0
+
+
+async def test_suspend_and_bury_hide_the_card(study_app, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        first = shown_card_id(app)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: shown_card_id(app) != first)
+        second = shown_card_id(app)
+        await pilot.press("b")
+        await wait_until(pilot, lambda: shown_card_id(app) not in (first, second))
+    assert store.card_info(first, NOW).suspended
+    assert store.card_info(second, NOW).buried_until is not None
+    assert store.review_logs() == []
+
+
+async def test_quit_mid_session_loses_nothing(study_app, db_url, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        for _ in range(3):
+            card_id = shown_card_id(app)
+            await pilot.press("space", "3")
+            await wait_until(pilot, lambda card_id=card_id: shown_card_id(app) != card_id)
+        # Reveal a fourth card, then quit without grading it.
+        await pilot.press("space", "q")
+        await wait_until(pilot, lambda: not app.is_running)
+    reopened = open_store(db_url, "tester")
+    try:
+        assert len(reopened.review_logs()) == 3
+        assert reopened.counts(NOW).done_today == 3
+    finally:
+        reopened.close()
+
+
+async def test_ctrl_c_quits_too(study_app):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: not app.is_running)
+
+
+async def test_card_info_shows_history_and_memory_state(study_app, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        first = shown_card_id(app)
+        await pilot.press("space", "3", "u")
+        await wait_until(pilot, lambda: shown_card_id(app) == first)
+        await pilot.press("space", "3")
+        await wait_until(pilot, lambda: shown_card_id(app) != first)
+        # Open the first card again from the browser, then its info.
+        await pilot.press("l")
+        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "BrowserScreen")
+        app.screen.query_one("#filter-text").value = first
+        await wait_until(pilot, lambda: app.screen.query_one("#cards").row_count == 1)
+        app.screen.query_one("#cards").focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is app.mode_screen and shown_card_id(app) == first)
+        await pilot.press("i")
+        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "CardInfoScreen")
+        text = _plain(app.screen.query_one("#card-info"))
+        for word in ("stability", "difficulty", "retrievability", "next due", "history", "3 Good"):
+            assert word in text
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.mode_screen)
+
+
+async def test_session_limit_ends_with_a_summary(study_app, store):
+    app = study_app(limit=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        for _ in range(2):
+            card_id = shown_card_id(app)
+            await pilot.press("space", "1")
+            await wait_until(pilot, lambda card_id=card_id: shown_card_id(app) != card_id)
+        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "SummaryScreen")
+        text = _plain(app.screen.query_one("#summary"))
+        assert "cards reviewed" in text and "2" in text
+        assert "100%" in text  # both were Again
+        assert "next due" in text
+        await pilot.press("q")
+        await wait_until(pilot, lambda: not app.is_running)
+    assert len(store.review_logs()) == 2
+
+
+async def test_section_option_restricts_the_cards(study_app, store, library):
+    app = study_app(section="7.7")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        seen = set()
+        while app.mode_screen.card is not None:
+            card = app.mode_screen.card
+            seen.add(card.section)
+            await pilot.press("space", "4")
+            await wait_until(pilot, lambda card=card: app.mode_screen.card is not card)
+    assert seen == {"7.7"}
+
+
+async def test_side_pane_collapses_on_narrow_terminals_and_toggles(study_app):
+    app = study_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await card_shown(pilot)
+        pane = app.screen.query_one("#steps")
+        assert not pane.display or pane.styles.display == "none" or not pane.region.width
+        await pilot.press("p")
+        await pilot.pause()
+        assert pane.region.width > 0
+        await pilot.press("p")
+        await pilot.pause()
+        assert pane.region.width == 0
+    app = study_app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await card_shown(pilot)
+        pane = app.screen.query_one("#steps")
+        assert pane.region.width > 0
+        await pilot.press("p")
+        await pilot.pause()
+        assert pane.region.width == 0
+
+
+async def test_help_screen_lists_every_binding(study_app):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        screen = app.mode_screen
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
+        text = _plain(app.screen.query_one("#help-keys"))
+        for binding in screen.BINDINGS:
+            assert (binding.key_display or binding.key) in text
+            assert binding.description in text
+        assert "ctrl+p" in text
+
+
+async def test_palette_offers_the_screen_actions(study_app, store):
+    from drill.tui.palette import ScreenCommands
+
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        first = shown_card_id(app)
+        titles = [title for title, _help, _action in app.mode_screen.palette_actions()]
+        for wanted in ("Undo", "Suspend", "Bury", "Card info", "Search", "Help"):
+            assert any(wanted in title for title in titles)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
+        await pilot.press(*"suspend")
+        await wait_until(pilot, lambda: "Suspend" in _palette_text(app))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: shown_card_id(app) not in (None, first))
+    assert ScreenCommands in app.COMMANDS
+    assert store.card_info(first, NOW).suspended
+
+
+def _palette_text(app) -> str:
+    from textual.command import CommandList
+
+    options = app.screen.query_one(CommandList)
+    return " ".join(str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
+
+
+def _plain(widget) -> str:
+    """All the text a Static shows (its renderable drawn to plain text)."""
+    from rich.console import Console
+
+    console = Console(width=200, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
+    console.print(widget.content)
+    return console.export_text()
