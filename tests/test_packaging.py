@@ -1,0 +1,58 @@
+"""The wheel ships the content: data/ at the repository's top level lands inside the package as drill/data,
+so a non-editable `pip install .` finds it (the loader's default). Builds a wheel; installs nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    pytest.importorskip("hatchling", reason="the build backend (hatchling) is needed to build without network")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    (built,) = out.glob("drill-*.whl")
+    return built
+
+
+def test_wheel_contains_the_content(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for data_file in sorted((ROOT / "data").glob("*.yaml")):
+        assert f"drill/data/{data_file.name}" in names
+    assert "drill/data/questions.yaml" in names
+    assert "drill/content/loader.py" in names
+
+
+def test_wheel_content_is_byte_identical_to_the_repository(wheel):
+    with zipfile.ZipFile(wheel) as zf:
+        assert zf.read("drill/data/questions.yaml") == (ROOT / "data" / "questions.yaml").read_bytes()
+
+
+def test_installed_layout_finds_the_packaged_data(wheel, tmp_path):
+    """Unpack the wheel (what pip install does) and load content from it with no repository around."""
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from drill.content import load_content; from drill.content.loader import default_content_path;"
+        "lib = load_content(); print(default_content_path()); print(len(lib.cards))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    path, count = out.stdout.split()
+    assert Path(path) == site / "drill" / "data"
+    assert int(count) > 0
