@@ -1,0 +1,82 @@
+"""LaTeX -> readable Unicode text for a terminal.
+
+`render_latex(src)` renders one formula (no `$`), `render_text(markdown)` replaces the `$…$` and `$$…$$`
+formulas of Markdown text and leaves everything else — code blocks, code spans, `\\$` — as it is.
+`unknown_macros(src)` lists the macros the renderer does not know (they are shown by name, never with a
+backslash). Built on pylatexenc's parser (imported on first use, ~35 ms); the layout is our own.
+
+Rules, chosen to read well in a monospaced terminal:
+
+* Scripts. A script becomes Unicode super/subscript characters when *every* character has one and it is
+  not a word of three or more letters: x², dₖ, Sᵢⱼ, Σₜ₌₁, e⁻¹, Kᵀ (`\\top` -> ᵀ). Otherwise it stays at full
+  size behind `_`/`^`: a single character bare (W_Q, W_i^Q -> Wᵢ^Q, P_θ), anything longer in parentheses
+  (d_(model), e^(Sᵢⱼ), 10000^(2i/d)). A bare one that would run into a following letter or digit, or
+  that sits before a full-size superscript, gets parentheses too (W_(Q)K, W_(Q)^(i)). Capital letters are
+  never superscripted except T, so W_i^Q, W_i^K, W_i^V all look alike.
+* Fractions are linear, a/b, with parentheses around a numerator or denominator that is not a single unit
+  ((x − μ)/√(σ² + ε), but 1/2 and QKᵀ/√dₖ), and around the whole fraction when it sits next to another
+  factor ((1/S) Σ…). Roots: √x for a unit, √(…) otherwise, ∛ ∜ for indices 3 and 4.
+* Spacing: one space around relations and binary operators, after commas and named functions
+  (sin a, log P); `\\,` `\\;` `\\ ` are one space, `\\quad` two, `\\qquad` four; a space written between
+  two atoms in the source is kept (W_Q W_K, q_i k_i).
+* `\\text` keeps its words as written; `\\mathrm`, `\\mathbf`, `\\boldsymbol`… show their content plainly
+  (terminal fonts have no reliable bold/italic maths letters); `\\mathbb` and `\\mathcal` map to the
+  Unicode double-struck and script letters (ℝ, 𝔼, ℒ); `\\operatorname{softmax}` is a named function.
+* Accents on one character are combining marks (x̂, x̃, x̄); on longer text they become name(text).
+* Sums, products and integrals take their limits as scripts (Σᵢ, Σⱼ₌₁^S, ∏…).
+* Several-line layouts: matrices (pmatrix ⎛⎞, bmatrix ⎡⎤, vmatrix │, matrix) are aligned tables (numeric
+  columns right-aligned); `cases` gets a tall brace; aligned/align rows line up on `&`; `\\xrightarrow{x}`
+  puts its label over a long arrow; `\\underbrace{…}_{x}` draws └─┬─┘ with the label under it. Side by side
+  these align on their baselines, so Q = XW_Q = (matrix)(matrix) prints as a row of blocks.
+  `oneline=True` gives one-line forms for places that cannot take several rows: (1, 0; 0, 1),
+  {0, j ≤ i; −∞, j > i}, ─÷√dₖ→, rows joined by "; ".
+* Unknown macros render as their name (`\\foo` -> foo); `unknown_macros` reports them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ._box import Box, cell_width
+
+__all__ = ["cell_width", "render_latex", "render_latex_box", "render_text", "unknown_macros"]
+
+
+@lru_cache(maxsize=4096)
+def render_latex_box(src: str, oneline: bool = False) -> Box:
+    """One formula laid out as a box (lines + baseline row)."""
+    from ._render import Renderer
+
+    try:
+        return Renderer(oneline=oneline).render(src)
+    except RecursionError:  # absurdly deep nesting: show the source without its markup
+        return Box.text(_strip_markup(src))
+
+
+def render_latex(src: str, *, oneline: bool = False) -> str:
+    """One formula (without `$` delimiters) as Unicode text; several lines for matrices, cases, arrows."""
+    return render_latex_box(src, oneline).render()
+
+
+def render_text(text: str, *, indent: str = "  ") -> str:
+    """Markdown with `$…$` and `$$…$$` formulas -> the same text with each formula rendered."""
+    if "$" not in text:
+        return text
+    from ._markdown import render_markdown
+
+    return render_markdown(text, render_latex_box, indent=indent)
+
+
+def unknown_macros(src: str) -> set[str]:
+    """Names of the macros in `src` the renderer does not know (shown by name in its output)."""
+    from ._render import Renderer
+
+    renderer = Renderer()
+    renderer.render(src)
+    return set(renderer.unknown)
+
+
+def _strip_markup(src: str) -> str:
+    import re
+
+    return re.sub(r"\\([A-Za-z]+)", r"\1", src).replace("{", "").replace("}", "")

@@ -1,0 +1,183 @@
+"""Find the formulas in Markdown text (skipping code) and put their renderings in place."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ._box import Box, hconcat
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+# Segments: ("text", s) | ("inline", latex) | ("display", latex)
+Segment = tuple[str, str]
+
+
+def split_math(text: str) -> list[Segment]:
+    """Split Markdown into text and formulas. Code blocks, code spans and \\$ stay text."""
+    out: list[Segment] = []
+    buf: list[str] = []
+    i, n = 0, len(text)
+    at_line_start = True
+
+    def flush():
+        if buf:
+            out.append(("text", "".join(buf)))
+            buf.clear()
+
+    while i < n:
+        if at_line_start:
+            m = _FENCE.match(text, i)
+            if m:  # fenced code block: verbatim up to the closing fence (or the end)
+                fence = m.group(1)
+                end = _closing_fence(text, text.find("\n", i), fence)
+                buf.append(text[i:end])
+                i = end
+                at_line_start = True
+                continue
+        ch = text[i]
+        at_line_start = ch == "\n"
+        if ch == "\\" and i + 1 < n and text[i + 1] in "$`\\":
+            buf.append(text[i : i + 2])
+            i += 2
+            continue
+        if ch == "`":
+            run = len(text[i:]) - len(text[i:].lstrip("`"))
+            close = _find_run(text, i + run, "`" * run)
+            end = close + run if close >= 0 else i + run
+            buf.append(text[i:end])
+            i = end
+            continue
+        if text.startswith("$$", i):
+            close = _find_unescaped(text, "$$", i + 2)
+            if close >= 0 and text[i + 2 : close].strip():
+                flush()
+                out.append(("display", text[i + 2 : close]))
+                i = close + 2
+                continue
+        if ch == "$":
+            close = _inline_close(text, i)
+            if close >= 0:
+                flush()
+                out.append(("inline", text[i + 1 : close]))
+                i = close + 1
+                continue
+        buf.append(ch)
+        i += 1
+    flush()
+    return out
+
+
+def _closing_fence(text: str, newline: int, fence: str) -> int:
+    if newline < 0:
+        return len(text)
+    pattern = re.compile(rf"^[ \t]*{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.M)
+    m = pattern.search(text, newline + 1)
+    return m.end() if m else len(text)
+
+
+def _find_run(text: str, start: int, run: str) -> int:
+    """Next backtick run of exactly len(run) characters."""
+    i = start
+    while True:
+        i = text.find(run, i)
+        if i < 0:
+            return -1
+        j = i + len(run)
+        if (i == 0 or text[i - 1] != "`") and (j >= len(text) or text[j] != "`"):
+            return i
+        while i < len(text) and text[i] == "`":
+            i += 1
+
+
+def _find_unescaped(text: str, needle: str, start: int) -> int:
+    i = start
+    while True:
+        i = text.find(needle, i)
+        if i < 0 or text[i - 1] != "\\":
+            return i
+        i += 1
+
+
+def _inline_close(text: str, start: int) -> int:
+    """Closing $ of an inline formula opened at `start` (pandoc's rules), or -1."""
+    if start + 1 >= len(text) or text[start + 1].isspace() or text[start + 1] == "$":
+        return -1
+    i = start + 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "\n" and text[i + 1 : i + 2] == "\n":  # a formula never spans a blank line
+            return -1
+        if ch == "$":
+            if text[i - 1].isspace() or (i + 1 < len(text) and text[i + 1].isdigit()):
+                return -1
+            return i
+        i += 1
+    return -1
+
+
+def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str = "  ") -> str:
+    """Replace every formula of `text` by its rendering.
+
+    A line whose inline formulas render over several rows (matrices) is laid out as one 2-D row: text on the
+    formulas' baseline. Lines of Markdown tables and headings get one-line renderings so they stay intact.
+    Display formulas go on their own lines, indented by `indent` past the line they opened on.
+    """
+    lines: list[str] = []
+    current: list[Box] = []
+    current_text: list[str] = []  # the line's text so far (to know if it is a table row/heading)
+    after_display = False  # the rest of a closing $$ line is not a line of its own unless it has text
+
+    def flush_line():
+        nonlocal after_display
+        if not (after_display and not current):
+            lines.extend(_line(current))
+        after_display = False
+        current.clear()
+        current_text.clear()
+
+    def add_text(s: str):
+        nonlocal after_display
+        for k, part in enumerate(s.split("\n")):
+            if k:
+                flush_line()
+            if part:
+                if after_display and not part.strip():
+                    continue  # spaces after the closing $$
+                after_display = False
+                current.append(Box.text(part))
+                current_text.append(part)
+
+    for kind, value in split_math(text):
+        if kind == "text":
+            add_text(value)
+        elif kind == "inline":
+            head = "".join(current_text).lstrip()
+            current.append(render(value, head.startswith(("|", "#"))))
+            current_text.append("$")
+            after_display = False
+        else:  # display: on its own lines, indented past the line it opened on
+            prefix = "".join(current_text)
+            if prefix.strip():
+                flush_line()
+                lead = re.match(r"[ \t]*", prefix).group(0)
+            else:
+                lead = prefix
+                current.clear()
+                current_text.clear()
+            box = render(value, prefix.lstrip().startswith(("|", "#")))
+            lines.extend((lead + indent + line).rstrip() for line in box.render().split("\n"))
+            after_display = True
+    flush_line()
+    return "\n".join(lines)
+
+
+def _line(boxes: list[Box]) -> list[str]:
+    if not boxes:
+        return [""]
+    if all(b.is_line for b in boxes):
+        return ["".join(b.lines[0] for b in boxes)]
+    return [line.rstrip() for line in hconcat(boxes).lines]
