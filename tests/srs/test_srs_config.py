@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,7 +56,9 @@ def test_defaults_are_fsrs_defaults():
 
 
 def test_file_values_and_sources(config_file):
-    config_file.write_text('desired_retention = 0.85\nlearning_steps = ["30s", "5m", "1h"]\nday_starts_at = 0\n')
+    config_file.write_text(
+        'desired_retention = 0.85\nlearning_steps = ["30s", "5m", "1h"]\nday_starts_at = 0\n'
+    )
     config = load_config()
     assert config.desired_retention == 0.85
     assert config.learning_steps == (timedelta(seconds=30), timedelta(minutes=5), timedelta(hours=1))
@@ -103,14 +105,17 @@ def test_bad_toml_names_the_file_and_line(config_file):
 
 
 def test_not_utf8(config_file):
-    config_file.write_bytes(b"leech_action = \"\xff\"\n")
+    config_file.write_bytes(b'leech_action = "\xff"\n')
     with pytest.raises(ConfigError, match="UTF-8"):
         load_config()
 
 
 def test_unknown_key_suggests_the_right_one(config_file):
     config_file.write_text("desired_retension = 0.9\n")
-    with pytest.raises(ConfigError, match=r"drill\.toml: unknown setting 'desired_retension' \(did you mean desired_retention\?\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"drill\.toml: unknown setting 'desired_retension' \(did you mean desired_retention\?\)",
+    ):
         load_config()
 
 
@@ -168,7 +173,9 @@ def test_reset(config_file):
     set_value("new_per_day", "5")
     set_value("leech_threshold", "4")
     config = reset_value("new_per_day")
-    assert config.new_per_day == 20 and config.source("new_per_day") == "default" and config.leech_threshold == 4
+    assert (
+        config.new_per_day == 20 and config.source("new_per_day") == "default" and config.leech_threshold == 4
+    )
 
 
 durations = st.integers(min_value=1, max_value=7 * 24 * 60).map(lambda m: timedelta(minutes=m))
@@ -180,7 +187,8 @@ config_values = st.fixed_dictionaries(
         "relearning_steps": st.lists(durations, max_size=4).map(tuple),
         "maximum_interval": st.integers(min_value=1, max_value=36500),
         "enable_fuzzing": st.booleans(),
-        "parameters": st.just(None) | st.just(tuple(float(w) for w in __import__("fsrs").scheduler.DEFAULT_PARAMETERS)),
+        "parameters": st.just(None)
+        | st.just(tuple(float(w) for w in __import__("fsrs").scheduler.DEFAULT_PARAMETERS)),
         "new_per_day": st.integers(min_value=0, max_value=9999),
         "reviews_per_day": st.integers(min_value=0, max_value=99999),
         "day_starts_at": st.integers(min_value=0, max_value=23),

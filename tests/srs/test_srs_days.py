@@ -69,7 +69,9 @@ def test_start_hour_inside_the_gap():
 
 @settings(max_examples=400, deadline=None)
 @given(
-    moment=st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2060, 1, 1), timezones=st.just(UTC)),
+    moment=st.datetimes(
+        min_value=datetime(2000, 1, 1), max_value=datetime(2060, 1, 1), timezones=st.just(UTC)
+    ),
     hour=st.integers(min_value=0, max_value=23),
     zone=st.sampled_from(ZONES),
 )

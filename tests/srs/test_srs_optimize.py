@@ -121,7 +121,10 @@ def test_fit_gives_bounded_weights_and_optimize_saves_them(monkeypatch):
     assert "Saved to" in result.output
     saved = load_config().parameters
     assert saved is not None and len(saved) == 21
-    assert all(lo <= w <= hi for w, lo, hi in zip(saved, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True))
+    assert all(
+        lo <= w <= hi
+        for w, lo, hi in zip(saved, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+    )
     assert saved != tuple(DEFAULT_PARAMETERS)
     assert load_config().source("parameters") == "file"
     # The fitted weights schedule: the first Good's stability is the fitted w[2].

@@ -240,7 +240,9 @@ def test_round_trip_through_fsrs_card(rating):
 
 def test_scheduler_is_cached_per_settings():
     assert fsrs_scheduler(DEFAULT_CONFIG) is fsrs_scheduler(SrsConfig())
-    assert fsrs_scheduler(replace(DEFAULT_CONFIG, desired_retention=0.85)) is not fsrs_scheduler(DEFAULT_CONFIG)
+    assert fsrs_scheduler(replace(DEFAULT_CONFIG, desired_retention=0.85)) is not fsrs_scheduler(
+        DEFAULT_CONFIG
+    )
     # Settings that don't change fsrs's computation share the scheduler.
     assert fsrs_scheduler(replace(DEFAULT_CONFIG, new_per_day=5)) is fsrs_scheduler(DEFAULT_CONFIG)
 

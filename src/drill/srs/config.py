@@ -132,7 +132,7 @@ def _steps(value: Any) -> tuple[timedelta, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f"expected a list of durations like [\"1m\", \"10m\"], got {value!r}")
+        raise ValueError(f'expected a list of durations like ["1m", "10m"], got {value!r}')
     steps = tuple(parse_duration(item) for item in value)
     if any(step > timedelta(days=365) for step in steps):
         raise ValueError("a step longer than a year is not a learning step")
