@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
-import types
-from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from drill.cli import cli
@@ -71,55 +69,61 @@ def test_a_pack_alone_cannot_refer_to_another_packs_cards():
     )
 
 
-@dataclass
-class FakeResult:
-    check: object
-    status: str
-    value: float | None
-    message: str | None = None
+def pack_with_check(tmp_path, **changes) -> Path:
+    """The mini pack with its one check (worked/softmax[0, 0], printed 0.198) edited."""
+    shutil.copytree(PACKS / "mini", tmp_path / "p")
+    checks = tmp_path / "p" / "checks.yaml"
+    text = checks.read_text(encoding="utf-8")
+    for key, value in changes.items():
+        text = re.sub(rf"(?m)^(    {key}:).*$", rf"\g<1> {value}", text)
+    checks.write_text(text, encoding="utf-8")
+    return tmp_path / "p"
 
 
-@pytest.fixture
-def fake_verifier(monkeypatch):
-    """Stand-in for drill.engine.verify so the report and exit codes can be tested for each outcome."""
-    outcome = {"status": "ok", "value": 0.1978}
-
-    def verify_checks(checks):
-        return [FakeResult(c, outcome["status"], outcome["value"], "differs by 0.1") for c in checks]
-
-    module = types.ModuleType("drill.engine.verify")
-    module.verify_checks = verify_checks
-    monkeypatch.setitem(sys.modules, "drill.engine.verify", module)
-    return outcome
-
-
-def test_numeric_checks_ok(fake_verifier):
+def test_numeric_checks_ok_through_the_engine():
     result = run(str(PACKS / "mini"), "--plain")
     assert result.exit_code == 0
     assert "numeric checks: 1 ok, 0 confirmed errata, 0 unexpected mismatches" in result.stdout
 
 
-def test_confirmed_erratum_is_listed_and_passes(fake_verifier, tmp_path):
-    shutil.copytree(PACKS / "mini", tmp_path / "p")
-    checks = tmp_path / "p" / "checks.yaml"
-    checks.write_text(
-        checks.read_text(encoding="utf-8").replace("erratum: null", "erratum: the chapter rounds down"),
-        encoding="utf-8",
+def test_confirmed_erratum_is_listed_and_passes(tmp_path):
+    # the chapter prints A[1,2] = 0.504; softmax gives 0.50349
+    pack = pack_with_check(tmp_path, index="[1, 2]", claimed="0.504", erratum="rounded so the row sums to 1")
+    result = run(str(pack), "--plain")
+    assert result.exit_code == 0, result.output
+    assert "0 ok, 1 confirmed errata, 0 unexpected mismatches" in result.stdout
+    assert (
+        "the chapter printed 0.504, the engine says 0.50349 — rounded so the row sums to 1" in result.stdout
     )
-    fake_verifier.update(status="erratum", value=0.2)
-    result = run(str(tmp_path / "p"), "--plain")
-    assert result.exit_code == 0
-    assert "1 confirmed errata" in result.stdout
-    assert "the chapter printed 0.198, the engine says 0.2 — the chapter rounds down" in result.stdout
 
 
-def test_unexpected_mismatch_exits_2(fake_verifier):
-    fake_verifier.update(status="mismatch", value=0.5)
-    result = run(str(PACKS / "mini"), "--plain")
+def test_unexpected_mismatch_exits_2(tmp_path):
+    pack = pack_with_check(tmp_path, claimed="0.25")
+    result = run(str(pack), "--plain")
     assert result.exit_code == 2
     assert (
-        "MISMATCH: worked-softmax-0-0 (7.12, worked/softmax[0, 0]): the chapter printed 0.198"
-        in result.stdout
+        "MISMATCH: worked-softmax-0-0 (7.12, worked/softmax[0, 0]): the chapter printed 0.25" in result.stdout
     )
-    assert "the engine says 0.5" in result.stdout
+    assert "the engine says 0.197776" in result.stdout
     assert result.stderr.startswith("drill: error: 1 numeric check(s) disagree with the engine")
+
+
+def test_stale_erratum_is_a_mismatch(tmp_path):
+    pack = pack_with_check(tmp_path, erratum="the chapter is wrong here")  # but 0.198 is right
+    result = run(str(pack), "--plain")
+    assert result.exit_code == 2
+    assert "remove the erratum" in result.stdout
+
+
+def test_rich_output_lists_errata_and_mismatches(tmp_path):
+    pack = pack_with_check(tmp_path, claimed="0.25")
+    result = run(str(pack), "--rich")
+    assert result.exit_code == 2
+    assert "MISMATCH: worked-softmax-0-0" in result.stdout
+
+
+def test_missing_verifier_is_reported_not_faked(monkeypatch):
+    monkeypatch.setitem(sys.modules, "drill.engine.verify", None)  # import fails as if the module were absent
+    result = run(str(PACKS / "mini"), "--plain")
+    assert result.exit_code == 0
+    assert "numeric checks: 1 not verified" in result.stdout

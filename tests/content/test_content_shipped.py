@@ -50,3 +50,12 @@ def test_drill_check_on_shipped_content(library):
     for card in library.cards.values():
         if card.bank is None:
             assert f"{card.id} ({card.section})" in only
+
+
+def test_every_printed_number_is_checked_against_the_engine(library):
+    assert library.checks, "data/checks.yaml lists the chapter's printed numbers"
+    result = CliRunner().invoke(cli, ["check", "--plain"])
+    line = next(x for x in result.stdout.splitlines() if x.startswith("numeric checks:"))
+    assert "0 unexpected mismatches" in line
+    ok, errata = (int(part.split()[0]) for part in line.removeprefix("numeric checks: ").split(", ")[:2])
+    assert ok + errata == len(library.checks)

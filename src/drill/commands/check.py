@@ -62,7 +62,7 @@ def verify(checks: list) -> NumericOutcome:
     ok, errata, mismatches = 0, [], []
     for result in verify_checks(checks):
         status = str(getattr(result, "status", "")).lower().rsplit(".", 1)[-1]
-        check_ = result.check
+        check_ = getattr(result, "check", result)  # CheckResult carries the check's own fields
         value = getattr(result, "value", None)
         if status == "ok":
             ok += 1
