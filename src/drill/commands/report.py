@@ -1,19 +1,140 @@
-"""`drill report` and `drill export` (not built yet)."""
+"""`drill report` (progress in the terminal, or as Markdown/HTML/JSON/CSV) and `drill export --anki`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import click
 
-from drill.commands._stub import not_built
+from drill.commands.options import content_option, store_options
+
+FORMATS = ("terminal", "md", "html", "json", "csv")
+SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".csv": "csv"}
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def report(args) -> None:
-    """(not built yet)"""
-    not_built("report")
+def _choose_format(fmt: str | None, output: str | None) -> str:
+    from drill.errors import InputError
+
+    if fmt is not None:
+        fmt = fmt.strip().lower()
+        fmt = {"markdown": "md", "htm": "html", "text": "terminal"}.get(fmt, fmt)
+        if fmt not in FORMATS:
+            raise InputError(f"--format {fmt!r} is not a report format: use one of md, html, json, csv "
+                             "(or leave it out for the terminal)")
+        if fmt == "terminal" and output not in (None, "-"):
+            raise InputError("--format terminal prints to the terminal; choose md, html, json or csv to write a file")
+        return fmt
+    if output is None or output == "-":
+        return "terminal"
+    suffix = Path(output).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise InputError(f"-o {output!r}: cannot tell the format from {suffix or 'a name without a suffix'}; "
+                         "add --format md|html|json|csv")
+    return SUFFIXES[suffix]
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def export(args) -> None:
-    """(not built yet)"""
-    not_built("export")
+def _write(text: str, output: str | None) -> None:
+    from drill.errors import InputError
+
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    path = Path(output)
+    if path.is_dir():
+        raise InputError(f"-o {output!r} is a directory: give a file name")
+    try:
+        path.write_text(text, encoding="utf-8", newline="")
+    except OSError as err:
+        raise InputError(f"-o {output!r}: cannot write the report: {err.strerror or err}") from None
+    click.echo(f"report written to {path}", err=True)
+
+
+def _open_store(db_url: str | None, user_name: str | None):
+    from drill.store import open_store
+
+    return open_store(db_url, user_name, readonly=True)
+
+
+def _library(content_path: str | None):
+    from drill.content import load_content
+
+    return load_content(content_path)
+
+
+@click.command()
+@click.option("--format", "-f", "fmt", default=None, metavar="md|html|json|csv",
+              help="Write the report in this format (default: the terminal; or from -o's suffix).")
+@click.option("--output", "-o", "output", default=None, metavar="FILE",
+              help="Where to write it ('-' for standard output).")
+@click.option("--since", "since", default=None, metavar="DATE",
+              help="Only reviews, sessions and quizzes from this day on (YYYY-MM-DD).")
+@click.option("--section", "section", default=None, metavar="S",
+              help="Only the cards of this chapter section (e.g. 7.9; includes its sub-sections).")
+@click.option("--cohort", is_flag=True, help="Add the cohort view: every user of the (shared) database.")
+@store_options
+@content_option
+def report(fmt, output, since, section, cohort, db_url, user_name, content_path) -> None:
+    """Where you stand: totals, a 26-week calendar, true retention, the 30-day forecast, the weakest cards,
+    quiz scores and mastery per section."""
+    from drill.report.figures import parse_since
+
+    chosen = _choose_format(fmt, output)
+    since_day = parse_since(since)
+    if section is not None and not section.strip():
+        from drill.errors import InputError
+
+        raise InputError("--section is empty: give a section such as 7.9")
+    library = _library(content_path)
+    with _open_store(db_url, user_name) as store:
+        from drill.report.figures import compute
+
+        data = compute(store, user=user_name, since=since_day,
+                       section=section.strip() if section else None, cohort=cohort, library=library)
+    if chosen == "terminal":
+        from rich.console import Console
+
+        from drill.report.terminal import render
+
+        render(data, Console())
+        return
+    _write(render_text(data, chosen), output)
+
+
+def render_text(data, fmt: str) -> str:
+    if fmt == "md":
+        from drill.report.markdown import to_markdown
+
+        return to_markdown(data)
+    if fmt == "html":
+        from drill.report.html import to_html
+
+        return to_html(data)
+    if fmt == "json":
+        from drill.report.jsonout import to_json
+
+        return to_json(data)
+    from drill.report.csvout import to_csv
+
+    return to_csv(data)
+
+
+@click.command()
+@click.option("--anki", "anki_path", required=True, metavar="FILE.apkg",
+              help="Write the cards as an Anki deck package.")
+@click.option("--section", "section", default=None, metavar="S", help="Only the cards of this section.")
+@content_option
+def export(anki_path, section, content_path) -> None:
+    """Export the cards as an Anki deck (LaTeX as MathJax), to review on a phone."""
+    from drill.errors import InputError
+    from drill.report.anki import write_apkg
+
+    path = Path(anki_path)
+    if path.suffix.lower() != ".apkg":
+        raise InputError(f"--anki {anki_path!r}: an Anki package file name ends in .apkg")
+    if path.is_dir():
+        raise InputError(f"--anki {anki_path!r} is a directory: give a file name ending in .apkg")
+    library = _library(content_path)
+    count = write_apkg(library, path, section=section.strip() if section else None)
+    click.echo(f"{count} cards written to {path}", err=True)

@@ -114,9 +114,47 @@ def duration(seconds: float) -> str:
     return f"{secs} s"
 
 
+def short_duration(seconds: float) -> str:
+    """Compact: 4h03, 12m, 40s."""
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    if hours:
+        return f"{hours}h{rest // 60:02d}"
+    return f"{rest // 60}m" if rest >= 60 else f"{rest}s"
+
+
 def one_line(text: str, width: int | None = None) -> str:
     """Card text on one line (newlines and runs of spaces collapsed), cut to ``width`` with an ellipsis."""
     flat = " ".join(text.split())
     if width is not None and len(flat) > width:
         return flat[: max(0, width - 1)] + "…"
     return flat
+
+
+def column_chart(values: list[int], height: int = 4, width: int = 1) -> list[str]:
+    """Rows (top first) of a vertical bar chart, ``height`` cells tall, in eighth-block steps."""
+    top = max(values, default=0)
+    rows = []
+    for row in range(height - 1, -1, -1):
+        line = ""
+        for value in values:
+            eighths = round(8 * height * value / top) if top else 0
+            if value > 0:
+                eighths = max(eighths, 1)
+            filled = eighths - 8 * row
+            ch = " " if filled <= 0 else ("█" if filled >= 8 else SPARK_CHARS[filled - 1])
+            line += ch * width
+        rows.append(line)
+    return rows
+
+
+def display_text(text: str) -> str:
+    """Card text for reading: $…$ formulas as Unicode (drill.content.latex), else the text as written."""
+    try:
+        from drill.content.latex import render_text
+    except ImportError:
+        return text
+    try:
+        return render_text(text)
+    except Exception:  # noqa: BLE001 - a formula the renderer cannot draw is shown as written
+        return text

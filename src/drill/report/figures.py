@@ -40,7 +40,8 @@ from drill.report.data import (
     SectionRetention,
     Totals,
 )
-from drill.report.timebase import DayClock, day_from_number, day_start_setting, local_timezone
+from drill.report.timebase import DayClock, day_from_number, timezone_name
+from drill.srs.days import local_timezone
 from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
 
 CALENDAR_WEEKS = 26
@@ -107,44 +108,44 @@ def compute(
     ``tz``/``day_start_hour`` default to the machine's zone and the srs config's ``day_starts_at``.
     """
     now = (now or datetime.now(UTC)).astimezone(UTC)
-    day_source = "given"
-    if day_start_hour is None or parameters is None:
-        config = _srs_config()
-        if parameters is None and config is not None:
-            parameters = config.parameters
-        if day_start_hour is None:
-            day_start_hour, day_source = day_start_setting() if config is not None else (0, "default: midnight")
+    engine_or_conn, store = _connectable(source)
+    config = getattr(store, "config", None) or _srs_config()
+    if parameters is None:
+        parameters = config.parameters
+    if day_start_hour is None:
+        day_start_hour = config.day_starts_at
+        day_source = f"drill config day_starts_at ({config.source('day_starts_at')})"
+    else:
+        day_source = "given"
     if tz is None:
-        tz, tz_name = local_timezone()
+        tz = getattr(store, "tz", None) or local_timezone()
     clock = DayClock(tz, day_start_hour)
     decay = Decay.from_parameters(parameters)
 
-    engine_or_conn, store_user = _connectable(source)
-    user = user or store_user
+    preferred = getattr(store, "user", None)
     with _connect(engine_or_conn) as conn:
         return _Computation(conn, clock, decay, now, library).run(
             user=user,
+            preferred=preferred,
             filters=Filters(since=since, section=section, user=user, cohort=cohort),
-            tz_name=tz_name or str(tz),
+            tz_name=tz_name or timezone_name(tz),
             day_source=day_source,
         )
 
 
 def _srs_config():
-    try:
-        from drill.srs.config import load_config
-    except ImportError:  # pragma: no cover
-        return None
+    from drill.srs.config import load_config
+
     return load_config()
 
 
-def _connectable(source: Any) -> tuple[Engine | Connection, str | None]:
+def _connectable(source: Any) -> tuple[Engine | Connection, Any]:
+    """(engine or connection, the Store it came from or None)."""
     if isinstance(source, Engine | Connection):
         return source, None
-    for attribute in ("engine", "_engine"):
-        engine = getattr(source, attribute, None)
-        if isinstance(engine, Engine):
-            return engine, getattr(source, "user", None)
+    engine = getattr(source, "engine", None)
+    if isinstance(engine, Engine):
+        return engine, source
     raise TypeError(f"compute() needs a Store, Engine or Connection, got {type(source).__name__}")
 
 
@@ -240,8 +241,9 @@ class _Computation:
 
     # -- the report ----------------------------------------------------------------------------------------
 
-    def run(self, *, user: str | None, filters: Filters, tz_name: str, day_source: str) -> ReportData:
-        user_id, user = self.resolve_user(user)
+    def run(self, *, user: str | None, preferred: str | None, filters: Filters, tz_name: str,
+            day_source: str) -> ReportData:
+        user_id, user = self.resolve_user(user, preferred)
         cards = self.card_rows(user_id)
         scope = self.scope(cards, filters.section)
         card_ids = None if filters.section is None else [c.db_id for c in scope]
@@ -249,9 +251,8 @@ class _Computation:
         where = self.log_filter(user_id, card_ids, since_at)
 
         daily = self.daily_by_section(where)
-        figures = [self.card_figure(c) for c in scope]
-        by_id = {c.db_id: f for c, f in zip(scope, figures, strict=True)}
-        self.fill_last_ratings(user_id, by_id)
+        last_ratings = self.last_ratings(user_id)
+        figures = [self.card_figure(c, last_ratings.get(c.db_id)) for c in scope]
 
         retention = self.retention(daily)
         return ReportData(
@@ -269,23 +270,29 @@ class _Computation:
             most_lapses=self.most_lapses(scope, figures),
             quizzes=self.quizzes(user_id, since_at),
             mastery=self.mastery(scope, figures, retention),
-            cards=[by_id[c.db_id] for c in scope],
+            cards=figures,
             cohort=self.cohort(scope, card_ids, since_at) if filters.cohort else None,
         )
 
-    def resolve_user(self, name: str | None) -> tuple[int, str]:
+    def resolve_user(self, name: str | None, preferred: str | None) -> tuple[int, str]:
+        """--user NAME (must exist); else the store's user (the login name) if it has progress, else the only
+        user of the database."""
         rows = self.conn.execute(select(users_t.c.id, users_t.c.name).order_by(users_t.c.name)).all()
         if not rows:
             raise InputError("this database has no progress yet: study some cards first (`drill study`)")
-        if name is None:
-            if len(rows) == 1:
-                return rows[0].id, rows[0].name
-            name = _login_name()
-        for row in rows:
-            if row.name == name:
-                return row.id, row.name
+        by_name = {row.name: row.id for row in rows}
+        if name is not None:
+            if name in by_name:
+                return by_name[name], name
+            known = ", ".join(row.name for row in rows[:20])
+            raise InputError(f"--user {name!r}: no such user in this database (users: {known})")
+        wanted = preferred or _login_name()
+        if wanted in by_name:
+            return by_name[wanted], wanted
+        if len(rows) == 1:
+            return rows[0].id, rows[0].name
         known = ", ".join(row.name for row in rows[:20])
-        raise InputError(f"--user {name!r}: no such user in this database (users: {known})")
+        raise InputError(f"no progress for {wanted!r} in this database: choose one with --user (users: {known})")
 
     def card_rows(self, user_id: int) -> list[_CardRow]:
         joined = cards_t.outerjoin(
@@ -328,7 +335,7 @@ class _Computation:
         card = cards.get(content_id)
         return card.question if card is not None else ""
 
-    def card_figure(self, card: _CardRow) -> CardFigure:
+    def card_figure(self, card: _CardRow, last_rating: int | None) -> CardFigure:
         reviewed = (card.state or "new") != "new"
         return CardFigure(
             id=card.content_id,
@@ -341,10 +348,10 @@ class _Computation:
             retrievability=self.decay.retrievability(card.stability, card.last_review, self.now) if reviewed else None,
             reviews=card.reps,
             lapses=card.lapses,
-            last_rating=None,
+            last_rating=RATINGS.get(last_rating) if reviewed and last_rating else None,
         )
 
-    def fill_last_ratings(self, user_id: int, by_id: dict[int, CardFigure]) -> None:
+    def last_ratings(self, user_id: int) -> dict[int, int]:
         """Each card's latest grade: the log row at the card's last_review (an index look-up per card)."""
         query = (
             select(logs_t.c.card_id, logs_t.c.rating, logs_t.c.id)
@@ -364,10 +371,7 @@ class _Computation:
         for card_id, rating, log_id in self.conn.execute(query):
             if card_id not in latest or log_id > latest[card_id][0]:
                 latest[card_id] = (log_id, rating)
-        for card_id, (_, rating) in latest.items():
-            figure = by_id.get(card_id)
-            if figure is not None:
-                by_id[card_id] = _replace(figure, last_rating=RATINGS.get(rating))
+        return {card_id: rating for card_id, (_, rating) in latest.items()}
 
     def daily_by_section(self, where) -> list[tuple[str, int, int, int, int, int]]:
         """(section, day number, reviews, duration ms, first-of-day reviews, first-of-day passes)."""
@@ -634,12 +638,6 @@ def _utc(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _replace(figure: CardFigure, **changes) -> CardFigure:
-    from dataclasses import replace
-
-    return replace(figure, **changes)
 
 
 def _login_name() -> str:

@@ -1,47 +1,22 @@
-"""Local study days: which time zone, when a day starts, and the same day arithmetic in Python and in SQL.
+"""Local study days in Python (drill.srs.days, the scheduler's own definition) and the same arithmetic in SQL.
 
-A review at UTC instant ``t`` belongs to the local day ``date(t + utcoffset(t) - day_start)``. In SQL the UTC
+A review at UTC instant ``t`` belongs to the study day ``date(t + utcoffset(t) - day_start)``. In SQL the UTC
 offset is a CASE over the zone's transitions within the data's range, so daylight-saving days are counted
 exactly as Python counts them, and the database does the grouping.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
+
+from drill.srs.days import day_start, study_day
 
 EPOCH_DAY = date(1970, 1, 1)
 
 
-def local_timezone() -> tuple[tzinfo, str]:
-    """The machine's zone with its rules ($TZ, else /etc/localtime), else its current fixed offset."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    name = os.environ.get("TZ", "").lstrip(":")
-    if name:
-        try:
-            return ZoneInfo(name), name
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            pass
-    try:
-        with open("/etc/localtime", "rb") as handle:
-            zone = ZoneInfo.from_file(handle)
-        key = os.path.realpath("/etc/localtime").partition("zoneinfo/")[2] or "localtime"
-        return zone, key
-    except OSError:
-        fixed = datetime.now().astimezone().tzinfo or UTC
-        return fixed, str(fixed)
-
-
-def day_start_setting() -> tuple[int, str]:
-    """The hour a study day starts (drill.srs config ``day_starts_at``) and where it came from."""
-    try:
-        from drill.srs.config import load_config
-    except ImportError:  # pragma: no cover - the srs layer always ships it
-        return 0, "default: midnight"
-    config = load_config()
-    return config.day_starts_at, f"drill config day_starts_at ({config.source('day_starts_at')})"
+def timezone_name(tz: tzinfo) -> str:
+    return getattr(tz, "key", None) or str(tz)
 
 
 @dataclass(frozen=True)
@@ -50,16 +25,14 @@ class DayClock:
     day_start_hour: int = 0
 
     def day_of(self, moment: datetime) -> date:
-        local = moment.astimezone(self.tz) - timedelta(hours=self.day_start_hour)
-        return local.date()
+        return study_day(moment, self.day_start_hour, self.tz)
 
     def day_number(self, moment: datetime) -> int:
         return (self.day_of(moment) - EPOCH_DAY).days
 
     def start_of(self, day: date) -> datetime:
         """The UTC instant the local study day ``day`` begins."""
-        naive = datetime(day.year, day.month, day.day) + timedelta(hours=self.day_start_hour)
-        return naive.replace(tzinfo=self.tz).astimezone(UTC)
+        return day_start(day, self.day_start_hour, self.tz)
 
     def offset_segments(self, first: datetime, last: datetime) -> list[tuple[datetime | None, int]]:
         """[(segment start or None for "from the beginning", offset seconds)] covering [first, last]."""

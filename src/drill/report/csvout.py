@@ -1,0 +1,47 @@
+"""One CSV row per card. Text that a spreadsheet would run as a formula is neutralised; numbers stay numbers."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from drill.report.data import CardFigure, ReportData
+
+COLUMNS = ("id", "section", "state", "due", "stability", "difficulty", "retrievability", "reviews", "lapses",
+           "last_rating", "question")
+# A cell starting with one of these is a formula (or becomes one) in Excel, LibreOffice and Google Sheets.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(text: str) -> str:
+    """Prefix a single quote to text a spreadsheet would evaluate (OWASP's CSV-injection advice)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _number(value: float | None, digits: int = 6) -> str:
+    return "" if value is None else repr(round(value, digits))
+
+
+def row(card: CardFigure) -> list[str]:
+    return [
+        neutralise(card.id),
+        neutralise(card.section),
+        card.state,
+        card.due.isoformat() if card.due else "",
+        _number(card.stability),
+        _number(card.difficulty),
+        _number(card.retrievability),
+        str(card.reviews),
+        str(card.lapses),
+        card.last_rating or "",
+        neutralise(" ".join(card.question.split())),
+    ]
+
+
+def to_csv(data: ReportData) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for card in data.cards:
+        writer.writerow(row(card))
+    return out.getvalue()

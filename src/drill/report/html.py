@@ -1,0 +1,183 @@
+"""The report as ONE self-contained HTML file: inline CSS and inline SVG charts, no scripts, no network.
+
+jinja2 renders it with autoescape on and no ``|safe`` anywhere, so card text (which may hold ``<script>``) is
+always escaped. This module only turns figures into numbers for the SVG (positions, sizes, colours).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from drill.report import charts
+from drill.report.data import STATES, ReportData
+
+HEAT_COLOURS = ("#ebedf0", "#b7e4a0", "#6cc36b", "#2f9a4a", "#17602d")
+STATE_COLOURS = {
+    "new": "#5b8def",
+    "learning": "#f2b134",
+    "review": "#3aa76d",
+    "relearning": "#e5534b",
+    "suspended": "#9aa0a6",
+    "retired": "#c9ccd1",
+}
+CELL = 15
+GAP = 4
+HEAT_LEFT = 34
+HEAT_TOP = 18
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float
+    y: float
+    text: str
+    anchor: str = "start"
+
+
+def heatmap(data: ReportData) -> dict:
+    cal = data.calendar
+    weeks = charts.heat_weeks(cal)
+    rects, labels = [], []
+    for i, week in enumerate(weeks):
+        for weekday, cell in enumerate(week):
+            if not cell.in_range:
+                continue
+            noun = "review" if cell.reviews == 1 else "reviews"
+            rects.append(Rect(HEAT_LEFT + i * (CELL + GAP), HEAT_TOP + weekday * (CELL + GAP), CELL, CELL,
+                              HEAT_COLOURS[cell.level], f"{cell.day:%a %Y-%m-%d}: {cell.reviews} {noun}"))
+    for i, label in enumerate(charts.month_labels(weeks)):
+        if label:
+            labels.append(Label(HEAT_LEFT + i * (CELL + GAP), HEAT_TOP - 6, label))
+    for weekday in (0, 2, 4, 6):
+        labels.append(Label(HEAT_LEFT - 6, HEAT_TOP + weekday * (CELL + GAP) + CELL - 2,
+                            charts.WEEKDAYS[weekday], "end"))
+    width = HEAT_LEFT + len(weeks) * (CELL + GAP)
+    legend_y = HEAT_TOP + 7 * (CELL + GAP) + 10
+    legend = []
+    x = HEAT_LEFT
+    labels.append(Label(x, legend_y + CELL - 2, "less"))
+    x += 32
+    for level, lo, hi in charts.level_ranges(cal.max_reviews):
+        legend.append(Rect(x, legend_y, CELL, CELL, HEAT_COLOURS[level], f"{lo}–{hi} reviews"))
+        text = str(lo) if lo == hi else f"{lo}–{hi}"
+        labels.append(Label(x + CELL + 4, legend_y + CELL - 2, text))
+        x += CELL + 12 + 7 * len(text)
+    labels.append(Label(x, legend_y + CELL - 2, "more"))
+    return {"width": max(width, x + 40), "height": legend_y + CELL + 6, "rects": rects + legend, "labels": labels}
+
+
+def forecast(data: ReportData) -> dict:
+    days = data.forecast.days
+    width, height, left, bottom, top_pad = 640, 170, 34, 26, 12
+    plot_h = height - bottom - top_pad
+    top = max((d.due for d in days), default=0)
+    scale_top = max(top, 1)
+    step = (width - left - 8) / max(len(days), 1)
+    rects, labels = [], []
+    for i, d in enumerate(days):
+        h = plot_h * d.due / scale_top
+        noun = "card" if d.due == 1 else "cards"
+        rects.append(Rect(left + i * step + 1, height - bottom - h, step - 2, h, "#7c6fe0" if i else "#d0568c",
+                          f"{d.day:%a %Y-%m-%d}: {d.due} {noun} due"))
+        if i % 7 == 0:
+            labels.append(Label(left + i * step + step / 2, height - bottom + 15, f"{d.day:%b %d}", "middle"))
+    grid = [Label(left - 6, height - bottom - plot_h * v / scale_top + 4, str(v), "end")
+            for v in sorted({0, top // 2, top}) if v or top == 0]
+    lines = [height - bottom - plot_h * v / scale_top for v in sorted({0, top // 2, top})]
+    return {"width": width, "height": height, "rects": rects, "labels": labels + grid, "lines": lines,
+            "left": left, "right": width - 8}
+
+
+def quiz_chart(data: ReportData) -> dict | None:
+    points = [q for q in data.quizzes if q.percent is not None]
+    if not points:
+        return None
+    width, height, left, bottom, top_pad, right = 640, 180, 40, 28, 12, 16
+    plot_w, plot_h = width - left - right, height - bottom - top_pad
+    t0 = points[0].started_at.timestamp()
+    t1 = points[-1].started_at.timestamp()
+    span = (t1 - t0) or 1.0
+
+    def x_of(moment: datetime) -> float:
+        return left + (plot_w * (moment.timestamp() - t0) / span if len(points) > 1 else plot_w / 2)
+
+    def y_of(percent: float) -> float:
+        return top_pad + plot_h * (1 - percent)
+
+    dots = [{"x": round(x_of(q.started_at), 1), "y": round(y_of(q.percent), 1),
+             "title": f"{q.started_at:%Y-%m-%d %H:%M} {q.quiz}: {q.correct}/{q.total}"} for q in points]
+    path = " ".join(f"{d['x']},{d['y']}" for d in dots)
+    grid = [{"y": round(y_of(v), 1), "label": f"{int(v * 100)}%"} for v in (0, 0.5, 1)]
+    labels = [Label(dots[0]["x"], height - 8, f"{points[0].started_at:%Y-%m-%d}", "start")]
+    if len(points) > 1:
+        labels.append(Label(dots[-1]["x"], height - 8, f"{points[-1].started_at:%Y-%m-%d}", "end"))
+    return {"width": width, "height": height, "dots": dots, "path": path, "grid": grid, "labels": labels,
+            "left": left, "right": width - right}
+
+
+def state_bar(data: ReportData) -> list[dict]:
+    total = data.totals.cards or 1
+    return [{"state": s, "count": data.totals.by_state[s], "pct": 100 * data.totals.by_state[s] / total,
+             "colour": STATE_COLOURS[s]} for s in STATES]
+
+
+def mastery_rows(data: ReportData) -> list[dict]:
+    rows = []
+    for m in data.mastery:
+        total = m.cards or 1
+        segments = [
+            ("mastered", m.mastered, "#17602d"),
+            ("review", m.review - m.mastered, STATE_COLOURS["review"]),
+            ("learning", m.learning, STATE_COLOURS["learning"]),
+            ("new", m.new, STATE_COLOURS["new"]),
+            ("suspended or retired", m.suspended, STATE_COLOURS["suspended"]),
+        ]
+        rows.append({"m": m, "segments": [{"name": n, "count": c, "pct": 100 * c / total, "colour": col}
+                                          for n, c, col in segments if c > 0]})
+    return rows
+
+
+def _environment():
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(
+        loader=PackageLoader("drill.report", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pct"] = charts.pct
+    env.filters["num"] = charts.num
+    env.filters["duration"] = charts.duration
+    env.filters["short_duration"] = charts.short_duration
+    env.filters["reading"] = lambda text: charts.display_text(text)
+    return env
+
+
+def to_html(data: ReportData) -> str:
+    template = _environment().get_template("report.html.j2")
+    return template.render(
+        data=data,
+        totals=data.totals,
+        states=state_bar(data),
+        state_colours=STATE_COLOURS,
+        heat=heatmap(data),
+        heat_colours=HEAT_COLOURS,
+        forecast=forecast(data),
+        forecast_week=sum(d.due for d in data.forecast.days[:7]),
+        forecast_month=sum(d.due for d in data.forecast.days),
+        quiz=quiz_chart(data),
+        mastery=mastery_rows(data),
+    )
