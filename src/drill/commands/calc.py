@@ -1,12 +1,326 @@
-"""`drill calc` (not built yet)."""
+"""`drill calc`: the chapter's computations step by step, printed (--plain), as JSON (--json) or interactive.
+
+Only click is imported at module level; numpy, rich and the engine load inside the command.
+"""
+
+from __future__ import annotations
 
 import click
 
-from drill.commands._stub import not_built
+from drill.errors import InputError, NotBuiltError
+
+MATRIX_HELP = 'rows separated by ";", values by "," (e.g. "1,0;0,1;1,1")'
 
 
-@click.command(context_settings={"ignore_unknown_options": True})
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def calc(args) -> None:
-    """(not built yet)"""
-    not_built("calc")
+def _run_interactive(**options) -> None:
+    """Open the interactive calc screen (built by the TUI layer)."""
+    raise NotBuiltError("the interactive calc screen is not built yet; use --plain or --json")
+
+
+@click.command()
+@click.option("--plain", is_flag=True, help="Print every step as tables (plain text when piped).")
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON (values as nested lists).")
+@click.option(
+    "--example", "-e", metavar="NAME", help="A named example from the chapter (see --list). Default: worked."
+)
+@click.option("--list", "list_examples", is_flag=True, help="List the named examples and exit.")
+@click.option("--x", "x_text", metavar="MATRIX", help=f"Input X [S, d_model]: {MATRIX_HELP}.")
+@click.option("--wq", metavar="MATRIX", help="W_Q [d_model, h·d_k] (default: identity).")
+@click.option("--wk", metavar="MATRIX", help="W_K [d_model, G·d_k] (default: identity).")
+@click.option("--wv", metavar="MATRIX", help="W_V [d_model, G·d_v] (default: identity).")
+@click.option("--wo", metavar="MATRIX", help="W_O [h·d_v, d_model] (default: none).")
+@click.option("--causal", is_flag=True, help="Hide future keys (decoder self-attention).")
+@click.option("--pad", metavar="MASK", help='Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").')
+@click.option("--heads", type=int, default=None, help="Query heads h (default 1).")
+@click.option("--kv-heads", type=int, default=None, help="KV heads G dividing h (GQA; 1 = MQA).")
+@click.option("--seed", type=int, default=None, help="Random inputs from this seed.")
+@click.option("--tokens", type=int, default=None, help="Random inputs: sequence length S (default 4).")
+@click.option("--d-model", type=int, default=None, help="Random inputs: d_model (default 8).")
+@click.option("--step", "only_steps", multiple=True, metavar="NAME", help="Show only this step (repeatable).")
+@click.option(
+    "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help="Digits in --plain."
+)
+@click.option("--full", is_flag=True, help="--plain: print whole matrices, however large.")
+def calc(
+    plain,
+    as_json,
+    example,
+    list_examples,
+    x_text,
+    wq,
+    wk,
+    wv,
+    wo,
+    causal,
+    pad,
+    heads,
+    kv_heads,
+    seed,
+    tokens,
+    d_model,
+    only_steps,
+    decimals,
+    full,
+) -> None:
+    """Step through the attention maths: X → Q,K,V → QKᵀ → ÷√d_k → mask → softmax → A·V (and more).
+
+    Without --plain or --json it opens the interactive screen. Examples: `drill calc --plain -e causal`,
+    `drill calc --json --x "1,0;0,1;1,1" --causal`, `drill calc --plain --seed 1 --tokens 5 --d-model 8 --heads 2`.
+    """
+    if list_examples:
+        from drill.engine.examples import EXAMPLES
+
+        for ex in EXAMPLES.values():
+            click.echo(f"{ex.name:<16} {ex.section:<5} {ex.summary}")
+        return
+    if plain and as_json:
+        raise InputError("choose one of --plain and --json")
+    options = dict(
+        example=example,
+        x=x_text,
+        wq=wq,
+        wk=wk,
+        wv=wv,
+        wo=wo,
+        causal=causal,
+        pad=pad,
+        heads=heads,
+        kv_heads=kv_heads,
+        seed=seed,
+        tokens=tokens,
+        d_model=d_model,
+    )
+    trace = build_trace(**options)
+    if only_steps:
+        from dataclasses import replace
+
+        missing = [s for s in only_steps if s not in trace]
+        if missing:
+            raise InputError(f"no step {missing[0]!r} in this trace; steps: {', '.join(trace.names())}")
+        trace = replace(trace, steps=tuple(s for s in trace.steps if s.name in only_steps))
+    if as_json:
+        click.echo(trace.to_json())
+    elif plain:
+        print_plain(trace, decimals=decimals, full=full)
+    else:
+        _run_interactive(trace=trace, **options)
+
+
+def build_trace(
+    *,
+    example=None,
+    x=None,
+    wq=None,
+    wk=None,
+    wv=None,
+    wo=None,
+    causal=False,
+    pad=None,
+    heads=None,
+    kv_heads=None,
+    seed=None,
+    tokens=None,
+    d_model=None,
+):
+    """The trace the options ask for; InputError (naming shapes) for anything inconsistent."""
+    from drill.engine.attention import attention_trace
+    from drill.engine.examples import build_example
+
+    custom = any(v is not None for v in (x, wq, wk, wv, wo, pad, heads, kv_heads)) or causal
+    random = any(v is not None for v in (seed, tokens, d_model))
+    if example is not None:
+        if custom or random:
+            raise InputError(
+                "--example cannot be combined with custom inputs (--x, --wq, …, --seed); choose one"
+            )
+        return build_example(example)
+    if not custom and not random:
+        return build_example("worked")
+    if random and any(v is not None for v in (x, wq, wk, wv, wo)):
+        raise InputError(
+            "--seed/--tokens/--d-model make random inputs; they cannot be combined with --x/--wq/…"
+        )
+    h = 1 if heads is None else heads
+    if h < 1:
+        raise InputError(f"--heads must be at least 1, got {h}")
+    g = h if kv_heads is None else kv_heads
+    if g < 1:
+        raise InputError(f"--kv-heads must be at least 1, got {g}")
+    if h % g:
+        raise InputError(
+            f"--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)"
+        )
+    if random:
+        xs, wqs, wks, wvs, wos = _random_inputs(seed, tokens, d_model, h, g)
+    else:
+        xs, wqs, wks, wvs, wos = _typed_inputs(x, wq, wk, wv, wo, h, g)
+    mask = None
+    if pad is not None:
+        from drill.engine.parse import parse_mask
+
+        mask = parse_mask(pad, xs.shape[0], "--pad")
+        if mask.ndim != 1:
+            raise InputError(
+                f"--pad has {mask.shape[0]} rows but X is one sequence [{xs.shape[0]}, {xs.shape[1]}]: "
+                f"give one row of {xs.shape[0]} values"
+            )
+    return attention_trace(xs, wqs, wks, wvs, wos, heads=h, kv_heads=g, causal=causal, pad=mask)
+
+
+def _random_inputs(seed, tokens, d_model, h, g):
+    import numpy as np
+
+    s = 4 if tokens is None else tokens
+    d = 8 if d_model is None else d_model
+    if s < 1:
+        raise InputError(f"--tokens must be at least 1, got {s}")
+    if d < 1:
+        raise InputError(f"--d-model must be at least 1, got {d}")
+    if d % h:
+        raise InputError(
+            f"--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns"
+        )
+    d_k = d // h
+    rng = np.random.default_rng(0 if seed is None else seed)
+    scale = 1 / np.sqrt(d)
+    x = np.round(rng.standard_normal((s, d)), 2)
+    wq = np.round(rng.standard_normal((d, d)) * scale, 2)
+    wk = np.round(rng.standard_normal((d, g * d_k)) * scale, 2)
+    wv = np.round(rng.standard_normal((d, g * d_k)) * scale, 2)
+    wo = np.round(rng.standard_normal((h * d_k, d)) * scale, 2) if h > 1 else None
+    return x, wq, wk, wv, wo
+
+
+def _typed_inputs(x, wq, wk, wv, wo, h, g):
+    import numpy as np
+
+    from drill.engine.parse import parse_matrix
+
+    if x is None:
+        raise InputError("custom inputs need --x (the input matrix X [S, d_model])")
+    xs = parse_matrix(x, "X (--x)")
+    d = xs.shape[1]
+    if h > 1 and d % h and wq is None:
+        raise InputError(f"X is [{xs.shape[0]}, {d}]: d_model = {d} is not divisible by --heads {h}")
+
+    def weight(text, name, default_cols):
+        if text is not None:
+            return parse_matrix(text, name)
+        if h != g and name in ("W_K (--wk)", "W_V (--wv)"):
+            raise InputError(f"with --kv-heads {g} < --heads {h}, give {name} explicitly ([d_model, G·d_k])")
+        return np.eye(d, default_cols)
+
+    wqs = weight(wq, "W_Q (--wq)", d)
+    wks = weight(wk, "W_K (--wk)", d)
+    wvs = weight(wv, "W_V (--wv)", d)
+    wos = None if wo is None else parse_matrix(wo, "W_O (--wo)")
+    return xs, wqs, wks, wvs, wos
+
+
+# --- plain output ---------------------------------------------------------------------------------------------
+
+MAX_SHOWN = 12  # rows and columns shown per matrix unless --full
+
+
+def _formatter(values, decimals: int):
+    import numpy as np
+
+    finite = values[np.isfinite(values)] if values.size else values
+    integral = finite.size > 0 and bool(np.all(finite == np.round(finite))) and np.abs(finite).max() < 1e15
+    tiny = finite.size > 0 and 0 < np.abs(finite).max() < 10.0 ** (-min(decimals, 3))
+
+    def fmt(v: float) -> str:
+        if np.isnan(v):
+            return "nan"
+        if np.isinf(v):
+            return "−∞" if v < 0 else "∞"
+        if integral:
+            return f"{int(v)}"
+        if tiny:
+            return f"{v:.{max(decimals - 1, 1)}e}"
+        text = f"{v:.{decimals}f}"
+        return "0" if text.strip("-0.") == "" and decimals > 0 and v == 0 else text
+
+    return fmt
+
+
+def _matrix_table(values, fmt, full: bool, label=None):
+    import numpy as np
+    from rich.table import Table
+    from rich.text import Text
+
+    values = np.atleast_2d(values)
+    rows, cols = values.shape
+    show_r = range(rows) if full or rows <= MAX_SHOWN else [*range(MAX_SHOWN - 2), None, rows - 1]
+    show_c = list(range(cols)) if full or cols <= MAX_SHOWN else [*range(MAX_SHOWN - 2), None, cols - 1]
+    table = Table(title=Text(label) if label else None, show_header=True, box=None, pad_edge=False)
+    table.add_column(Text(""), justify="right", style="dim")
+    for c in show_c:
+        table.add_column(Text("…" if c is None else str(c)), justify="right")
+    for r in show_r:
+        if r is None:
+            table.add_row(Text("…"), *[Text("…") for _ in show_c])
+            continue
+        table.add_row(Text(str(r)), *[Text("…" if c is None else fmt(float(values[r, c]))) for c in show_c])
+    return table
+
+
+def _slices(values, shape: str):
+    """Split a 3-D/4-D output into labelled 2-D slices (sequence b / head i)."""
+    import numpy as np
+
+    axes = [a.strip() for a in shape.strip("[]").split(",")]
+    lead = values.ndim - 2
+    names = []
+    for a in axes[:lead]:
+        names.append({"B": "sequence", "h": "head", "G": "KV head"}.get(a, a))
+    for idx in np.ndindex(*values.shape[:lead]):
+        label = ", ".join(f"{n} {i}" for n, i in zip(names, idx, strict=False))
+        yield label, values[idx]
+
+
+def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -> None:
+    import numpy as np
+    from rich.console import Console, Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    try:
+        from drill.content.latex import render_latex
+    except ImportError:  # the content layer's renderer is optional here
+
+        def render_latex(src, **_):
+            return src
+
+    console = console or Console(highlight=False)
+    head = Text(trace.title, style="bold")
+    if trace.section:
+        head.append(f"   (chapter section {trace.section})", style="dim")
+    console.print(head)
+    for i, step in enumerate(trace.steps, 1):
+        values = np.asarray(step.output, dtype=np.float64)
+        fmt = _formatter(values, decimals)
+        try:
+            formula = render_latex(step.formula, oneline=True)
+        except Exception:  # a formula the renderer cannot handle is shown as written
+            formula = step.formula
+        lines = [
+            Text.assemble(("formula  ", "dim"), formula),
+            Text.assemble(("shape    ", "dim"), step.shape, ("  = ", "dim"), str(list(values.shape))),
+        ]
+        if step.inputs:
+            lines.append(Text.assemble(("inputs   ", "dim"), ", ".join(step.inputs)))
+        if step.explanation:
+            lines.append(Text(step.explanation, style="italic"))
+        if values.ndim == 0:
+            body = [Text(fmt(float(values)), style="bold")]
+        elif values.ndim <= 2:
+            body = [_matrix_table(values, fmt, full)]
+        else:
+            body = [_matrix_table(sl, fmt, full, label) for label, sl in _slices(values, step.shape)]
+            if not full and len(body) > 4:
+                body = body[:4] + [Text(f"… {len(body) - 4} more slices (use --full or --json)")]
+        if step.note:
+            body.append(Text(f"note: {step.note}", style="yellow"))
+        title = Text.assemble((f"{i}. {step.title}", "bold"), ("  " + step.name, "cyan"))
+        console.print(Panel(Group(*lines, *body), title=title, title_align="left", expand=False))

@@ -174,5 +174,5 @@ EXAMPLE_STEPS: dict[str, tuple[str, ...]] = {
     # 7.23: the Noam learning-rate schedule.
     "noam": ("step", "lr", "peak"),
     # 7.14 / 7.21: parameter counts, attention vs FFN.
-    "params": ("attention", "ffn", "swiglu", "qkv_heads", "per_d2"),
+    "params": ("attention", "ffn", "swiglu", "qkv_heads", "kv_cache_fraction", "per_d2"),
 }

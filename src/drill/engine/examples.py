@@ -1104,6 +1104,15 @@ def params() -> Trace:
             "[3]",
         ),
         Step(
+            "kv_cache_fraction",
+            "KV-cache size vs MHA, 32 query heads",
+            r"\left[G / h\ (G = 8),\ 1 / h\ (\mathrm{MQA})\right],\ h = 32",
+            "GQA with 8 KV heads keeps 1/4 of the cache, MQA 1/32",
+            (),
+            _arr([8 / 32, 1 / 32]),
+            "[2]",
+        ),
+        Step(
             "per_d2",
             "In units of d_model²",
             r"\left[\mathrm{QKV}_h,\ \mathrm{attn},\ \mathrm{FFN},\ \mathrm{SwiGLU}\right] / d^2",
