@@ -35,7 +35,7 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
     from drill.content.loader import load_content
     from drill.content.summary import summarize
 
-    library = load_content(path or content_path)
+    library = load_content(path or content_path, cache=False)  # validate from scratch, always
     summaries = summarize(library)
     numeric = verify(library.checks)
     if plain is None:

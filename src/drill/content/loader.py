@@ -61,9 +61,23 @@ def resolve_content_path(path: str | Path | None) -> Path:
     return Path(path)
 
 
-def load_content(path: str | Path | None = None) -> Library:
-    """Load and validate every pack under ``path`` (default: DRILL_CONTENT, else the shipped chapter)."""
-    return _Builder().build(find_packs(resolve_content_path(path)))
+def load_content(path: str | Path | None = None, *, cache: bool = True) -> Library:
+    """Load and validate every pack under ``path`` (default: DRILL_CONTENT, else the shipped chapter).
+
+    With ``cache`` (the default) an unchanged content set is read back from a JSON cache in the user data
+    directory (drill.content.cache); `drill check` passes ``cache=False`` to validate from scratch.
+    """
+    pack_dirs = find_packs(resolve_content_path(path))
+    if not cache:
+        return _Builder().build(pack_dirs)
+    from drill.content import cache as content_cache
+
+    key = content_cache.cache_key(pack_dirs, engine_catalog())
+    library = content_cache.read(key)
+    if library is None:
+        library = _Builder().build(pack_dirs)
+        content_cache.write(key, library)
+    return library
 
 
 class _Builder:

@@ -1,0 +1,92 @@
+"""The JSON cache of validated content: same Library back, invalidated by edits, bypassed when unusable,
+never holding a load that failed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from drill.content import load_content
+from drill.content import loader as content_loader
+from drill.errors import ContentError
+
+PACKS = Path(__file__).parent / "packs"
+
+
+@pytest.fixture
+def pack(tmp_path) -> Path:
+    shutil.copytree(PACKS / "mini", tmp_path / "mini")
+    return tmp_path / "mini"
+
+
+def cache_files() -> list[Path]:
+    return sorted((Path(os.environ["DRILL_DATA_DIR"]) / "cache").glob("content-*.json"))
+
+
+def no_parsing(monkeypatch):
+    def fail(self, pack_dirs):
+        raise AssertionError("parsed the YAML although the cache is valid")
+
+    monkeypatch.setattr(content_loader._Builder, "build", fail)
+
+
+def test_second_load_comes_from_the_cache_and_is_equal(pack, monkeypatch):
+    first = load_content(pack)
+    (entry,) = cache_files()
+    assert json.loads(entry.read_text(encoding="utf-8"))["cards"][0]["id"] == "q01"
+    no_parsing(monkeypatch)
+    second = load_content(pack)
+    assert second == first
+    assert second.cards["q03"].steps == ("worked/scale", "worked/softmax")  # tuples, as loaded from YAML
+    assert second.checks[0].index == (0, 0)
+
+
+def test_editing_a_file_invalidates_the_cache(pack):
+    load_content(pack)
+    q = pack / "questions.yaml"
+    q.write_text(
+        q.read_text(encoding="utf-8").replace("防止 softmax 饱和。", "改过的答案。"), encoding="utf-8"
+    )
+    assert load_content(pack).cards["q03"].bank_answer == "改过的答案。"
+
+
+def test_a_new_bad_edit_is_reported_not_served_from_the_cache(pack):
+    load_content(pack)
+    q = pack / "questions.yaml"
+    q.write_text(
+        q.read_text(encoding="utf-8").replace("question: 为什么除 √d_k？", "question: ''"), encoding="utf-8"
+    )
+    for _ in range(2):
+        with pytest.raises(ContentError, match=r"cards\[1\]\.question: must not be empty"):
+            load_content(pack)
+
+
+def test_corrupt_cache_is_ignored(pack):
+    expected = load_content(pack)
+    (entry,) = cache_files()
+    entry.write_text('{"format": 1, "key": "x", "cards": [', encoding="utf-8")
+    assert load_content(pack) == expected
+    entry.write_text(json.dumps({"format": 1, "key": entry.stem.removeprefix("content-"), "cards": [{}]}))
+    assert load_content(pack) == expected
+
+
+def test_unwritable_data_dir_still_loads(pack, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv("DRILL_DATA_DIR", str(blocker))
+    assert load_content(pack).cards["q01"].bank == 1
+
+
+def test_drill_check_never_uses_the_cache(pack, monkeypatch):
+    from click.testing import CliRunner
+
+    from drill.cli import cli
+
+    load_content(pack)
+    no_parsing(monkeypatch)
+    result = CliRunner().invoke(cli, ["check", str(pack)])
+    assert result.exit_code != 0 and "parsed the YAML" in repr(result.exception)
