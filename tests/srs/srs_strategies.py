@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 from hypothesis import strategies as st
 
 from drill.srs.config import SrsConfig
@@ -25,6 +26,14 @@ step_lists = st.lists(
     st.integers(min_value=1, max_value=24 * 60).map(lambda m: timedelta(minutes=m)), max_size=3
 ).map(tuple)
 
+# Any FSRS-6 weights within py-fsrs's bounds (what `drill optimize` may save).
+weights = st.tuples(
+    *(
+        st.floats(min_value=low, max_value=high, allow_nan=False)
+        for low, high in zip(LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+    )
+)
+
 configs = st.builds(
     SrsConfig,
     desired_retention=st.floats(min_value=0.7, max_value=0.99),
@@ -32,4 +41,5 @@ configs = st.builds(
     relearning_steps=step_lists,
     maximum_interval=st.integers(min_value=1, max_value=36500),
     enable_fuzzing=st.just(False),
+    parameters=st.none() | weights,
 )

@@ -34,6 +34,7 @@ PHASE_OF = {State.Learning: Phase.LEARNING, State.Review: Phase.REVIEW, State.Re
 def reference_scheduler(config: SrsConfig) -> Scheduler:
     """A fresh fsrs.Scheduler built directly from the settings (not our cached one)."""
     return Scheduler(
+        parameters=config.parameters or fsrs.scheduler.DEFAULT_PARAMETERS,
         desired_retention=config.desired_retention,
         learning_steps=config.learning_steps,
         relearning_steps=config.relearning_steps,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from datetime import timedelta
@@ -325,6 +324,8 @@ def parse_setting(key: str, text: str) -> Any:
 
 
 def _write_toml(path: Path, data: dict[str, Any]) -> None:
+    import tempfile
+
     import tomli_w
 
     text = tomli_w.dumps(data)

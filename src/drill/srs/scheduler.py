@@ -15,7 +15,6 @@ With ``enable_fuzzing = false`` the result is exactly ``fsrs.Scheduler.review_ca
 from __future__ import annotations
 
 import hashlib
-import random
 import struct
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -72,8 +71,8 @@ def fuzz_fraction(state: CardState, seed: int = 0) -> float:
         state.difficulty or 0.0,
         state.due.timestamp(),
     )
-    digest = hashlib.blake2b(packed, digest_size=8).digest()
-    return random.Random(int.from_bytes(digest, "little")).random()
+    digest = hashlib.blake2b(packed, digest_size=7).digest()
+    return int.from_bytes(digest, "little") / 2.0**56  # uniform in [0, 1)
 
 
 def fuzz_range(interval_days: int, maximum_interval: int) -> tuple[int, int]:
