@@ -165,18 +165,20 @@ def simulate(users: list[str], seed: int = 7) -> History:
 
 
 def write_history(history: History, url: str) -> None:
-    """Insert the history into the store's tables (schema from drill.store.models)."""
-    from sqlalchemy import create_engine, insert
+    """Create the database with the store (its migrations), then insert the history into its tables."""
+    from sqlalchemy import create_engine, insert, select
 
-    from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User, metadata
+    from drill.store import open_store
+    from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
 
+    open_store(url, history.users[0]).close()
     engine = create_engine(url)
-    metadata.drop_all(engine)
-    metadata.create_all(engine)
     with engine.begin() as conn:
-        user_ids = {}
+        user_ids = {row.name: row.id for row in conn.execute(select(User.__table__.c.id, User.__table__.c.name))}
         for name in history.users:
-            user_ids[name] = conn.execute(insert(User.__table__).values(name=name, created_at=NOW)).inserted_primary_key[0]
+            if name not in user_ids:
+                user_ids[name] = conn.execute(
+                    insert(User.__table__).values(name=name, created_at=NOW)).inserted_primary_key[0]
         card_ids = {}
         for position, (cid, section, _q) in enumerate(history.cards):
             card_ids[cid] = conn.execute(insert(Card.__table__).values(
