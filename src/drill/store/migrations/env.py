@@ -34,6 +34,10 @@ def _run(connection) -> None:
         compare_type=True,
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Two drills starting at once on a fresh database: the second waits here, then finds the
+            # schema current (alembic reads the revision after this lock) and does nothing.
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(73517001)")
         context.run_migrations()
         if config.attributes.get("check_foreign_keys"):
             # Foreign keys are off during the migration; prove nothing dangles before committing.
