@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
+from drill.tui.text import visible
+
 # (label, width); the question column takes what is left.
 COLUMNS = (
     ("id", 10),
@@ -39,13 +41,13 @@ def row_cells(row: Any, question: str = "") -> tuple[Text, ...]:
         state += " (" + ", ".join(flags) + ")"
     stability = "—" if row.stability is None else f"{row.stability:.1f} d"
     return (
-        Text(row.card_id),
+        Text(visible(row.card_id)),
         Text(row.section),
         Text(state),
         Text("—" if row.kind.value == "new" else _when(row.due)),
         Text(stability, justify="right"),
         Text(str(row.lapses), justify="right"),
-        Text(question.replace("\n", " "), no_wrap=True, overflow="ellipsis"),
+        Text(visible(question.replace("\n", " ")), no_wrap=True, overflow="ellipsis"),
     )
 
 

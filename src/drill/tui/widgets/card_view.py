@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
+from drill.tui.text import visible
+
 
 def answer_markdown(card: Any) -> str:
     """The answer side as one Markdown document, LaTeX turned into Unicode."""
@@ -23,17 +25,17 @@ def answer_markdown(card: Any) -> str:
         parts.append("---\n\n**题库答案（7.24）**\n\n" + render_text(card.bank_answer))
     if card.pitfalls:
         parts.append("**常见误区**\n\n" + "\n".join(f"- {render_text(p)}" for p in card.pitfalls))
-    return "\n\n".join(parts)
+    return visible("\n\n".join(parts))
 
 
 def card_meta(card: Any) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"§{card.section}", style="bold")
-    text.append(f" · {card.id}")
+    text.append(f"§{visible(card.section)}", style="bold")
+    text.append(f" · {visible(card.id)}")
     if card.bank:
         text.append(f" · 题库 #{card.bank}")
     if card.tags:
-        text.append(" · " + ", ".join(card.tags), style="dim")
+        text.append(" · " + visible(", ".join(card.tags)), style="dim")
     return text
 
 
@@ -57,7 +59,7 @@ class CardView(VerticalScroll):
         self.card = card
         self.revealed = False
         self.query_one("#card-meta", Static).update(card_meta(card))
-        self.query_one("#question", Static).update(Text(card.question))
+        self.query_one("#question", Static).update(Text(visible(card.question)))
         self.query_one("#reveal-hint").display = True
         answer = self.query_one("#answer")
         answer.display = False
@@ -99,6 +101,6 @@ class CardView(VerticalScroll):
             if i:
                 text.append("\n")
             text.append("⚠ erratum: ", style="bold")
-            text.append(note)
+            text.append(visible(note))
         errata.update(text)
         errata.display = True

@@ -1,0 +1,66 @@
+"""The card browser: filters by text, section and state; opens a card in the study screen."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Select
+
+from .conftest import NOW, card_shown, wait_until
+
+
+def row_ids(app) -> list[str]:
+    table = app.screen.query_one(DataTable)
+    return [str(key.value) for key in table.rows]
+
+
+async def open_browser(pilot, key: str = "l") -> None:
+    await pilot.press(key)
+    await wait_until(pilot, lambda: pilot.app.screen.__class__.__name__ == "BrowserScreen")
+
+
+async def test_browser_lists_every_card_and_filters(study_app, library, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        suspended = app.mode_screen.card.id
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.mode_screen.card.id != suspended)
+        await open_browser(pilot)
+        assert sorted(row_ids(app)) == sorted(library.cards)
+
+        # Text matches the question and answer too (the store only knows ids and sections).
+        await pilot.press("ctrl+f", *"softmax")
+        expected = sorted(
+            card.id
+            for card in library.cards.values()
+            if "softmax" in " ".join((card.id, card.section, card.question, card.answer, *card.tags)).lower()
+        )
+        await wait_until(pilot, lambda: sorted(row_ids(app)) == expected)
+        assert 0 < len(expected) < len(library.cards)
+
+        app.screen.query_one(Input).value = ""
+        app.screen.query_one("#filter-section", Select).value = "7.7"
+        in_section = sorted(c.id for c in library.cards.values() if c.section == "7.7")
+        await wait_until(pilot, lambda: sorted(row_ids(app)) == in_section)
+
+        app.screen.query_one("#filter-section", Select).clear()
+        app.screen.query_one("#filter-state", Select).value = "suspended"
+        await wait_until(pilot, lambda: row_ids(app) == [suspended])
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.mode_screen)
+
+
+async def test_search_key_focuses_the_filter_and_enter_opens_a_card(study_app, library):
+    app = study_app()
+    target = sorted(library.cards)[-1]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        assert app.mode_screen.card.id != target
+        await open_browser(pilot, "slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*target)
+        await wait_until(pilot, lambda: row_ids(app) == [target])
+        await pilot.press("enter")  # Input -> table
+        await wait_until(pilot, lambda: isinstance(app.focused, DataTable))
+        await pilot.press("enter")  # open the highlighted card
+        await wait_until(pilot, lambda: app.screen is app.mode_screen and app.mode_screen.card.id == target)
+        assert NOW  # the frozen clock is what the store saw
