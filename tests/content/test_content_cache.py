@@ -90,3 +90,19 @@ def test_drill_check_never_uses_the_cache(pack, monkeypatch):
     no_parsing(monkeypatch)
     result = CliRunner().invoke(cli, ["check", str(pack)])
     assert result.exit_code != 0 and "parsed the YAML" in repr(result.exception)
+
+
+def test_a_cached_start_does_not_import_yaml(pack):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from drill.content import load_content; lib = load_content(sys.argv[1]);"
+        "print(len(lib.cards), 'yaml' in sys.modules)"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", code, str(pack)], capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    assert runs[0].stdout.split() == ["3", "True"]  # parsed, cache written
+    assert runs[1].stdout.split() == ["3", "False"]  # served from the cache

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from drill.content import schema
 from drill.content.models import Card, Check, Library, Pack, Quiz
-from drill.content.yamlio import Document, read_yaml
 from drill.errors import ContentError
+
+if TYPE_CHECKING:
+    from drill.content.yamlio import Document
+
+# drill.content.schema and .yamlio (and so PyYAML) are imported only when YAML is actually parsed: a start-up
+# served from the cache never pays for them.
 
 QUESTIONS, QUIZZES, CHECKS = "questions.yaml", "quizzes.yaml", "checks.yaml"
 PACK_FILES = (QUESTIONS, QUIZZES, CHECKS)
@@ -82,6 +87,9 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
 
 class _Builder:
     def __init__(self) -> None:
+        from drill.content import schema, yamlio
+
+        self.schema, self.read_yaml = schema, yamlio.read_yaml
         self.library = Library()
         self.origin: dict[tuple[str, str], tuple[Document, tuple]] = {}  # (kind, id) -> where it was defined
         self.pack_paths: dict[str, Path] = {}
@@ -107,13 +115,13 @@ class _Builder:
         self.origin[(kind, item_id)] = (doc, path)
 
     def _load_pack(self, pack_dir: Path, refs: list) -> None:
-        doc = read_yaml(pack_dir / QUESTIONS)
-        top, raw_cards = schema.items(doc, "cards", "cards", ("pack", "title", "source", "cards"))
-        head = schema.Record(
+        doc = self.read_yaml(pack_dir / QUESTIONS)
+        top, raw_cards = self.schema.items(doc, "cards", "cards", ("pack", "title", "source", "cards"))
+        head = self.schema.Record(
             doc, (), top, ("pack", "title", "source", "cards"), f"the top level of {QUESTIONS}"
         )
         pack_id = head.text(
-            "pack", pattern=schema.PACK_ID, hint="pack ids are lower-case words joined by '-'"
+            "pack", pattern=self.schema.PACK_ID, hint="pack ids are lower-case words joined by '-'"
         )
         if pack_id in self.pack_paths:
             raise doc.error(
@@ -125,7 +133,7 @@ class _Builder:
         banks: dict[int, str] = {}
         card_ids = []
         for i, raw in enumerate(raw_cards):
-            card = schema.card_from(doc, i, raw, pack_id)
+            card = self.schema.card_from(doc, i, raw, pack_id)
             self._claim("card", card.id, doc, ("cards", i))
             if card.bank is not None:
                 if card.bank in banks:
@@ -147,9 +155,9 @@ class _Builder:
         file = pack_dir / name
         if not file.exists():
             return None, []
-        doc = read_yaml(file)
-        top, raw = schema.items(doc, key, key, ("pack", key))
-        declared = schema.Record(doc, (), top, ("pack", key), f"the top level of {name}").text(
+        doc = self.read_yaml(file)
+        top, raw = self.schema.items(doc, key, key, ("pack", key))
+        declared = self.schema.Record(doc, (), top, ("pack", key), f"the top level of {name}").text(
             "pack", required=False
         )
         if declared is not None and declared != pack_id:
@@ -160,7 +168,7 @@ class _Builder:
         doc, raw = self._side_file(pack_dir, QUIZZES, "quizzes", pack_id)
         ids = []
         for i, item in enumerate(raw):
-            quiz: Quiz = schema.quiz_from(doc, i, item, pack_id)
+            quiz: Quiz = self.schema.quiz_from(doc, i, item, pack_id)
             self._claim("quiz", quiz.id, doc, ("quizzes", i))
             refs.extend((doc, ("quizzes", i, "cards", j), card_id) for j, card_id in enumerate(quiz.cards))
             self.library.quizzes.append(quiz)
@@ -171,7 +179,7 @@ class _Builder:
         doc, raw = self._side_file(pack_dir, CHECKS, "checks", pack_id)
         ids = []
         for i, item in enumerate(raw):
-            check: Check = schema.check_from(doc, i, item, pack_id)
+            check: Check = self.schema.check_from(doc, i, item, pack_id)
             self._claim("check", check.id, doc, ("checks", i))
             if check.card is not None:
                 refs.append((doc, ("checks", i, "card"), check.card))
