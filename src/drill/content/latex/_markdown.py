@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ._box import Box, hconcat
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 
 # Segments: ("text", s) | ("inline", latex) | ("display", latex)
 Segment = tuple[str, str]
@@ -33,7 +33,7 @@ def split_math(text: str) -> list[Segment]:
                 end = _closing_fence(text, text.find("\n", i), fence)
                 buf.append(text[i:end])
                 i = end
-                at_line_start = True
+                at_line_start = False  # text[end] is the fence line's newline (or the end)
                 continue
         ch = text[i]
         at_line_start = ch == "\n"
@@ -145,8 +145,10 @@ def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str =
             if k:
                 flush_line()
             if part:
-                if after_display and not part.strip():
-                    continue  # spaces after the closing $$
+                if after_display and not current:
+                    part = part.lstrip()  # "$$…$$ text": the text starts a new line
+                    if not part:
+                        continue
                 after_display = False
                 current.append(Box.text(part))
                 current_text.append(part)
@@ -161,7 +163,9 @@ def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str =
             after_display = False
         else:  # display: on its own lines, indented past the line it opened on
             prefix = "".join(current_text)
-            if prefix.strip():
+            if prefix.strip():  # "text $$…$$": the text ends its line (its trailing spaces go)
+                if current and current[-1].is_line:
+                    current[-1] = Box.text(current[-1].lines[0].rstrip())
                 flush_line()
                 lead = re.match(r"[ \t]*", prefix).group(0)
             else:

@@ -9,6 +9,7 @@ side by side with the spacing each kind asks for.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from . import _symbols as sym
@@ -36,7 +37,7 @@ def _context():
             "mathrel": "{", "substack": "{", "overrightarrow": "{", "underbar": "{", "cancel": "{",
             "widetilde": "{", "widehat": "{", "mathnormal": "{", "ensuremath": "{", "textup": "{",
             "textmd": "{", "textsc": "{", "textnormal": "{", "fbox": "{", "hbox": "{", "vspace": "*{",
-            "mathbb": "{", "mathcal": "{", "mathscr": "{", "mathfrak": "{", "sqrt": "[{",
+            "pmod": "{", "mod": "{", "mathbb": "{", "mathcal": "{", "mathscr": "{", "mathfrak": "{", "sqrt": "[{",
         }  # fmt: skip
         db.add_context_category(
             "drill-math", prepend=True, macros=[MacroSpec(name, argspec) for name, argspec in specs.items()]
@@ -59,11 +60,13 @@ def parse(src: str) -> list:
             found, npos, nlen = [], pos, 0
         nodes.extend(found)
         end = npos + nlen
-        if end <= pos:  # stuck on a stray '}' or similar: skip one character
+        if end <= pos:  # stuck on a stray '}' or a broken macro: take it as plain characters
+            stuck = re.match(r"\\([A-Za-z]*)|.", src[pos:], re.S)
+            chars = stuck.group(1) if stuck.group(1) is not None else stuck.group(0)
             nodes.append(
-                LatexCharsNode(parsing_state=walker.make_parsing_state(), chars=src[pos], pos=pos, len=1)
+                LatexCharsNode(parsing_state=walker.make_parsing_state(), chars=chars, pos=pos, len=1)
             )
-            end = pos + 1
+            end = pos + max(stuck.end(), 1)
         pos = end
     return nodes
 
@@ -177,8 +180,6 @@ def is_wrapped(text: str) -> bool:
 
 
 def _graphemes(text: str) -> int:
-    import unicodedata
-
     return sum(1 for ch in text if not unicodedata.combining(ch))
 
 
@@ -396,6 +397,9 @@ class Renderer:
         if isinstance(node, lw.LatexEnvironmentNode):
             return self.environment(node, script)
         if isinstance(node, lw.LatexMacroNode):
+            verbatim = getattr(node.nodeargd, "verbatim_text", None)
+            if verbatim is not None:  # \verb|…| has no place in maths: show its text, minus backslashes
+                return Piece("text", Box.text(_no_commands(verbatim)))
             return self.macro(node, script)
         return None
 
@@ -422,7 +426,10 @@ class Renderer:
         if name in sym.RELATION:
             return Piece("rel", Box.text(sym.RELATION[name]))
         if name in sym.ORDINARY:
-            return Piece("ord", Box.text(sym.ORDINARY[name]))
+            text = sym.ORDINARY[name]
+            if text in "…⋯⋮⋱":  # "inner" atoms: a space from their neighbours (a ⋯ b, but x₁, …, xₜ)
+                return Piece("ord", Box.text(text), pad_before=True, pad_after=True)
+            return Piece("ord", Box.text(text))
         if name in sym.OPEN:
             return Piece("open", Box.text(sym.OPEN[name]))
         if name in sym.CLOSE:
@@ -477,6 +484,9 @@ class Renderer:
         if name == "substack":
             rows = [self.block(part, True) for part in _split(_arg_tokens(_args(node)[-1]), "nl")]
             return Piece("ord", Box.text(",".join(r.str for r in rows if r.str)))
+        if name in ("pmod", "mod"):
+            mod = hconcat([Box.text("mod "), self.arg(node, -1, script)])
+            return Piece("ord", hconcat([Box.text("("), mod, Box.text(")")]) if name == "pmod" else mod)
         if name == "tag":
             return Piece("ord", hconcat([Box.text("    ("), self.arg(node, -1, script), Box.text(")")]))
         if name == "cancel":
@@ -546,7 +556,9 @@ class Renderer:
         if sign is None:
             sup = script_text(index, sym.SUPERSCRIPTS)
             sign = (sup if sup else f"^({index})") + "√"
-        inner = body.box if body.atomic and body.box.str else _parens(body.box, self.oneline)
+        if not body.box.str.strip():
+            return Piece("ord", Box.text(sign))
+        inner = body.box if body.atomic else _parens(body.box, self.oneline)
         return Piece("ord", hconcat([Box.text(sign), inner]))
 
     def accent(self, name: str, box: Box) -> Box:
@@ -556,10 +568,10 @@ class Renderer:
         if name == "cancel":
             return Box.text("".join(ch + "\u0336" for ch in text))
         mark = sym.ACCENTS[name]
-        if _graphemes(text) == 1:
-            return Box.text(text + mark)
+        if _graphemes(text) == 1:  # precomposed where Unicode has it (ỹ, x̄ stays combining)
+            return Box.text(unicodedata.normalize("NFC", text + mark))
         if name in ("overline", "underline", "bar", "underbar") and text.isalnum():
-            return Box.text("".join(ch + mark for ch in text))
+            return Box.text(unicodedata.normalize("NFC", "".join(ch + mark for ch in text)))
         return Box.text(f"{name}({text})")
 
     def labelled_arrow(self, node, script: bool) -> Piece:
@@ -573,9 +585,9 @@ class Renderer:
         left_head = head in "←⇐"
         if self.oneline or script or not (above.is_line and below.is_line):
             label = above.str + (f"/{below.str}" if below.str else "")
-            text = (head + shaft + label + shaft) if left_head else (shaft + label + shaft + head)
+            text = (head + label + shaft) if left_head else (shaft + label + head)
             if head in "↔⇔":
-                text = "←" + shaft + label + shaft + "→" if head == "↔" else "⇐" + shaft + label + shaft + "⇒"
+                text = ("←" if head == "↔" else "⇐") + label + ("→" if head == "↔" else "⇒")
             if name == "xmapsto":
                 text = "↦" + label + "→"
             return Piece("rel", Box.text(text if label else head))
@@ -615,6 +627,9 @@ class Renderer:
 
     def environment(self, node, script: bool) -> Piece:
         name = node.environmentname
+        verbatim = getattr(node.nodeargd, "verbatim_text", None)
+        if verbatim is not None:
+            return Piece("text", Box.text(_no_commands(verbatim)))
         tokens = tokenize(node.nodelist)
         if name in sym.MATRIX_DELIMITERS:
             left, right = sym.MATRIX_DELIMITERS[name]
@@ -672,7 +687,8 @@ class Renderer:
         if not grid:
             return Box.text(left + right)
         if self.oneline:
-            return Box.text(left + "; ".join(" ".join(c.str for c in r if c.str) for r in grid) + right)
+            close = right or {"{": "}", "": ""}[left]
+            return Box.text(left + "; ".join(" ".join(c.str for c in r if c.str) for r in grid) + close)
         ncols = max(len(r) for r in grid)
         widths = [max((r[c].width for r in grid if c < len(r)), default=0) for c in range(ncols)]
         lines = []
@@ -701,7 +717,9 @@ class Renderer:
         if not grid:
             return EMPTY
         if self.oneline or script:
-            return Box.text("; ".join("".join(c.str for c in r).strip() for r in grid))
+            return Box.text(
+                "; ".join("".join(c.str if not c.is_line else c.lines[0] for c in r).strip() for r in grid)
+            )
         if gather or all(len(r) == 1 for r in grid):
             boxes = [hconcat(r) for r in grid]
             width = max(b.width for b in boxes)
@@ -744,7 +762,12 @@ class Renderer:
             a, b = pieces[a_i], pieces[b_i]
             explicit = sum(pieces[k].gap for k in range(a_i + 1, b_i))
             auto = 0 if script else self._gap(a, b)
-            if not script and (a.pad_after or b.pad_before):
+            if (
+                not script
+                and (a.pad_after or b.pad_before)
+                and b.kind not in ("punct", "close")
+                and a.kind != "open"
+            ):
                 auto = max(auto, 1)
             gaps[b_i] = max(auto, explicit)
         boxes: list[Box] = []
@@ -782,6 +805,8 @@ class Renderer:
             return 0 if a.kind == "open" or b.kind == "close" else 1
         if a.kind == "open" or b.kind == "close":
             return 0
+        if a.box.height > 1 or b.box.height > 1:  # a matrix next to a factor or another matrix
+            return 1
         if a.kind == "func":
             return 0 if b.kind in ("open", "delim") else 1
         if a.kind == "bigop":
@@ -789,8 +814,6 @@ class Renderer:
         if b.kind in ("func", "bigop"):
             return 1
         if b.kind == "unary":
-            return 1
-        if a.box.height > 1 or b.box.height > 1:  # a matrix next to a factor or another matrix
             return 1
         return 1 if b.space_before else 0
 
@@ -885,6 +908,10 @@ def _arg_tokens(arg) -> list:
     if isinstance(arg, LatexGroupNode):
         return tokenize(arg.nodelist)
     return tokenize([arg])
+
+
+def _no_commands(text: str) -> str:
+    return re.sub(r"\\+([A-Za-z]*)", r"\1", re.sub(r"\s+", " ", text))
 
 
 def _text_chars(chars: str) -> str:

@@ -29,7 +29,7 @@ BINARY = {
     "ominus": "⊖", "oslash": "⊘", "circ": "∘", "ast": "∗", "setminus": "∖", "cap": "∩", "cup": "∪",
     "wedge": "∧", "land": "∧", "vee": "∨", "lor": "∨", "bullet": "∙", "diamond": "⋄", "star": "⋆",
     "sqcap": "⊓", "sqcup": "⊔", "uplus": "⊎", "amalg": "⨿", "wr": "≀", "bigtriangleup": "△",
-    "bigtriangledown": "▽", "cdotp": "·",
+    "bigtriangledown": "▽", "cdotp": "·", "bmod": "mod",
 }  # fmt: skip
 
 RELATION = {
