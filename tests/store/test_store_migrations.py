@@ -1,0 +1,202 @@
+"""Alembic migrations: the scripts build exactly the models, and an old database with data upgrades intact."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import bindparam, create_engine, text
+
+from drill.store import migrate
+from drill.store.models import HEAD_REVISION, UTCDateTime, metadata
+
+T0 = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
+REVIEWS = 60
+
+
+def test_head_revision_constant_matches_the_scripts():
+    assert migrate.script_head() == HEAD_REVISION
+    assert migrate.known_revisions() == ["0001", "0002"]
+
+
+def test_migrated_schema_equals_the_models(db_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    migrate.upgrade(db_url)
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
+    finally:
+        engine.dispose()
+    assert diff == []
+
+
+def _ts(name: str):
+    return bindparam(name, type_=UTCDateTime())
+
+
+def _fill_revision_1(url: str) -> list[tuple]:
+    """Data written by the first schema: two users, cards, states, reviews, a quiz; returns the reviews."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for uid, name in ((1, "alice"), (2, "bob")):
+                conn.execute(
+                    text("INSERT INTO users (id, name, created_at) VALUES (:id, :name, :t)").bindparams(_ts("t")),
+                    {"id": uid, "name": name, "t": T0},
+                )
+            for cid in range(1, 6):
+                conn.execute(
+                    text(
+                        "INSERT INTO cards (id, pack, content_id, section, retired, created_at) "
+                        "VALUES (:id, 'pack-a', :cid, '7.1', :retired, :t)"
+                    ).bindparams(_ts("t")),
+                    {"id": cid, "cid": f"c{cid - 1:02d}", "retired": cid == 5, "t": T0},
+                )
+            for uid in (1, 2):
+                for cid in range(1, 6):
+                    conn.execute(
+                        text(
+                            "INSERT INTO card_states (user_id, card_id, state, step, stability, difficulty, due, "
+                            "last_review, reps, lapses, suspended, buried_until, leech) VALUES (:u, :c, 'review', "
+                            "NULL, 3.5, 5.0, :due, :last, 6, 1, :f, NULL, :f)"
+                        ).bindparams(_ts("due"), _ts("last")),
+                        {"u": uid, "c": cid, "due": T0 + timedelta(days=3), "last": T0, "f": False},
+                    )
+            for n in range(REVIEWS):
+                conn.execute(
+                    text(
+                        "INSERT INTO review_logs (id, user_id, card_id, rating, reviewed_at, duration_ms, "
+                        "state_before, reps_before, lapses_before, suspended_before, leech_before, state_after, "
+                        "stability_after, difficulty_after, due_after, scheduled_days, elapsed_days, leech_after) "
+                        "VALUES (:id, :u, :c, :r, :at, :ms, 'review', :n, 0, :f, :f, 'review', 3.5, 5.0, :due, "
+                        "2.0, 1.0, :f)"
+                    ).bindparams(_ts("at"), _ts("due")),
+                    {"id": n + 1, "u": n % 2 + 1, "c": n % 5 + 1, "r": n % 4 + 1, "at": T0 + timedelta(hours=n),
+                     "ms": 1000 + n, "n": n, "f": False, "due": T0 + timedelta(days=2, hours=n)},
+                )  # fmt: skip
+            conn.execute(
+                text(
+                    "INSERT INTO quiz_attempts (id, user_id, started_at, finished_at, settings, score, total) "
+                    "VALUES (1, 1, :t, :t, '{}', 1, 1)"
+                ).bindparams(_ts("t")),
+                {"t": T0},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO quiz_answers (attempt_id, item_id, kind, chosen, correct, timed_out, "
+                    "duration_ms, answered_at) VALUES (1, 'quiz-1', 'chapter', 'B', :y, :n, 900, :t)"
+                ).bindparams(_ts("t")),
+                {"t": T0, "y": True, "n": False},
+            )
+            if conn.dialect.name == "postgresql":  # explicit ids above: move the sequences past them
+                for table in ("users", "cards", "review_logs", "quiz_attempts"):
+                    conn.execute(
+                        text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+                    )
+        return _reviews(engine)
+    finally:
+        engine.dispose()
+
+
+def _reviews(engine) -> list[tuple]:
+    with engine.connect() as conn:
+        return [
+            tuple(row)
+            for row in conn.execute(
+                text(
+                    "SELECT id, user_id, card_id, rating, reviewed_at, duration_ms, stability_after, due_after "
+                    "FROM review_logs ORDER BY id"
+                )
+            )
+        ]
+
+
+def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
+    from drill.store import open_store
+
+    migrate.upgrade(db_url, "0001")
+    before = _fill_revision_1(db_url)
+    assert len(before) == REVIEWS
+
+    store = open_store(db_url, "alice")  # migrates (after a backup, on SQLite)
+    try:
+        engine = create_engine(db_url)
+        try:
+            assert _reviews(engine) == before
+            with engine.connect() as conn:
+                assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD_REVISION
+                assert conn.execute(text("SELECT count(*) FROM card_states")).scalar() == 10
+                assert conn.execute(text("SELECT count(*) FROM quiz_answers")).scalar() == 1
+                assert conn.execute(text("SELECT count(*) FROM cards WHERE retired")).scalar() == 1
+                if db_backend == "sqlite":
+                    assert conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall() == []
+                    assert conn.exec_driver_sql("PRAGMA integrity_check").fetchall() == [("ok",)]
+        finally:
+            engine.dispose()
+        # The upgraded store works with the old history.
+        store.sync_content([("pack-a", f"c{i:02d}", "7.1") for i in range(4)])
+        info = store.card_info("c00", T0)
+        assert info.reps == 6 and len(info.history) == REVIEWS // 5 // 2
+        assert all(entry.reviewed_at.tzinfo is UTC for entry in info.history)
+        store.grade("c00", 3, T0 + timedelta(days=4))
+    finally:
+        store.close()
+
+    if db_backend == "sqlite":
+        from drill.store.backup import list_backups
+
+        path = Path(db_url.removeprefix("sqlite:///"))
+        backups = list_backups(path)
+        assert len(backups) == 1 and "before-0002" in backups[0].name
+        conn = sqlite3.connect(backups[0])
+        try:
+            assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
+            assert conn.execute("SELECT count(*) FROM review_logs").fetchone() == (REVIEWS,)
+        finally:
+            conn.close()
+
+
+def test_no_backup_and_no_migration_for_a_current_database(sqlite_url):
+    from drill.store import open_store
+    from drill.store.backup import list_backups
+
+    open_store(sqlite_url, "alice").close()
+    open_store(sqlite_url, "alice").close()
+    assert list_backups(Path(sqlite_url.removeprefix("sqlite:///"))) == []
+
+
+def test_foreign_keys_on_would_have_lost_the_reviews(sqlite_url):
+    """Why migrations run with foreign keys off: the same upgrade with them on cascades away the history."""
+    from alembic import command
+
+    from drill.store.engine import make_engine
+
+    migrate.upgrade(sqlite_url, "0001")
+    _fill_revision_1(sqlite_url)
+    engine = make_engine(sqlite_url)  # foreign_keys = ON, as every drill connection has
+    try:
+        with engine.connect() as conn:
+            config = migrate.alembic_config()
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+        assert _reviews(engine) == []  # the cards rebuild deleted every review: the hazard is real
+    finally:
+        engine.dispose()
+
+
+def test_a_newer_schema_is_refused(sqlite_url):
+    from drill.errors import StoreError
+    from drill.store import open_store
+
+    open_store(sqlite_url, "alice").close()
+    conn = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"))
+    conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="newer drill"):
+        open_store(sqlite_url, "alice")
