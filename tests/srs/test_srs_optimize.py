@@ -146,3 +146,57 @@ def test_optimize_with_too_little_history_in_a_real_store():
     assert "you have 0 of those (2 grades in all)" in result.output
     assert "512 more needed" in result.output
     assert load_config().parameters is None
+
+
+def test_dry_run_shows_but_does_not_save(monkeypatch):
+    import drill.srs.optimize as optimize
+    import drill.store
+
+    records = [Record("a", 3, T0)]
+
+    class OneLogStore:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        def review_logs(self, since=None):
+            return records
+
+    seen = []
+
+    def fake_fit(given):  # the CLI's plumbing only; the real fit is tested above
+        seen.append(list(given))
+        return optimize.FitResult(
+            parameters=(0.5,) * 21,
+            total_reviews=1,
+            countable_reviews=0,
+            cards=1,
+            loss_before=0.5,
+            loss_after=0.4,
+        )
+
+    monkeypatch.setattr(drill.store, "open_store", OneLogStore)
+    monkeypatch.setattr(optimize, "missing_modules", lambda: [])
+    monkeypatch.setattr(optimize, "fit_parameters", fake_fit)
+    result = CliRunner().invoke(cli, ["optimize", "--dry-run"], prog_name="drill")
+    assert result.exit_code == 0, result.output
+    assert seen == [records]
+    assert "Log loss: 0.5000 with FSRS's defaults -> 0.4000 fitted." in result.output
+    assert "Not saved (--dry-run)." in result.output
+    assert load_config().parameters is None
+
+
+def test_broken_config_is_reported_before_fitting(monkeypatch):
+    from drill import paths
+
+    path = paths.config_file()
+    path.parent.mkdir(parents=True)
+    path.write_text("leech_action = 3\n")
+    result = CliRunner().invoke(cli, ["optimize"], prog_name="drill")
+    assert result.exit_code == 2
+    assert f"{path}: leech_action" in result.output
