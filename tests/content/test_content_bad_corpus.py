@@ -66,6 +66,7 @@ CASES: dict[str, tuple[str, int | None, list[str]]] = {
     "python-name-tag": ("questions.yaml", 12, ["cards[1].tags[0]", "python/name:os.system", "not allowed"]),
     "custom-tag": ("questions.yaml", 14, ["cards[1].answer", "'!include' is not allowed"]),
     "alias-bomb": ("questions.yaml", 1, ["aliases", "not allowed"]),
+    "deep-nesting": ("questions.yaml", 3, ["cards[0][0]", "nested deeper than 50 levels"]),
     "non-utf8": ("questions.yaml", 14, ["not valid UTF-8", "byte 0xe9", "column 16"]),
     "empty-file": ("questions.yaml", None, ["file is empty"]),
     "comments-only": ("questions.yaml", None, ["file is empty"]),

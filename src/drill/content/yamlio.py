@@ -50,6 +50,7 @@ class StrictLoader(_BaseLoader):
 
 
 Path_ = tuple  # a path into the document: ("cards", 3, "answer")
+MAX_DEPTH = 50  # content nests 4 levels deep; this bounds the walker's recursion on hostile input
 
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -183,6 +184,8 @@ def _control_char_error(text: str, file: Path, offset: int) -> ContentError:
 
 def _path_at(node, offset: int, path: Path_):
     """The path of the deepest node whose source span contains ``offset``."""
+    if len(path) > MAX_DEPTH:
+        return path
     if not (node.start_mark.index <= offset < max(node.end_mark.index, node.start_mark.index + 1)):
         return None
     if isinstance(node, yaml.MappingNode):
@@ -213,6 +216,8 @@ class _Walker:
 
     def convert(self, node, path: Path_):
         self.doc.value_lines[path] = node.start_mark.line + 1
+        if len(path) > MAX_DEPTH:
+            raise self.fail(node, path[:3] + ("…",), f"nested deeper than {MAX_DEPTH} levels")
         tag = node.tag
         if isinstance(node, yaml.ScalarNode):
             if tag not in _SCALAR_TAGS:
