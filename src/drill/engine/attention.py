@@ -114,12 +114,12 @@ def _pad_mask(pad, batch: int, s_k: int, batched: bool) -> np.ndarray:
         raise InputError(
             f"pad mask is {shape_str(arr)} but the sequence has {s_k} key tokens: it must be [S] or [B, S] with S = {s_k}"
         )
-    if keep.shape[0] not in (1, batch):
-        raise InputError(f"pad mask is {shape_str(arr)} but the batch has B = {batch} sequences")
     if not batched and keep.shape[0] != 1:
         raise InputError(
             f"pad mask is {shape_str(arr)} but X has no batch axis: give one row of {s_k} values"
         )
+    if keep.shape[0] not in (1, batch):
+        raise InputError(f"pad mask is {shape_str(arr)} but the batch has B = {batch} sequences")
     return np.broadcast_to(keep, (batch, s_k))
 
 
