@@ -95,7 +95,10 @@ def write(key: str, library: Library) -> None:
 
 
 def _tuples(record: dict, *names: str) -> dict:
-    return {k: (tuple(v) if k in names and v is not None else v) for k, v in record.items()}
+    for name in names:
+        if record.get(name) is not None:
+            record[name] = tuple(record[name])
+    return record
 
 
 def _card(c: dict) -> Card:
@@ -107,4 +110,5 @@ def _quiz(q: dict) -> Quiz:
 
 
 def _check(c: dict) -> Check:
-    return Check(**_tuples(c, "index"))
+    c["index"] = tuple(c["index"])
+    return Check(**c)
