@@ -130,3 +130,22 @@ def test_importing_the_module_does_not_import_numpy():
     code = "import sys, drill.content.generated; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("section", ["7.7", "7.9", "7.11", "7.12", "7.18"])
+def test_section_filter_gives_n_questions_of_that_section(section):
+    questions = generate_questions(4, 6, section=section)
+    assert len(questions) == 6 and {q.section for q in questions} == {section}
+    for q in questions:
+        expected = reference_answer(q)
+        if q.kind == NUMERIC:
+            assert q.answer == pytest.approx(expected, abs=1e-12)
+        else:
+            assert q.options[q.answer] == expected
+
+
+def test_section_without_generated_questions_is_an_input_error():
+    with pytest.raises(
+        InputError, match="no generated questions for section 7.1 .*7.7, 7.9, 7.11, 7.12, 7.18"
+    ):
+        generate_questions(1, 3, section="7.1")

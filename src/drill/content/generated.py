@@ -25,6 +25,14 @@ from drill.errors import InputError
 NUMERIC, CHOICE = "numeric", "choice"
 TOLERANCE = 0.005
 KINDS = ("softmax-weight", "scaled-score", "argmax-key", "score-shape")
+# the chapter sections each kind exercises (score-shape: 7.7 for self-attention, 7.18 for cross-attention)
+SECTIONS = {
+    "softmax-weight": ("7.12",),
+    "scaled-score": ("7.9",),
+    "argmax-key": ("7.11",),
+    "score-shape": ("7.7", "7.18"),
+}
+ALL_SECTIONS = tuple(sec for secs in SECTIONS.values() for sec in secs)
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
@@ -42,20 +50,31 @@ class GeneratedQuestion:
     options: dict[str, str] | None = None  # choice only: key -> text, in display order
 
 
-def generate_questions(seed: int, n: int) -> list[GeneratedQuestion]:
-    """``n`` questions, the same ones for the same seed."""
+def generate_questions(seed: int, n: int, *, section: str | None = None) -> list[GeneratedQuestion]:
+    """``n`` questions, the same ones for the same seed; with ``section``, only kinds exercising it."""
     if n < 0:
         raise InputError(f"the number of generated questions must be >= 0, got {n}")
+    kinds = KINDS
+    if section is not None:
+        kinds = tuple(kind for kind, sections in SECTIONS.items() if section in sections)
+        if not kinds:
+            raise InputError(
+                f"no generated questions for section {section} (they cover {', '.join(sorted(set(ALL_SECTIONS), key=_key))})"
+            )
     rng = random.Random(seed)
     out: list[GeneratedQuestion] = []
     order: list[str] = []
     for number in range(1, n + 1):
         if not order:
-            order = list(KINDS)
+            order = list(kinds)
             rng.shuffle(order)
         topic = order.pop()
-        out.append(_BUILDERS[topic](rng, f"gen-{seed}-{number}"))
+        out.append(_BUILDERS[topic](rng, f"gen-{seed}-{number}", section))
     return out
+
+
+def _key(section: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in section.split("."))
 
 
 # ---------------------------------------------------------------- answers
@@ -176,7 +195,7 @@ def _cells(trace, rng: random.Random, keep) -> tuple[int, int] | None:
     return rng.choice(cells) if cells else None
 
 
-def _softmax_weight(rng: random.Random, qid: str) -> GeneratedQuestion:
+def _softmax_weight(rng: random.Random, qid: str, section: str | None = None) -> GeneratedQuestion:
     # a weight in [0.05, 0.95] (near 0 or 1 the ±0.005 tolerance would accept a guess) in a row whose
     # scores differ (equal scores give 1/S, a different question)
     x, wq, wk, d_k, trace, (i, j) = _hand_example(
@@ -209,7 +228,7 @@ def _softmax_weight(rng: random.Random, qid: str) -> GeneratedQuestion:
     )
 
 
-def _scaled_score(rng: random.Random, qid: str) -> GeneratedQuestion:
+def _scaled_score(rng: random.Random, qid: str, section: str | None = None) -> GeneratedQuestion:
     # a raw score that is not 0, so there is some arithmetic to do
     x, wq, wk, d_k, trace, (i, j) = _hand_example(
         rng, lambda t: _cells(t, rng, lambda i, j: t["scores"].output[i, j] != 0)
@@ -236,7 +255,7 @@ def _scaled_score(rng: random.Random, qid: str) -> GeneratedQuestion:
     )
 
 
-def _argmax_key(rng: random.Random, qid: str) -> GeneratedQuestion:
+def _argmax_key(rng: random.Random, qid: str, section: str | None = None) -> GeneratedQuestion:
     def clear_winner(t):  # a row whose largest weight is clearly ahead of the runner-up: one right answer
         rows = [i for i, row in enumerate(t["softmax"].output) if sorted(row)[-1] - sorted(row)[-2] > 0.02]
         return rng.choice(rows) if rows else None
@@ -268,12 +287,12 @@ def _shape(dims) -> str:
     return "[" + ", ".join(str(d) for d in dims) + "]"
 
 
-def _score_shape(rng: random.Random, qid: str) -> GeneratedQuestion:
+def _score_shape(rng: random.Random, qid: str, section: str | None = None) -> GeneratedQuestion:
     import numpy as np
 
     from drill.engine.attention import attention_trace, cross_attention_trace
 
-    cross = rng.random() < 0.5
+    cross = rng.random() < 0.5 if section is None else section == "7.18"
     b, s, s_enc, d_k, d_model = rng.sample(range(2, 10), 5)
     x = np.zeros((b, s, d_model))
     wq, wk = np.zeros((d_model, d_k)), np.zeros((d_model, d_k))
