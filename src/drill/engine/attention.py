@@ -219,9 +219,10 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         inputs["W_O"] = wo
 
     if multi:
-        qh = q.reshape(batch, s_q, h, d_k).transpose(0, 2, 1, 3)
-        kh = k.reshape(batch, s_k, g, d_k).transpose(0, 2, 1, 3)
-        vh = v.reshape(batch, s_k, g, d_v).transpose(0, 2, 1, 3)
+        # contiguous per-head blocks, so the batched matmuls below go straight to BLAS
+        qh = np.ascontiguousarray(q.reshape(batch, s_q, h, d_k).transpose(0, 2, 1, 3))
+        kh = np.ascontiguousarray(k.reshape(batch, s_k, g, d_k).transpose(0, 2, 1, 3))
+        vh = np.ascontiguousarray(v.reshape(batch, s_k, g, d_v).transpose(0, 2, 1, 3))
         gg = "G" if g < h else "h"
         steps.append(
             Step(

@@ -22,10 +22,15 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     scores = np.asarray(scores, dtype=np.float64)
     row_max = np.max(scores, axis=axis, keepdims=True)
     empty = np.isneginf(row_max)
-    shifted = scores - np.where(empty, 0.0, row_max)
-    e = np.exp(shifted)
-    total = np.sum(e, axis=axis, keepdims=True)
-    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    if empty.any():
+        row_max = np.where(empty, 0.0, row_max)
+    out = np.subtract(scores, row_max)  # the one full-size allocation; the rest works in place
+    np.exp(out, out=out)
+    total = np.sum(out, axis=axis, keepdims=True)
+    if empty.any():
+        total[empty] = 1.0  # an all -inf row is all zeros after exp: 0 / 1 = 0, not 0 / 0
+    out /= total
+    return out
 
 
 def fully_masked_rows(scores: np.ndarray) -> np.ndarray:
