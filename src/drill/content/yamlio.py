@@ -218,43 +218,40 @@ class _Walker:
         self.doc.value_lines[path] = node.start_mark.line + 1
         if len(path) > MAX_DEPTH:
             raise self.fail(node, path[:3] + ("…",), f"nested deeper than {MAX_DEPTH} levels")
-        tag = node.tag
         if isinstance(node, yaml.ScalarNode):
-            if tag not in _SCALAR_TAGS:
-                if tag == "tag:yaml.org,2002:timestamp":
-                    raise self.fail(node, path, f"{node.value!r} reads as a date; quote it to make it text")
-                raise self.fail(node, path, f"YAML tag {tag!r} is not allowed (plain data only)")
-            if tag == _STR:
-                bad = _VALUE_BAD.search(node.value)
-                if bad:
-                    raise self.fail(
-                        node,
-                        path,
-                        f"control character {describe_char(bad.group())} is not allowed "
-                        "(only newline and tab are)",
-                    )
-                return node.value
-            return self.constructor.yaml_constructors[tag](self.constructor, node)
+            return self.scalar(node, path)
         if id(node) in self.seen:
             raise self.fail(node, path, "YAML aliases (*name) are not allowed in content")
         self.seen.add(id(node))
+        if node.tag not in (_SEQ, _MAP):
+            raise self.fail(node, path, f"YAML tag {node.tag!r} is not allowed (plain data only)")
         if isinstance(node, yaml.SequenceNode):
-            if tag != _SEQ:
-                raise self.fail(node, path, f"YAML tag {tag!r} is not allowed (plain data only)")
             return [self.convert(child, path + (i,)) for i, child in enumerate(node.value)]
-        if tag != _MAP:
-            raise self.fail(node, path, f"YAML tag {tag!r} is not allowed (plain data only)")
         out: dict = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
                 raise self.fail(key_node, path, "mapping keys must be plain scalars (no merge keys)")
-            key = self.convert(key_node, path)
+            key = self.scalar(key_node, path)
             if isinstance(key, float | bool) or key is None:
                 raise self.fail(key_node, path, f"mapping key {key_node.value!r} must be a name or a number")
-            self.doc.value_lines[path] = node.start_mark.line + 1
             if key in out:
                 first = self.doc.key_lines[path + (key,)]
                 raise self.fail(key_node, path + (key,), f"duplicate key {key!r} (first at line {first})")
             self.doc.key_lines[path + (key,)] = key_node.start_mark.line + 1
             out[key] = self.convert(value_node, path + (key,))
         return out
+
+    def scalar(self, node, path: Path_):
+        """A string (free of control characters), int, float, bool or None; any other tag is refused."""
+        tag = node.tag
+        if tag == _STR:
+            bad = _VALUE_BAD.search(node.value)
+            if bad:
+                problem = f"control character {describe_char(bad.group())} is not allowed (only newline and tab are)"
+                raise self.fail(node, path, problem)
+            return node.value
+        if tag in _SCALAR_TAGS:
+            return self.constructor.yaml_constructors[tag](self.constructor, node)
+        if tag == "tag:yaml.org,2002:timestamp":
+            raise self.fail(node, path, f"{node.value!r} reads as a date; quote it to make it text")
+        raise self.fail(node, path, f"YAML tag {tag!r} is not allowed (plain data only)")
