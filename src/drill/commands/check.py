@@ -16,12 +16,11 @@ from drill.commands.options import content_option
 
 @dataclass(frozen=True)
 class NumericOutcome:
-    """verify_checks' results, grouped for printing."""
+    """verify_checks' results (drill.engine.verify.CheckResult), grouped for printing."""
 
-    available: bool
     ok: int
-    errata: tuple  # (check, engine value)
-    mismatches: tuple  # (check, engine value or None, problem)
+    errata: tuple  # CheckResults whose erratum the engine confirms
+    mismatches: tuple  # CheckResults that disagree with the engine and are not known errata
 
 
 @click.command()
@@ -50,61 +49,47 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
 
 
 def verify(checks: list) -> NumericOutcome:
-    """Recompute every check through the engine; a missing verifier is reported, never faked."""
+    """Recompute every check through the engine (numpy is imported only when there are checks)."""
     if not checks:
-        return NumericOutcome(True, 0, (), ())
-    try:
-        from drill.engine.verify import verify_checks
-    except ModuleNotFoundError as err:
-        if err.name not in ("drill.engine.verify", "drill.engine"):
-            raise
-        return NumericOutcome(False, 0, (), ())
-    ok, errata, mismatches = 0, [], []
-    for result in verify_checks(checks):
-        status = str(getattr(result, "status", "")).lower().rsplit(".", 1)[-1]
-        check_ = getattr(result, "check", result)  # CheckResult carries the check's own fields
-        value = getattr(result, "value", None)
-        if status == "ok":
-            ok += 1
-        elif status in ("erratum", "erratum_confirmed", "confirmed_erratum"):
-            errata.append((check_, value))
-        else:
-            mismatches.append((check_, value, getattr(result, "message", None) or status))
-    return NumericOutcome(True, ok, tuple(errata), tuple(mismatches))
+        return NumericOutcome(0, (), ())
+    from drill.engine.verify import ERRATUM, OK, verify_checks
+
+    results = verify_checks(checks)
+    return NumericOutcome(
+        ok=sum(1 for r in results if r.status == OK),
+        errata=tuple(r for r in results if r.status == ERRATUM),
+        mismatches=tuple(r for r in results if r.status not in (OK, ERRATUM)),
+    )
 
 
 def _fmt(value) -> str:
     return "?" if value is None else f"{value:.6g}"
 
 
-def _erratum_line(check, value) -> str:
-    return (
-        f"{check.id} ({check.section}, {check.example}/{check.step}{list(check.index)}): "
-        f"the chapter printed {check.claimed:g}, the engine says {_fmt(value)} — {check.erratum}"
-    )
+def _where(r) -> str:
+    return f"{r.id} ({r.section}, {r.example}/{r.step}{list(r.index)})"
 
 
-def _mismatch_line(check, value, problem) -> str:
-    where = f"{check.example}/{check.step}{list(check.index)}"
+def _erratum_line(r) -> str:
+    return f"{_where(r)}: the chapter printed {r.claimed:g}, the engine says {_fmt(r.value)} — {r.erratum}"
+
+
+def _mismatch_line(r) -> str:
     return (
-        f"{check.id} ({check.section}, {where}): the chapter printed {check.claimed:g} "
-        f"(to {check.decimals} decimals), the engine says {_fmt(value)}; {problem}"
+        f"{_where(r)}: the chapter printed {r.claimed:g} (to {r.decimals} decimals), "
+        f"the engine says {_fmt(r.value)}; {r.message}"
     )
 
 
 def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:
     if total == 0:
         return ["numeric checks: none in this content"]
-    if not numeric.available:
-        return [
-            f"numeric checks: {total} not verified — the engine's verifier (drill.engine.verify) is not installed"
-        ]
     lines = [
         f"numeric checks: {numeric.ok} ok, {len(numeric.errata)} confirmed errata, "
         f"{len(numeric.mismatches)} unexpected mismatches"
     ]
-    lines += [f"  erratum: {_erratum_line(c, v)}" for c, v in numeric.errata]
-    lines += [f"  MISMATCH: {_mismatch_line(c, v, p)}" for c, v, p in numeric.mismatches]
+    lines += [f"  erratum: {_erratum_line(r)}" for r in numeric.errata]
+    lines += [f"  MISMATCH: {_mismatch_line(r)}" for r in numeric.mismatches]
     return lines
 
 
@@ -189,7 +174,7 @@ def render_rich(summaries, numeric: NumericOutcome) -> None:
         console.print(facts)
         console.print()
     lines = _numeric_lines(numeric, total_checks)
-    style = "bold red" if numeric.mismatches else ("yellow" if not numeric.available else "green")
+    style = "bold red" if numeric.mismatches else "green"
     console.print(Text(lines[0], style=style))
     for line in lines[1:]:
         console.print(Text(line, style="red" if "MISMATCH" in line else "yellow"))
