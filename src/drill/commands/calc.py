@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import click
 
-from drill.errors import InputError, NotBuiltError
+from drill.errors import InputError
 
 MATRIX_HELP = 'rows separated by ";", values by "," (e.g. "1,0;0,1;1,1")'
 
 
 def _run_interactive(**options) -> None:
-    """Open the interactive calc screen (built by the TUI layer)."""
-    raise NotBuiltError("the interactive calc screen is not built yet; use --plain or --json")
+    """Open the interactive calc screen (drill.tui.screens.calc) on the trace the options built."""
+    from drill.tui.app import make_app
+
+    app = make_app("calc", **options)
+    app.run()
+    if app.error is not None:
+        raise app.error
 
 
 @click.command()

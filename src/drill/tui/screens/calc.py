@@ -1,0 +1,277 @@
+"""`drill calc`: a full-screen step-through of one computation with editable inputs.
+
+Left: the steps (an OptionList); right: the current step's formula, shape, inputs and output as tables.
+←/→ step; c causal mask, p padding mask, h number of heads, e edit X and the weights, r random inputs —
+each recomputed through drill.engine.attention. The shell paints first; the trace (numpy) is built in a
+worker. A change the engine refuses shows an inline message naming the shapes; the screen never crashes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from drill.errors import DrillError
+from drill.tui.options import AppOptions
+from drill.tui.text import visible
+from drill.tui.widgets.matrix_editor import MatrixEditor
+
+EDITOR_NAMES = ("X", "W_Q", "W_K", "W_V", "W_O", "pad")
+
+
+class CalcScreen(Screen):
+    CSS_PATH = "../styles/calc.tcss"
+    AUTO_FOCUS = "#calc-steps"
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Prev step", key_display="←"),
+        Binding("right", "step(1)", "Next step", key_display="→"),
+        Binding("c", "causal", "Causal"),
+        Binding("p", "padding", "Padding"),
+        Binding("h", "heads", "Heads"),
+        Binding("e", "edit", "Edit"),
+        Binding("r", "random", "Random"),
+        Binding("escape", "close_editor", "Close editor", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.model: Any = None  # a CalcModel once the worker has built the first trace
+        self.index = 0
+        self._formulas: dict[str, str] = {}
+
+    @property
+    def trace(self) -> Any:
+        return None if self.model is None else self.model.trace
+
+    # --- layout -----------------------------------------------------------------------------------------
+
+    def compose(self):
+        yield Static(Text("drill calc · computing…"), id="calc-header")
+        with Horizontal(id="calc-body"):
+            yield OptionList(id="calc-steps")
+            with VerticalScroll(id="calc-view"):
+                yield Static(Text("computing…", style="italic"), id="calc-step")
+        yield MatrixEditor(EDITOR_NAMES, id="calc-editor")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(MatrixEditor).display = False
+        self.call_after_refresh(self.load)
+
+    # --- loading ------------------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def load(self) -> None:
+        try:
+            from drill.tui.screens.calc_model import CalcModel, build_initial
+
+            extra = self.options.extra
+            model = CalcModel(build_initial(extra), seed=extra.get("seed") or 0)
+            self._prepare_formulas(model.trace)
+        except DrillError as err:
+            self.app.call_from_thread(self.app.fail, err)
+            return
+        self.app.call_from_thread(self._ready, model)
+
+    def _ready(self, model: Any) -> None:
+        self.model = model
+        self.show_trace(keep=None)
+        self.app.reached("question")
+
+    def _prepare_formulas(self, trace: Any) -> None:
+        from drill.content.latex import render_latex
+
+        for step in trace.steps:
+            if step.formula and step.formula not in self._formulas:
+                try:
+                    self._formulas[step.formula] = render_latex(step.formula)
+                except Exception:  # a formula the renderer can't handle is shown as written
+                    self._formulas[step.formula] = step.formula
+
+    # --- showing ------------------------------------------------------------------------------------------
+
+    def show_trace(self, keep: str | None) -> None:
+        """Refill the step list after a (re)computation, staying on step ``keep`` if it still exists."""
+        trace = self.trace
+        self._prepare_formulas(trace)
+        names = trace.names()
+        if keep in names:
+            self.index = names.index(keep)
+        else:
+            self.index = min(self.index, len(names) - 1)
+        steps = self.query_one("#calc-steps", OptionList)
+        steps.clear_options()
+        steps.add_options(
+            [Option(Text(f"{i + 1:>2} {visible(step.title)}", overflow="ellipsis"), id=step.name)
+             for i, step in enumerate(trace.steps)]
+        )  # fmt: skip
+        steps.highlighted = self.index
+        self.render_step()
+        self.refresh_header()
+        self.load_editor()
+
+    def render_step(self) -> None:
+        from drill.tui.widgets.step_detail import step_renderable
+
+        step = self.trace.steps[self.index]
+        body = step_renderable(self.trace, self.index, self._formulas.get(step.formula, step.formula))
+        self.query_one("#calc-step", Static).update(body)
+        self.query_one("#calc-view", VerticalScroll).scroll_home(animate=False)
+
+    def refresh_header(self) -> None:
+        """The switches first (they change with a key), then the title: all words, colour only accents."""
+        state = self.model.state
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("drill calc", style="bold")
+        if state is not None:
+            s, d = state.x.shape
+            text.append(f" · S={s} d={d}")
+            heads = f"heads {state.heads}"
+            if state.kv_heads != state.heads:
+                heads += f"/KV {state.kv_heads}"
+            text.append(f" · {heads}", style="bold")
+            text.append(
+                " · causal " + ("ON" if state.causal else "off"), style="bold" if state.causal else ""
+            )
+            if state.pad is not None:
+                pad = "".join("1" if v else "0" for v in state.pad)
+                text.append(f" · pad ON {pad}", style="bold")
+            else:
+                text.append(" · pad off")
+        else:
+            text.append(" · fixed example", style="dim")
+        text.append("  │  ")
+        text.append(visible(self.trace.title), style="dim")
+        self.query_one("#calc-header", Static).update(text)
+
+    def load_editor(self) -> None:
+        state = self.model.state
+        editor = self.query_one(MatrixEditor)
+        if state is None:
+            editor.load({})
+            return
+        from drill.tui.screens.calc_model import matrix_text
+        from drill.tui.widgets.step_detail import dims
+
+        values = {}
+        for name, value in state.matrices().items():
+            values[name] = (dims(value), "" if value is None else matrix_text(value))
+        if state.pad is not None:
+            values["pad"] = (dims(state.pad), ",".join("1" if v else "0" for v in state.pad))
+        else:
+            values["pad"] = ("", "")
+        editor.load(values)
+
+    # --- changes ------------------------------------------------------------------------------------------
+
+    def _change(self, what: str, change) -> bool:
+        """Run a model change; on refusal say why (inline when editing, as a notice otherwise)."""
+        keep = self.trace.steps[self.index].name
+        try:
+            change()
+        except DrillError as err:
+            editor = self.query_one(MatrixEditor)
+            if editor.display:
+                editor.show_error(what if what in EDITOR_NAMES else None, str(err))
+            else:
+                self.notify(str(err), title="not changed", severity="warning", timeout=6)
+            return False
+        self.query_one(MatrixEditor).show_error(None, None)
+        self.show_trace(keep)
+        return True
+
+    def action_step(self, delta: int) -> None:
+        if self.model is None:
+            return
+        new = max(0, min(len(self.trace.steps) - 1, self.index + delta))
+        if new != self.index:
+            self.index = new
+            self.query_one("#calc-steps", OptionList).highlighted = new
+            self.render_step()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.model is None or event.option_index == self.index:
+            return
+        self.index = event.option_index
+        self.render_step()
+
+    def action_causal(self) -> None:
+        if self.model is not None:
+            self._change("causal", self.model.toggle_causal)
+
+    def action_padding(self) -> None:
+        if self.model is not None:
+            self._change("pad", self.model.toggle_pad)
+
+    def action_heads(self) -> None:
+        if self.model is not None:
+            self._change("heads", self.model.cycle_heads)
+
+    def action_random(self) -> None:
+        if self.model is not None:
+            self._change("random", self.model.randomize)
+
+    def action_edit(self) -> None:
+        if self.model is None:
+            return
+        if not self.model.editable:
+            self.notify(
+                f"{self.trace.example or 'this trace'} is a fixed example; press r for attention inputs you can edit",
+                severity="warning",
+            )
+            return
+        editor = self.query_one(MatrixEditor)
+        editor.display = True
+        self.load_editor()
+        editor.focus_first()
+
+    def action_close_editor(self) -> None:
+        editor = self.query_one(MatrixEditor)
+        if editor.display:
+            editor.display = False
+            editor.show_error(None, None)
+            self.query_one("#calc-steps").focus()
+
+    def on_matrix_editor_apply(self, message: MatrixEditor.Apply) -> None:
+        if self.model is None:
+            return
+        self._change(message.name, lambda: self.model.set_matrix(message.name, message.text))
+
+    def action_help(self) -> None:
+        from drill.tui.screens.help import HelpScreen
+
+        rows = [
+            ("← / →", "previous / next step (↑/↓ in the step list too)"),
+            ("c", "causal mask on/off (future keys get −∞)"),
+            ("p", "padding mask on/off (the last token is PAD unless you typed a mask)"),
+            ("h", "number of heads: cycles through the values the weights allow"),
+            ("e", "edit X, W_Q, W_K, W_V, W_O and the pad mask (enter applies, esc closes)"),
+            ("r", "random inputs of the same shapes"),
+            ("?", "this help"),
+            ("q / ctrl+c", "quit"),
+        ]
+        self.app.push_screen(HelpScreen("drill calc — keys", rows))
+
+    def palette_actions(self) -> list[tuple[str, str, str]]:
+        return [
+            ("Calc: toggle the causal mask", "key c", "causal"),
+            ("Calc: toggle the padding mask", "key p", "padding"),
+            ("Calc: next number of heads", "key h", "heads"),
+            ("Calc: edit the inputs", "key e", "edit"),
+            ("Calc: random inputs", "key r", "random"),
+            ("Calc: help", "key ?", "help"),
+        ]
+
+    def action_quit(self) -> None:
+        self.app.exit()

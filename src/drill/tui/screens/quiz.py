@@ -1,0 +1,362 @@
+"""`drill quiz`: timed multiple choice over the chapter's quizzes, plus numeric questions from the engine.
+
+The shell paints at once; a thread worker loads the content, builds the questions (generated ones import
+numpy) and opens the store (sqlalchemy). Each question has its own countdown; a timeout counts as wrong and
+shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
+(with no finish time), so an answered question is never lost.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from drill.errors import DrillError
+from drill.tui.options import AppOptions
+from drill.tui.screens.quiz_model import LETTERS, QuizItem, QuizRun, Result, build_items
+from drill.tui.text import visible
+from drill.tui.widgets.choices import ChoiceList, ChoiceRow
+from drill.tui.widgets.countdown import Countdown
+
+DEFAULT_SECONDS = 30
+
+
+@dataclass
+class QuizSettings:
+    seconds: float = DEFAULT_SECONDS
+    count: int | None = None
+    section: str | None = None
+    shuffle: bool = True
+    generated: int = 0
+    seed: int | None = None
+
+    @classmethod
+    def from_options(cls, options: AppOptions) -> QuizSettings:
+        extra = options.extra
+        seconds = extra.get("seconds")
+        return cls(
+            seconds=DEFAULT_SECONDS if seconds is None else seconds,
+            count=extra.get("count"),
+            section=options.section,
+            shuffle=extra.get("shuffle", True),
+            generated=extra.get("generated") or 0,
+            seed=extra.get("seed"),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seconds": self.seconds,
+            "count": self.count,
+            "section": self.section,
+            "shuffle": self.shuffle,
+            "generated": self.generated,
+            "seed": self.seed,
+        }
+
+
+@dataclass
+class QuizSetup:
+    """What the loading worker hands back."""
+
+    run: QuizRun
+    store: Any
+    owns_store: bool
+    pack_title: str
+
+
+class QuizScreen(Screen):
+    CSS_PATH = "../styles/quiz.tcss"
+
+    BINDINGS = [
+        *(Binding(LETTERS[i].lower(), f"choose('{LETTERS[i]}')", LETTERS[i], show=False) for i in range(5)),
+        *(Binding(str(i + 1), f"choose('{LETTERS[i]}')", str(i + 1), show=False) for i in range(5)),
+        Binding("enter", "next", "Next"),
+        Binding("space", "next", "Next", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.settings = QuizSettings.from_options(options)
+        if self.settings.seed is None:
+            self.settings.seed = random.SystemRandom().randrange(2**31)
+        self.run: QuizRun | None = None
+        self.store: Any = None
+        self._owns_store = False
+        self.pack_title = "loading…"
+        self.answered: Result | None = None  # the current question's result, once answered
+        self.saved_attempt: int | None = None
+        self.save_error: str | None = None
+        self._started_clock = None
+        self._started_timer: float | None = None
+        self._finished_timer: float | None = None
+
+    # --- layout -----------------------------------------------------------------------------------------
+
+    def compose(self):
+        with Horizontal(id="quiz-top"):
+            yield Static(Text("drill quiz · loading…"), id="quiz-header")
+            yield Countdown(self.options.timer, id="countdown")
+        with VerticalScroll(id="quiz-body"):
+            yield Static("", id="quiz-meta")
+            yield Static(Text("Loading the questions…", style="italic"), id="quiz-stem")
+            yield ChoiceList(id="choices")
+            yield Input(placeholder="type a number, then enter (e.g. 0.25, 1/4, 25%)", id="quiz-input")
+            yield Static("", id="quiz-input-error")
+            yield Static("", id="quiz-feedback")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#quiz-input").display = False
+        self.query_one("#quiz-input-error").display = False
+        self.query_one("#quiz-feedback").display = False
+        self.call_after_refresh(self.load)
+
+    # --- loading ------------------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def load(self) -> None:
+        try:
+            setup = self._build()
+        except DrillError as err:
+            self.app.call_from_thread(self.app.fail, err)
+            return
+        self.app.call_from_thread(self._ready, setup)
+
+    def _build(self) -> QuizSetup:
+        library = self.options.library
+        if library is None:
+            from drill.content import load_content
+
+            library = load_content(self.options.content_path)
+        s = self.settings
+        items = build_items(
+            library, count=s.count, section=s.section, shuffle=s.shuffle, generated=s.generated, seed=s.seed
+        )
+        store, owns = self.options.store, False
+        if store is None:
+            from drill.store import open_store
+
+            store, owns = open_store(self.options.db_url, self.options.user), True
+        store.sync_content(library)
+        title = " + ".join(pack.id for pack in library.packs) or "no pack"
+        return QuizSetup(QuizRun(items, self.options.clock), store, owns, title)
+
+    async def _ready(self, setup: QuizSetup) -> None:
+        self.run, self.store, self._owns_store = setup.run, setup.store, setup.owns_store
+        self.pack_title = setup.pack_title
+        self.app.quiz_run = self.run
+        self._started_clock = self.options.clock()
+        self._started_timer = self.options.timer()
+        await self.show_item(self.run.current)
+        self.app.reached("question")
+
+    # --- showing a question ---------------------------------------------------------------------------------
+
+    @property
+    def item(self) -> QuizItem | None:
+        return None if self.run is None else self.run.current
+
+    async def show_item(self, item: QuizItem) -> None:
+        self.answered = None
+        self.refresh_header()
+        meta = Text(no_wrap=True, overflow="ellipsis")
+        meta.append(f"§{visible(item.section)}", style="bold")
+        meta.append(f" · {visible(item.id)}")
+        meta.append(" · chapter quiz" if item.kind == "chapter" else " · generated from the engine")
+        self.query_one("#quiz-meta", Static).update(meta)
+        self.query_one("#quiz-stem", Static).update(Text(visible(item.stem)))
+        choices = self.query_one(ChoiceList)
+        await choices.set_options(item.options)
+        choices.display = not item.numeric
+        field = self.query_one("#quiz-input", Input)
+        field.value = ""
+        field.disabled = False
+        field.display = item.numeric
+        self.query_one("#quiz-input-error").display = False
+        self.query_one("#quiz-feedback").display = False
+        if item.numeric:
+            field.focus()
+        else:
+            self.set_focus(None)
+        self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
+        self.query_one(Countdown).start(self.settings.seconds)
+
+    def refresh_header(self) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("drill quiz", style="bold")
+        if self.run is not None:
+            number = max(1, min(self.run.index + (0 if self.answered else 1), len(self.run.items)))
+            text.append(f" · question {number}/{len(self.run.items)}", style="bold")
+            text.append(f" · score {self.run.score} · streak {self.run.streak}")
+        text.append(f" · {self.pack_title}", style="dim")
+        self.query_one("#quiz-header", Static).update(text)
+
+    # --- answering ------------------------------------------------------------------------------------------
+
+    def _duration_ms(self) -> int:
+        return int(self.query_one(Countdown).elapsed() * 1000)
+
+    def action_choose(self, letter: str) -> None:
+        item = self.item
+        if item is None or self.answered is not None or item.numeric:
+            return
+        result = self.run.choose(letter, self._duration_ms())
+        if result is not None:
+            self.show_result(result)
+
+    def on_choice_row_chosen(self, message: ChoiceRow.Chosen) -> None:
+        self.action_choose(message.letter)
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        message.stop()
+        item = self.item
+        if item is None or self.answered is not None or not item.numeric:
+            return
+        error = self.query_one("#quiz-input-error", Static)
+        try:
+            result = self.run.type_answer(message.value, self._duration_ms())
+        except DrillError as err:
+            error.update(Text(f"⚠ {err}"))
+            error.display = True
+            return
+        error.display = False
+        self.show_result(result)
+
+    def on_countdown_expired(self, message: Countdown.Expired) -> None:
+        self.time_out()
+
+    def time_out(self) -> None:
+        if self.item is None or self.answered is not None:
+            return
+        self.show_result(self.run.time_out(int(self.settings.seconds * 1000)))
+
+    def show_result(self, result: Result) -> None:
+        self.answered = result
+        self.query_one(Countdown).stop()
+        item = result.item
+        if not item.numeric:
+            self.query_one(ChoiceList).mark(item.answer, result.chosen)
+        field = self.query_one("#quiz-input", Input)
+        field.disabled = True
+        self.set_focus(None)
+        feedback = Text()
+        if result.correct:
+            feedback.append("✓ Right.", style="bold")
+            if item.numeric:
+                feedback.append(f"  The answer is {item.answer_text()}.")
+        elif result.timed_out:
+            feedback.append("⏱ Time's up", style="bold")
+            feedback.append(f" (counts as wrong). The answer is {visible(item.answer_text())}.")
+        else:
+            feedback.append("✗ Wrong.", style="bold")
+            if item.numeric:
+                feedback.append(f"  You typed {visible(result.chosen or '')}.")
+            feedback.append(f"  The answer is {visible(item.answer_text())}.")
+        feedback.append("\n\n")
+        feedback.append(visible(item.explanation))
+        last = self.run.finished
+        feedback.append("\n\n")
+        feedback.append("enter  " + ("see your score" if last else "next question"), style="dim")
+        box = self.query_one("#quiz-feedback", Static)
+        box.update(feedback)
+        box.set_class(result.correct, "right")
+        box.set_class(not result.correct, "wrong")
+        box.display = True
+        self.refresh_header()
+        self.call_after_refresh(self._scroll_to_feedback)
+
+    def _scroll_to_feedback(self) -> None:
+        self.query_one("#quiz-body", VerticalScroll).scroll_to_widget(
+            self.query_one("#quiz-feedback"), animate=False
+        )
+
+    async def action_next(self) -> None:
+        if self.run is None or self.answered is None:
+            return
+        if self.run.finished:
+            self.finish()
+        else:
+            await self.show_item(self.run.current)
+
+    # --- the end --------------------------------------------------------------------------------------------
+
+    def elapsed(self) -> float:
+        if self._started_timer is None:
+            return 0.0
+        end = self._finished_timer if self._finished_timer is not None else self.options.timer()
+        return max(0.0, end - self._started_timer)
+
+    def save(self, finished: bool) -> int | None:
+        """Store the attempt (once). Returns its id; a store error is kept for the score screen."""
+        if self.run is None or self.saved_attempt is not None or not self.run.results:
+            return self.saved_attempt
+        if getattr(self.store, "readonly", False):
+            self.save_error = "the database is open read-only"
+            return None
+        settings = self.settings.as_dict()
+        try:
+            self.saved_attempt = self.store.record_quiz_attempt(
+                self._started_clock, self.options.clock() if finished else None, settings, self.run.records()
+            )
+            self.save_error = None
+        except DrillError as err:
+            self.save_error = str(err)
+        return self.saved_attempt
+
+    def finish(self) -> None:
+        from drill.tui.screens.quiz_score import QuizScoreScreen
+
+        self._finished_timer = self.options.timer()
+        self.save(finished=True)
+        self.app.push_screen(
+            QuizScoreScreen(
+                self.run,
+                self.elapsed(),
+                saved_attempt=self.saved_attempt,
+                save_error=self.save_error,
+                make_due_now=self.make_due_now,
+            )
+        )
+
+    def make_due_now(self, card_ids: list[str]) -> int:
+        return self.store.make_due_now(card_ids, self.options.clock())
+
+    def action_help(self) -> None:
+        from drill.tui.screens.help import HelpScreen
+
+        rows = [
+            ("A–E / 1–5", "choose an option (letters follow the order shown)"),
+            ("type + enter", "answer a numeric question (checked to the stated tolerance)"),
+            ("enter / space", "next question after the feedback"),
+            ("?", "this help"),
+            ("q / ctrl+c", "quit (the answers given so far are saved)"),
+        ]
+        self.app.push_screen(HelpScreen("drill quiz — keys", rows))
+
+    def palette_actions(self) -> list[tuple[str, str, str]]:
+        return [
+            ("Quiz: next question", "key enter", "next"),
+            ("Quiz: help", "key ?", "help"),
+            ("Quiz: quit", "key q", "quit"),
+        ]
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    def on_unmount(self) -> None:
+        # Quitting part-way still stores what was answered (no finish time marks it unfinished).
+        if self.store is not None:
+            self.save(finished=False)
+            if self._owns_store:
+                self.store.close()

@@ -1,0 +1,229 @@
+"""What a quiz is, apart from how it looks: the questions in order, the answers given, the score.
+
+No textual here: the quiz screen drives a `QuizRun`, the tests can drive one directly. Chapter quizzes have
+their options shuffled with the mapping kept (the letters follow display order; the stored answer is the
+original key). Generated questions come from drill.content.generated: numeric ones are typed and checked to
+their tolerance, choice ones are answered by letter like a chapter quiz.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from drill.errors import InputError
+
+CHAPTER, GENERATED = "chapter", "generated"
+LETTERS = "ABCDEFGH"
+# Typed answers are stored as given, up to the column's width.
+CHOSEN_WIDTH = 20
+
+
+@dataclass(frozen=True)
+class Option:
+    letter: str  # shown, in display order: A, B, C, ...
+    key: str  # the option's key in the content (what is stored)
+    text: str
+
+
+@dataclass(frozen=True)
+class QuizItem:
+    id: str
+    kind: str  # CHAPTER or GENERATED
+    section: str
+    stem: str
+    explanation: str
+    options: tuple[Option, ...] = ()  # empty for a typed (numeric) question
+    answer: str = ""  # the original key of the right option ("" for a numeric question)
+    cards: tuple[str, ...] = ()
+    question: Any = None  # the GeneratedQuestion behind a generated item
+
+    @property
+    def numeric(self) -> bool:
+        return not self.options
+
+    def option_by_letter(self, letter: str) -> Option | None:
+        return next((o for o in self.options if o.letter == letter.upper()), None)
+
+    def option_by_key(self, key: str) -> Option | None:
+        return next((o for o in self.options if o.key == key), None)
+
+    def answer_text(self) -> str:
+        """The right answer as the learner sees it: "B  [B, S, S]" or "0.2119 (±0.005)"."""
+        if self.numeric:
+            q = self.question
+            return f"{float(q.answer):.4f} (±{q.tolerance:g})"
+        option = self.option_by_key(self.answer)
+        return f"{option.letter}  {option.text}" if option else self.answer
+
+
+@dataclass(frozen=True)
+class Result:
+    item: QuizItem
+    chosen: str | None  # original option key, or the typed text; None when time ran out
+    correct: bool
+    timed_out: bool
+    duration_ms: int
+    answered_at: datetime
+
+    def chosen_text(self) -> str:
+        if self.timed_out:
+            return "(time ran out)"
+        if self.item.numeric:
+            return self.chosen or ""
+        option = self.item.option_by_key(self.chosen or "")
+        return f"{option.letter}  {option.text}" if option else str(self.chosen)
+
+
+def chapter_item(quiz: Any, rng: random.Random | None) -> QuizItem:
+    keys = list(quiz.options)
+    if rng is not None:
+        rng.shuffle(keys)
+    options = tuple(Option(LETTERS[i], key, quiz.options[key]) for i, key in enumerate(keys))
+    return QuizItem(
+        id=quiz.id,
+        kind=CHAPTER,
+        section=quiz.section,
+        stem=quiz.stem,
+        explanation=quiz.explanation,
+        options=options,
+        answer=quiz.answer,
+        cards=tuple(quiz.cards),
+    )
+
+
+def generated_item(q: Any) -> QuizItem:
+    # Generated choice options are already in a meaningful order ("key token 1, 2, 3"); keep it.
+    options = tuple(Option(LETTERS[i], key, text) for i, (key, text) in enumerate((q.options or {}).items()))
+    return QuizItem(
+        id=q.id,
+        kind=GENERATED,
+        section=q.section,
+        stem=q.prompt,
+        explanation=q.explanation,
+        options=options,
+        answer=str(q.answer) if options else "",
+        question=q,
+    )
+
+
+def build_items(
+    library: Any,
+    *,
+    count: int | None = None,
+    section: str | None = None,
+    shuffle: bool = True,
+    generated: int = 0,
+    seed: int = 0,
+) -> list[QuizItem]:
+    """The questions of one quiz, in the order asked. InputError when nothing matches."""
+    rng = random.Random(seed) if shuffle else None
+    quizzes = [q for q in library.quizzes if section is None or q.section == section]
+    items = [chapter_item(q, rng) for q in quizzes]
+    if generated:
+        items += [generated_item(q) for q in _generated(seed, generated, section)]
+    if not items:
+        sections = sorted({q.section for q in library.quizzes})
+        where = f" in section {section}" if section else ""
+        raise InputError(
+            f"no quiz questions{where} (chapter quizzes are in sections: {', '.join(sections) or 'none'}; "
+            "--generated N adds numeric questions for 7.7, 7.9, 7.11, 7.12, 7.18)"
+        )
+    if rng is not None:
+        rng.shuffle(items)
+    return items[:count] if count else items
+
+
+def _generated(seed: int, n: int, section: str | None) -> list[Any]:
+    from drill.content.generated import generate_questions
+
+    if section is None:
+        return generate_questions(seed, n)
+    # Four kinds cycle, so 4·n + 4 questions hold at least n of any kind that the section has.
+    return [q for q in generate_questions(seed, 4 * n + 4) if q.section == section][:n]
+
+
+@dataclass
+class QuizRun:
+    """One sitting: the items, where we are, and what was answered."""
+
+    items: list[QuizItem]
+    clock: Callable[[], datetime]
+    results: list[Result] = field(default_factory=list)
+    streak: int = 0
+    best_streak: int = 0
+
+    @property
+    def index(self) -> int:
+        return len(self.results)
+
+    @property
+    def current(self) -> QuizItem | None:
+        return self.items[self.index] if self.index < len(self.items) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.items)
+
+    @property
+    def score(self) -> int:
+        return sum(1 for r in self.results if r.correct)
+
+    def wrong(self) -> list[Result]:
+        return [r for r in self.results if not r.correct]
+
+    def related_cards(self) -> list[str]:
+        """Cards behind the wrong answers, each once, in order."""
+        return list(dict.fromkeys(card for r in self.wrong() for card in r.item.cards))
+
+    def choose(self, letter: str, duration_ms: int) -> Result | None:
+        """Answer the current choice question by its shown letter; None if no such option."""
+        item = self.current
+        if item is None or item.numeric:
+            return None
+        option = item.option_by_letter(letter)
+        if option is None:
+            return None
+        return self._record(option.key, option.key == item.answer, False, duration_ms)
+
+    def type_answer(self, text: str, duration_ms: int) -> Result:
+        """Answer the current numeric question; InputError (nothing recorded) when ``text`` is no number."""
+        from drill.content.generated import check_numeric_answer
+
+        item = self.current
+        if item is None or not item.numeric:
+            raise InputError("this question is answered by choosing an option")
+        correct = check_numeric_answer(text, item.question)
+        return self._record(text.strip()[:CHOSEN_WIDTH], correct, False, duration_ms)
+
+    def time_out(self, duration_ms: int) -> Result | None:
+        if self.current is None:
+            return None
+        return self._record(None, False, True, duration_ms)
+
+    def _record(self, chosen: str | None, correct: bool, timed_out: bool, duration_ms: int) -> Result:
+        result = Result(self.current, chosen, correct, timed_out, max(0, duration_ms), self.clock())
+        self.results.append(result)
+        self.streak = self.streak + 1 if correct else 0
+        self.best_streak = max(self.best_streak, self.streak)
+        return result
+
+    def records(self) -> list[Any]:
+        """The answers as the store records them."""
+        from drill.store.types import QuizAnswerRecord
+
+        return [
+            QuizAnswerRecord(
+                item_id=r.item.id,
+                kind=r.item.kind,
+                chosen=r.chosen,
+                correct=r.correct,
+                timed_out=r.timed_out,
+                duration_ms=r.duration_ms,
+                answered_at=r.answered_at,
+            )
+            for r in self.results
+        ]

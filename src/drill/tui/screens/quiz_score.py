@@ -1,0 +1,126 @@
+"""The end of a quiz: score, time, best streak, a review of every wrong answer, and an offer to make the
+cards behind the wrong answers due now."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from drill.errors import DrillError
+from drill.tui.screens.quiz_model import QuizRun, Result
+from drill.tui.text import visible
+from drill.tui.widgets.header import format_clock
+
+
+def score_table(run: QuizRun, elapsed: float, saved_attempt: int | None, save_error: str | None) -> Table:
+    total = len(run.results)
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    percent = f" ({run.score / total:.0%})" if total else ""
+    table.add_row("score", f"{run.score} / {total}{percent}")
+    table.add_row("time", format_clock(elapsed))
+    table.add_row("best streak", str(run.best_streak))
+    timeouts = sum(1 for r in run.results if r.timed_out)
+    table.add_row("timed out", str(timeouts))
+    if save_error:
+        table.add_row("saved", Text(f"NOT saved: {save_error}", style="bold"))
+    elif saved_attempt is not None:
+        table.add_row("saved", f"attempt #{saved_attempt}")
+    return table
+
+
+def review_block(number: int, result: Result) -> Group:
+    item = result.item
+    head = Text()
+    head.append(f"{number}. ✗ ", style="bold")
+    head.append(f"§{visible(item.section)} · {visible(item.id)}", style="bold")
+    lines = [head, Text(visible(item.stem))]
+    mine = Text("   your answer  ", style="dim")
+    mine.append(visible(result.chosen_text()))
+    right = Text("   right answer ", style="dim")
+    right.append(visible(item.answer_text()), style="bold")
+    lines += [mine, right, Text(visible(item.explanation), style="italic"), Text("")]
+    return Group(*lines)
+
+
+class QuizScoreScreen(Screen):
+    CSS_PATH = "../styles/quiz.tcss"
+    BINDINGS = [
+        Binding("m", "make_due", "Make related cards due now"),
+        Binding("q", "quit", "Quit"),
+        Binding("enter", "quit", "Quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        run: QuizRun,
+        elapsed: float,
+        *,
+        saved_attempt: int | None,
+        save_error: str | None,
+        make_due_now: Callable[[list[str]], int],
+    ) -> None:
+        super().__init__()
+        self.run = run
+        self.elapsed = elapsed
+        self.saved_attempt = saved_attempt
+        self.save_error = save_error
+        self._make_due_now = make_due_now
+        self.made_due: int | None = None
+
+    def compose(self):
+        with VerticalScroll(id="score-body"):
+            yield Static(Text("Quiz finished", style="bold"), id="score-title")
+            yield Static(score_table(self.run, self.elapsed, self.saved_attempt, self.save_error), id="score")
+            yield Static(self._offer_text(), id="score-offer")
+            yield Static(self._review(), id="score-review")
+        yield Footer()
+
+    def _review(self) -> Group | Text:
+        wrong = self.run.wrong()
+        if not wrong:
+            return Text("No wrong answers to review. ✓", style="bold")
+        blocks: list = [Text(f"Review: {len(wrong)} wrong answer(s)", style="bold underline"), Text("")]
+        blocks += [review_block(n, r) for n, r in enumerate(wrong, start=1)]
+        return Group(*blocks)
+
+    def _offer_text(self) -> Text:
+        cards = self.run.related_cards()
+        text = Text()
+        if not cards:
+            if self.run.wrong():
+                text.append("The wrong answers name no study cards.", style="dim")
+            return text
+        if self.made_due is None:
+            text.append("m", style="bold reverse")
+            text.append(f"  make the {len(cards)} card(s) behind the wrong answers due now: ")
+            text.append(", ".join(visible(c) for c in cards))
+        else:
+            text.append("✓ ", style="bold")
+            text.append(
+                f"{self.made_due} of {len(cards)} card(s) are now due for `drill study` "
+                "(cards never studied stay new; cards already due stay due)."
+            )
+        return text
+
+    def action_make_due(self) -> None:
+        cards = self.run.related_cards()
+        if not cards or self.made_due is not None:
+            return
+        try:
+            self.made_due = self._make_due_now(cards)
+        except DrillError as err:
+            self.notify(f"Could not make the cards due: {err}", severity="error")
+            return
+        self.query_one("#score-offer", Static).update(self._offer_text())
+
+    def action_quit(self) -> None:
+        self.app.exit()
