@@ -25,6 +25,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     and_,
+    bindparam,
     delete,
     func,
     insert,
@@ -55,7 +56,7 @@ from drill.store import engine as engines
 from drill.store import migrate
 from drill.store.models import Card as CardRow
 from drill.store.models import CardState as StateRow
-from drill.store.models import QuizAnswer, QuizAttempt, ReviewLog, StudySession, User
+from drill.store.models import QuizAnswer, QuizAttempt, ReviewLog, StudySession, User, UTCDateTime
 from drill.store.types import (
     BROWSE_STATES,
     BURIED,
@@ -82,6 +83,13 @@ answers_t = QuizAnswer.__table__
 # A never-reviewed card's state has this due time, so its fuzz seed (and so ``preview``) doesn't depend on
 # the moment it is looked at.
 NEW_DUE = datetime(2000, 1, 1, tzinfo=UTC)
+
+# The grade's statements, built once (executed with parameter dicts).
+_UPDATE_STATE = update(states_t).where(
+    states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
+)
+_INSERT_STATE = insert(states_t)
+_INSERT_LOG = insert(logs_t).returning(logs_t.c.id)
 FALLBACK_USER = "learner"
 
 
@@ -248,6 +256,7 @@ class Store:
         self.tz = None
         self._packs: tuple[str, ...] | None = None
         self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
+        self._stmts: dict[tuple, Any] = {}  # prebuilt statements (depend on the active packs)
         self._is_sqlite = engine.dialect.name == "sqlite"
 
     # -- lifecycle -----------------------------------------------------------------------------------
@@ -324,6 +333,7 @@ class Store:
         counts = {"added": 0, "retired": 0, "restored": 0, "updated": 0}
         self._packs = tuple(sorted(packs))
         self._ids.clear()
+        self._stmts.clear()
         if not packs:
             return counts
         wanted: dict[tuple[str, str], tuple[str, int]] = {}
@@ -374,6 +384,22 @@ class Store:
                     .where(cards_t.c.id == row.id)
                     .values(section=section, position=pos, retired=False)
                 )
+            # Every card gets a state row for this user ("new", due NULL): see _new_query.
+            missing = (
+                select(literal(self.user_id), cards_t.c.id, literal(Phase.NEW.value), literal(0), literal(0),
+                       literal(0), literal(False), literal(False))
+                .where(cards_t.c.pack.in_(self._packs))
+                .where(
+                    ~select(states_t.c.card_id)
+                    .where(states_t.c.user_id == self.user_id, states_t.c.card_id == cards_t.c.id)
+                    .exists()
+                )
+            )  # fmt: skip
+            conn.execute(
+                insert(states_t).from_select(
+                    ["user_id", "card_id", "state", "step", "reps", "lapses", "suspended", "leech"], missing
+                )
+            )
         return counts
 
     # -- study ---------------------------------------------------------------------------------------
@@ -381,50 +407,96 @@ class Store:
     def _day(self, now: datetime) -> tuple[datetime, datetime]:
         return day_bounds(now, self.config.day_starts_at, self.tz)
 
+    def _stmt(self, key: tuple, build):
+        """A statement built once per store (and per set of active packs): building SQLAlchemy statements
+        costs more than running these indexed queries."""
+        stmt = self._stmts.get(key)
+        if stmt is None:
+            stmt = self._stmts[key] = build()
+        return stmt
+
     def _done_today(self, conn: Connection, now: datetime) -> tuple[int, int, int]:
         """(all grades, new cards introduced, review-state grades) since the study day began."""
         start, end = self._day(now)
-        rows = conn.execute(
-            select(logs_t.c.state_before, func.count())
-            .where(logs_t.c.user_id == self.user_id, logs_t.c.reviewed_at >= start, logs_t.c.reviewed_at < end)
-            .group_by(logs_t.c.state_before)
-        ).all()
-        by_state = {state: n for state, n in rows}
+        stmt = self._stmt(
+            ("done",),
+            lambda: select(logs_t.c.state_before, func.count())
+            .where(
+                logs_t.c.user_id == self.user_id,
+                logs_t.c.reviewed_at >= bindparam("start", type_=UTCDateTime()),
+                logs_t.c.reviewed_at < bindparam("end", type_=UTCDateTime()),
+            )
+            .group_by(logs_t.c.state_before),
+        )
+        by_state = {state: n for state, n in conn.execute(stmt, {"start": start, "end": end})}
         return sum(by_state.values()), by_state.get(Phase.NEW.value, 0), by_state.get(Phase.REVIEW.value, 0)
 
-    def _not_buried(self, now: datetime):
-        return or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now)
+    @staticmethod
+    def _not_buried():
+        return or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= bindparam("now", type_=UTCDateTime()))
 
-    def _due_query(self, now: datetime, section: str | None, include_reviews: bool):
-        join = states_t.join(cards_t, cards_t.c.id == states_t.c.card_id)
-        query = select(
-            cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state, states_t.c.due,
-            states_t.c.reps, states_t.c.lapses,
-        ).select_from(join).where(
-            states_t.c.user_id == self.user_id,
-            states_t.c.suspended == False,  # noqa: E712
-            states_t.c.due <= now,
-            self._not_buried(now),
-        )  # fmt: skip
-        if not include_reviews:
-            query = query.where(states_t.c.state != Phase.REVIEW.value)
-        return self._active(query, section)
+    def _due_query(self, section: str | None, include_reviews: bool):
+        """Due cards, earliest first (parameter ``now``). Served by ix_card_states_next_due."""
 
-    def _new_query(self, now: datetime, section: str | None):
-        join = cards_t.outerjoin(
-            states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == self.user_id)
-        )
-        query = select(cards_t.c.content_id, cards_t.c.pack, cards_t.c.section).select_from(join).where(
-            or_(
-                states_t.c.card_id.is_(None),
-                and_(
-                    states_t.c.state == Phase.NEW.value,
-                    states_t.c.suspended == False,  # noqa: E712
-                    self._not_buried(now),
-                ),
+        def build():
+            join = states_t.join(cards_t, cards_t.c.id == states_t.c.card_id)
+            query = select(
+                cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state, states_t.c.due,
+                states_t.c.reps, states_t.c.lapses,
+            ).select_from(join).where(
+                states_t.c.user_id == self.user_id,
+                states_t.c.suspended == False,  # noqa: E712
+                states_t.c.due <= bindparam("now", type_=UTCDateTime()),
+                self._not_buried(),
+            )  # fmt: skip
+            if not include_reviews:
+                query = query.where(states_t.c.state != Phase.REVIEW.value)
+            return self._active(query, section).order_by(states_t.c.due)
+
+        return self._stmt(("due", section, include_reviews), build)
+
+    def _new_query(self, section: str | None):
+        """New cards in content order (parameter ``now``).
+
+        ``sync_content`` gives this user a state row for every card ("new", due NULL), so new cards are
+        found through ix_card_states_next_due (user_id, suspended, due IS NULL) rather than by scanning
+        every card for a missing row. A read-only store could not write those rows: it looks for
+        missing rows too (slower, still right).
+        """
+
+        def build():
+            new_row = and_(
+                states_t.c.due.is_(None),
+                states_t.c.suspended == False,  # noqa: E712
+                self._not_buried(),
             )
-        )
-        return self._active(query, section)
+            cols = (cards_t.c.content_id, cards_t.c.pack, cards_t.c.section)
+            if self.readonly:
+                join = cards_t.outerjoin(
+                    states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == self.user_id)
+                )
+                query = select(*cols).select_from(join).where(or_(states_t.c.card_id.is_(None), new_row))
+            else:
+                join = states_t.join(cards_t, cards_t.c.id == states_t.c.card_id)
+                query = select(*cols).select_from(join).where(states_t.c.user_id == self.user_id, new_row)
+            return self._active(query, section).order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
+
+        return self._stmt(("new", section), build)
+
+    def _first_due(self, conn: Connection, now: datetime, section: str | None, include_reviews: bool) -> tuple | None:
+        """The earliest due card as (content_id, pack, section, state, due, reps, lapses), or None.
+
+        The study screen asks for this after every grade. The query itself is an index seek of a few
+        microseconds, so on SQLite it runs as SQL compiled once by SQLAlchemy on the pooled DBAPI
+        connection: SQLAlchemy's per-execution bookkeeping would otherwise cost ten times the query.
+        """
+        key = ("due1", section, include_reviews)
+        stmt = self._stmt(key, lambda: self._due_query(section, include_reviews).limit(1))
+        if not self._is_sqlite:
+            row = conn.execute(stmt, {"now": now}).first()
+            return None if row is None else tuple(row)
+        fast = self._stmt(("fast",) + key, lambda: _Prepared(stmt, self._engine.dialect, "now"))
+        return fast.first(conn, now)
 
     def next_card(self, now: datetime, section: str | None = None) -> DueCard | None:
         """The card to show at ``now``, or None when nothing is left today.
@@ -434,19 +506,18 @@ class Store:
         (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
         """
         now = _aware(now)
+        params = {"now": now}
         with self._tx() as conn:
             _, new_done, reviews_done = self._done_today(conn, now)
             new_left, reviews_left = remaining_today(new_done, reviews_done, self.config)
-            row = conn.execute(
-                self._due_query(now, section, reviews_left > 0).order_by(states_t.c.due).limit(1)
-            ).first()
+            include_reviews = reviews_left > 0
+            row = self._first_due(conn, now, section, include_reviews)
             if row is not None:
-                return DueCard(row.content_id, row.pack, row.section, Phase(row.state), row.due, row.reps, row.lapses)
+                content_id, pack, card_section, state, due, reps, lapses = row
+                return DueCard(content_id, pack, card_section, Phase(state), due, reps, lapses)
             if new_left <= 0:
                 return None
-            row = conn.execute(
-                self._new_query(now, section).order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id).limit(1)
-            ).first()
+            row = conn.execute(self._stmt(("new1", section), lambda: self._new_query(section).limit(1)), params).first()
             if row is None:
                 return None
             return DueCard(row.content_id, row.pack, row.section, Phase.NEW, None, 0, 0)
@@ -454,32 +525,45 @@ class Store:
     def counts(self, now: datetime, section: str | None = None) -> Counts:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
         now = _aware(now)
+        params = {"now": now}
         with self._tx() as conn:
             done, new_done, reviews_done = self._done_today(conn, now)
             new_left, reviews_left = remaining_today(new_done, reviews_done, self.config)
             due_rows = conn.execute(
-                self._due_query(now, section, True)
-                .with_only_columns(states_t.c.state, func.count())
-                .group_by(states_t.c.state)
+                self._stmt(
+                    ("due-count", section),
+                    lambda: self._due_query(section, True)
+                    .with_only_columns(states_t.c.state, func.count())
+                    .order_by(None)
+                    .group_by(states_t.c.state),
+                ),
+                params,
             ).all()
             by_state = {state: n for state, n in due_rows}
             reviews = by_state.pop(Phase.REVIEW.value, 0)
             due = sum(by_state.values()) + min(reviews, reviews_left)
             new_available = conn.execute(
-                self._new_query(now, section).with_only_columns(func.count())
-            ).scalar_one()
-            upcoming = self._active(
-                select(func.min(states_t.c.due))
-                .select_from(states_t.join(cards_t, cards_t.c.id == states_t.c.card_id))
-                .where(
-                    states_t.c.user_id == self.user_id,
-                    states_t.c.suspended == False,  # noqa: E712
-                    states_t.c.due > now,
-                    self._not_buried(now),
+                self._stmt(
+                    ("new-count", section),
+                    lambda: self._new_query(section).with_only_columns(func.count()).order_by(None),
                 ),
-                section,
+                params,
+            ).scalar_one()
+            upcoming = self._stmt(
+                ("upcoming", section),
+                lambda: self._active(
+                    select(func.min(states_t.c.due))
+                    .select_from(states_t.join(cards_t, cards_t.c.id == states_t.c.card_id))
+                    .where(
+                        states_t.c.user_id == self.user_id,
+                        states_t.c.suspended == False,  # noqa: E712
+                        states_t.c.due > bindparam("now", type_=UTCDateTime()),
+                        self._not_buried(),
+                    ),
+                    section,
+                ),
             )
-            next_due = conn.execute(upcoming).scalar()
+            next_due = conn.execute(upcoming, params).scalar()
         return Counts(
             due=due,
             new=min(new_available, new_left),
@@ -490,9 +574,13 @@ class Store:
         )
 
     def _load_state(self, conn: Connection, row_id: int) -> tuple[CardState, _Flags]:
-        row = conn.execute(
-            select(states_t).where(states_t.c.user_id == self.user_id, states_t.c.card_id == row_id)
-        ).first()
+        stmt = self._stmt(
+            ("state",),
+            lambda: select(states_t).where(
+                states_t.c.user_id == self.user_id, states_t.c.card_id == bindparam("card")
+            ),
+        )
+        row = conn.execute(stmt, {"card": row_id}).first()
         if row is None:
             return CardState(state=Phase.NEW, step=0, due=NEW_DUE), _Flags()
         flags = _Flags(row.suspended, _utc(row.buried_until), row.leech, exists=True)
@@ -506,13 +594,9 @@ class Store:
 
     def _write_state(self, conn: Connection, row_id: int, exists: bool, values: dict[str, Any]) -> None:
         if exists:
-            conn.execute(
-                update(states_t)
-                .where(states_t.c.user_id == self.user_id, states_t.c.card_id == row_id)
-                .values(**values)
-            )
+            conn.execute(_UPDATE_STATE, {"b_user": self.user_id, "b_card": row_id, **values})
         else:
-            conn.execute(insert(states_t).values(user_id=self.user_id, card_id=row_id, **values))
+            conn.execute(_INSERT_STATE, {"user_id": self.user_id, "card_id": row_id, **values})
 
     def grade(
         self,
@@ -547,22 +631,20 @@ class Store:
                 "buried_until": flags.buried_until, "leech": leech,
             })  # fmt: skip
             is_new = before.state is Phase.NEW
-            log_id = conn.execute(
-                insert(logs_t).values(
-                    user_id=self.user_id, card_id=row_id, session_id=session_id, rating=int(grade),
-                    reviewed_at=now, duration_ms=duration_ms,
-                    state_before=before.state.value, step_before=before.step,
-                    stability_before=before.stability, difficulty_before=before.difficulty,
-                    due_before=None if is_new else before.due, last_review_before=before.last_review,
-                    reps_before=before.reps, lapses_before=before.lapses,
-                    suspended_before=flags.suspended, buried_until_before=flags.buried_until,
-                    leech_before=flags.leech,
-                    state_after=after.state.value, step_after=after.step,
-                    stability_after=after.stability, difficulty_after=after.difficulty,
-                    due_after=after.due, scheduled_days=outcome.scheduled_days,
-                    elapsed_days=outcome.elapsed_days, leech_after=leech,
-                ).returning(logs_t.c.id)
-            ).scalar_one()  # fmt: skip
+            log_id = conn.execute(_INSERT_LOG, {
+                "user_id": self.user_id, "card_id": row_id, "session_id": session_id, "rating": int(grade),
+                "reviewed_at": now, "duration_ms": duration_ms,
+                "state_before": before.state.value, "step_before": before.step,
+                "stability_before": before.stability, "difficulty_before": before.difficulty,
+                "due_before": None if is_new else before.due, "last_review_before": before.last_review,
+                "reps_before": before.reps, "lapses_before": before.lapses,
+                "suspended_before": flags.suspended, "buried_until_before": flags.buried_until,
+                "leech_before": flags.leech,
+                "state_after": after.state.value, "step_after": after.step,
+                "stability_after": after.stability, "difficulty_after": after.difficulty,
+                "due_after": after.due, "scheduled_days": outcome.scheduled_days,
+                "elapsed_days": outcome.elapsed_days, "leech_after": leech,
+            }).scalar_one()  # fmt: skip
         return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
     def preview(self, card_id: str, now: datetime) -> dict[int, datetime]:
@@ -812,6 +894,40 @@ class Store:
                 .where(sessions_t.c.id == session_id, sessions_t.c.user_id == self.user_id)
                 .values(ended_at=now, reviewed=reviewed)
             )
+
+
+class _Prepared:
+    """A SELECT compiled once by SQLAlchemy (binds and result types included) and run on the DBAPI
+    connection, for SQLite hot paths. One runtime parameter (``name``); every other value is fixed."""
+
+    def __init__(self, stmt, dialect, name: str) -> None:
+        compiled = stmt.compile(dialect=dialect)
+        probe = datetime(2000, 1, 1, tzinfo=UTC)
+        expanded = compiled.construct_expanded_state({name: probe})  # renders IN (...) for the packs
+        self.sql = expanded.statement
+        self.name = name
+        processors = {key: bind.type.dialect_impl(dialect).bind_processor(dialect) for key, bind in compiled.binds.items()}
+        self.params = [
+            (key, None if key == name else _process(processors.get(key), expanded.parameters[key]))
+            for key in expanded.positiontup
+        ]
+        self.runtime = processors.get(name)
+        self.results = [
+            column.type.dialect_impl(dialect).result_processor(dialect, None) for column in stmt.selected_columns
+        ]
+
+    def first(self, conn: Connection, value: Any) -> tuple | None:
+        runtime = _process(self.runtime, value)
+        params = [runtime if key == self.name else fixed for key, fixed in self.params]
+        raw = conn.connection.driver_connection
+        row = raw.execute(self.sql, params).fetchone()
+        if row is None:
+            return None
+        return tuple(proc(v) if proc is not None else v for proc, v in zip(self.results, row, strict=True))
+
+
+def _process(processor, value):
+    return processor(value) if processor is not None else value
 
 
 def _utc(moment: datetime | None) -> datetime | None:

@@ -1,0 +1,244 @@
+"""Store benchmark: a synthetic collection of 100k cards and 2M review logs in SQLite.
+
+Times, in one process:
+  - the next-due query through the Store (SQLAlchemy) and the same SQL through raw sqlite3 (the baseline);
+  - Store.next_card() as the study screen calls it (limits included);
+  - one grade (its own BEGIN IMMEDIATE transaction, commit with synchronous=FULL), median of 200;
+  - report-style aggregates over all reviews (reviews per day, retention per section);
+and prints peak memory (ru_maxrss). Goals (issue 4): next due <= 10 ms and <= 2x raw sqlite3; one grade
+<= 5 ms median; aggregates <= 1.5 s; peak <= 300 MB.
+
+    python benchmarks/store_bench.py [--cards 100000] [--reviews 2000000] [--dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+SECTIONS = 25
+STAMP = "%Y-%m-%d %H:%M:%S"
+
+
+def build(path: Path, cards: int, reviews: int) -> float:
+    """Schema through the Store (Alembic), bulk rows through raw sqlite3 in one transaction."""
+    from drill.store import open_store
+
+    started = time.perf_counter()
+    store = open_store(f"sqlite:///{path}", "bench")
+    store.close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("BEGIN")
+    user_id = conn.execute("SELECT id FROM users WHERE name = 'bench'").fetchone()[0]
+    ts = lambda moment: moment.strftime(STAMP) + ".000000"  # noqa: E731 (SQLAlchemy's SQLite format)
+    created = ts(NOW - timedelta(days=800))
+    conn.executemany(
+        "INSERT INTO cards (id, pack, content_id, section, position, retired, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)",
+        ((i + 1, "bench", f"card{i:06d}", f"7.{i % SECTIONS + 1}", i, created) for i in range(cards)),
+    )
+    studied = cards * 95 // 100  # the last 5% are new
+    span = 365 * 86400
+    conn.executemany(
+        "INSERT INTO card_states (user_id, card_id, state, step, stability, difficulty, due, last_review, "
+        "reps, lapses, suspended, buried_until, leech) VALUES (?, ?, 'review', NULL, ?, ?, ?, ?, ?, ?, ?, NULL, 0)",
+        (
+            (
+                user_id, i + 1, 1.0 + i % 300, 1.0 + i % 10,
+                ts(NOW + timedelta(seconds=(i * 7919) % span - 30 * 86400)),  # due: 30 days ago .. 11 months ahead
+                ts(NOW - timedelta(days=1 + i % 60)), 20, i % 5, int(i % 97 == 0),
+            )
+            for i in range(studied)
+        ),
+    )  # fmt: skip
+    # 2M reviews over two years, generated inside SQLite (a recursive CTE) rather than row by row in Python.
+    start = NOW - timedelta(days=730)
+    step = (730 * 86400) / reviews
+    conn.execute(
+        """
+        WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < :reviews)
+        INSERT INTO review_logs (user_id, card_id, rating, reviewed_at, duration_ms, state_before, reps_before,
+            lapses_before, suspended_before, leech_before, state_after, stability_after, difficulty_after,
+            due_after, scheduled_days, elapsed_days, leech_after)
+        SELECT :user, 1 + n % :studied, 1 + (n * 7) % 4 % 3 + (n % 11 = 0),
+               strftime('%Y-%m-%d %H:%M:%S', :start, '+' || CAST(n * :step AS INTEGER) || ' seconds') || '.000000',
+               1000 + n % 9000, CASE WHEN n < :studied THEN 'new' ELSE 'review' END, n / :studied, 0, 0, 0,
+               'review', 10.0, 5.0,
+               strftime('%Y-%m-%d %H:%M:%S', :start, '+' || CAST(n * :step + 864000 AS INTEGER) || ' seconds')
+                   || '.000000',
+               10.0, 10.0, 0
+        FROM seq
+        """,
+        {"reviews": reviews, "user": user_id, "studied": studied, "start": start.strftime(STAMP), "step": step},
+    )
+    conn.execute("COMMIT")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.execute("ANALYZE")
+    conn.close()
+    return time.perf_counter() - started
+
+
+def timed(fn, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.3f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=100_000)
+    parser.add_argument("--reviews", type=int, default=2_000_000)
+    parser.add_argument("--dir", type=Path, default=None, help="where to build (default: a temp dir)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        os.environ.setdefault("DRILL_CONFIG_DIR", tmp)
+        os.environ.setdefault("DRILL_DATA_DIR", tmp)
+        path = Path(tmp) / "bench.sqlite3"
+        print(f"building {args.cards:,} cards and {args.reviews:,} review logs ...", flush=True)
+        print(f"  built in {build(path, args.cards, args.reviews):.1f} s ({path.stat().st_size / 1e6:.0f} MB)")
+        run(path, args.cards)
+
+
+def run(path: Path, cards: int) -> None:
+    from sqlalchemy import func, select
+
+    from drill.srs import DEFAULT_CONFIG
+    from drill.store import open_store
+    from drill.store.api import cards_t, logs_t
+    from drill.store.api import states_t as s  # noqa: F401 (documents the tables the query reads)
+
+    store = open_store(f"sqlite:///{path}", "bench")
+    store.config = replace(DEFAULT_CONFIG, reviews_per_day=100_000, new_per_day=20)
+    store.tz = UTC
+    store.sync_content(("bench", f"card{i:06d}", f"7.{i % SECTIONS + 1}") for i in range(cards))
+
+    # -- the next-due query: SQLAlchemy vs raw sqlite3, same SQL, same parameters ---------------------
+    query = store._due_query(None, True).limit(1)  # the statement Store.next_card runs
+    params = {"now": NOW}
+    compiled = query.compile(store.engine)
+    expanded = compiled.construct_expanded_state(params)
+    raw_sql = expanded.statement
+    processors = compiled._bind_processors  # the same conversions SQLAlchemy applies (datetime -> text)
+    positional = [
+        processors[name](expanded.parameters[name]) if name in processors else expanded.parameters[name]
+        for name in expanded.positiontup
+    ]
+    with store.engine.connect() as conn:
+        # What Store.next_card runs: the statement compiled once, executed on the pooled DBAPI connection.
+        sa_times = timed(lambda: store._first_due(conn, NOW, None, True), 300)
+        # The same statement through Connection.execute, for comparison.
+        core_times = timed(lambda: conn.execute(query, params).first(), 300)
+        conn.rollback()
+    raw = sqlite3.connect(path)
+    raw_row = raw.execute(raw_sql, positional).fetchone()
+    raw_times = timed(lambda: raw.execute(raw_sql, positional).fetchone(), 300)
+    plan = " | ".join(r[-1] for r in raw.execute("EXPLAIN QUERY PLAN " + raw_sql, positional))
+    raw.close()
+    with store.engine.connect() as conn:
+        assert tuple(conn.execute(query, params).first())[0] == raw_row[0] == store._first_due(conn, NOW, None, True)[0]
+    sa_med, raw_med = statistics.median(sa_times), statistics.median(raw_times)
+    print(f"next-due query, Store           {ms(sa_med)}  (median of 300)")
+    print(f"  same via Connection.execute   {ms(statistics.median(core_times))}  (SQLAlchemy's per-call cost)")
+    print(f"next-due query, raw sqlite3     {ms(raw_med)}  (median of 300)   ratio {sa_med / raw_med:.2f}x")
+    print(f"  plan: {plan}")
+    next_times = timed(lambda: store.next_card(NOW), 200)
+    print(f"Store.next_card() (limits incl) {ms(statistics.median(next_times))}  (median of 200)")
+    new_store_query = store._new_query(None).limit(1)
+    with store.engine.connect() as conn:
+        new_times = timed(lambda: conn.execute(new_store_query, params).first(), 50)
+        conn.rollback()
+    print(f"next-new query                  {ms(statistics.median(new_times))}  (median of 50)")
+    count_times = timed(lambda: store.counts(NOW), 20)
+    print(f"Store.counts()                  {ms(statistics.median(count_times))}  (median of 20)")
+
+    # -- one grade per transaction, synchronous=FULL ------------------------------------------------
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        conn.rollback()
+    due_ids = [
+        row.content_id
+        for row in store.engine.connect().execute(
+            store._due_query(None, True).limit(200), params
+        )
+    ]
+    grade_times = []
+    for i, card_id in enumerate(due_ids):
+        t = time.perf_counter()
+        store.grade(card_id, 3 if i % 5 else 1, NOW)
+        grade_times.append(time.perf_counter() - t)
+    grade_times.sort()
+    print(
+        f"one grade (commit, FULL)        {ms(statistics.median(grade_times))}  (median of {len(grade_times)}; "
+        f"p90 {ms(grade_times[int(len(grade_times) * 0.9)]).strip()})"
+    )
+
+    # -- report-style aggregates over every review --------------------------------------------------
+    per_day = (
+        select(func.substr(logs_t.c.reviewed_at, 1, 10).label("day"), func.count())
+        .where(logs_t.c.user_id == store.user_id)
+        .group_by("day")
+    )
+    retention = (
+        select(
+            cards_t.c.section,
+            func.count(),
+            func.sum((logs_t.c.rating > 1).cast(type_=logs_t.c.rating.type)),
+        )
+        .select_from(logs_t.join(cards_t, cards_t.c.id == logs_t.c.card_id))
+        .where(logs_t.c.user_id == store.user_id, logs_t.c.state_before == "review")
+        .group_by(cards_t.c.section)
+    )
+    t = time.perf_counter()
+    with store.engine.connect() as conn:
+        days = conn.execute(per_day).all()
+        sections = conn.execute(retention).all()
+        conn.rollback()
+    aggregates = time.perf_counter() - t
+    print(f"aggregates (per day, per section) {aggregates * 1000:6.0f} ms  ({len(days)} days, {len(sections)} sections)")
+    try:
+        from drill.report.figures import compute
+    except ImportError:
+        compute = None
+    if compute is not None:
+        t = time.perf_counter()
+        try:
+            compute(store, now=NOW, tz=UTC)
+            print(f"drill.report.figures.compute    {(time.perf_counter() - t) * 1000:6.0f} ms  (the report layer's full figure set)")
+        except Exception as err:  # the report layer is another helper's; its failure is not this benchmark's
+            print(f"drill.report.figures.compute failed: {err!r}")
+    store.close()
+
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (maxrss)            {peak_mb:8.0f} MB")
+    print()
+    goals = [
+        ("next due <= 10 ms", sa_med <= 0.010),
+        ("next due <= 2x raw sqlite3", sa_med <= 2 * raw_med),
+        ("one grade <= 5 ms median", statistics.median(grade_times) <= 0.005),
+        ("aggregates <= 1.5 s", aggregates <= 1.5),
+        ("peak <= 300 MB", peak_mb <= 300),
+    ]
+    for goal, ok in goals:
+        print(f"  {'met ' if ok else 'MISSED'}  {goal}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
