@@ -450,7 +450,7 @@ class Renderer:
         if name == "sqrt":
             return self.root(node, script)
         if name in sym.TEXT_MACROS:
-            return self.text_piece(_args(node)[-1] if _args(node) else None)
+            return self.text_piece(_last_arg(node))
         if name == "operatorname":
             return Piece("func", Box.text(self.arg(node, -1, True).str))
         if name in ("mathop",):
@@ -482,7 +482,7 @@ class Renderer:
         if name in ("underbrace", "overbrace"):
             return Piece("ord", self.arg(node, -1, script), brace=name[:-5])
         if name == "substack":
-            rows = [self.block(part, True) for part in _split(_arg_tokens(_args(node)[-1]), "nl")]
+            rows = [self.block(part, True) for part in _split(_arg_tokens(_last_arg(node)), "nl")]
             return Piece("ord", Box.text(",".join(r.str for r in rows if r.str)))
         if name in ("pmod", "mod"):
             mod = hconcat([Box.text("mod "), self.arg(node, -1, script)])
@@ -514,7 +514,7 @@ class Renderer:
                 parts.append(Box.text({"~": " ", "--": "–", "---": "—", "``": "“", "''": "”"}.get(
                     node.specials_chars, node.specials_chars)))  # fmt: skip
             elif isinstance(node, lw.LatexMacroNode) and node.macroname in sym.TEXT_MACROS | sym.PASS_THROUGH:
-                parts.append(self.text_piece(_args(node)[-1] if _args(node) else None).box)
+                parts.append(self.text_piece(_last_arg(node)).box)
             elif isinstance(node, lw.LatexGroupNode):
                 parts.append(self.text_piece(node).box)
             elif isinstance(node, lw.LatexMacroNode) and node.macroname in ("\\", "newline"):
@@ -635,7 +635,7 @@ class Renderer:
             left, right = sym.MATRIX_DELIMITERS[name]
             spec = ""
             if name in ("array", "subarray") and _args(node):
-                spec = re.sub(r"[^lcr]", "", self.block(_arg_tokens(_args(node)[-1]), True).str)
+                spec = re.sub(r"[^lcr]", "", self.block(_arg_tokens(_last_arg(node)), True).str)
             return Piece("delim" if left else "ord", self.matrix(tokens, left, right, spec))
         if name in sym.CASES_ENVIRONMENTS:
             left, right = sym.CASES_ENVIRONMENTS[name]
@@ -898,6 +898,11 @@ def _macro(node) -> str | None:
 def _args(node) -> list:
     argd = getattr(node, "nodeargd", None)
     return list(getattr(argd, "argnlist", None) or [])
+
+
+def _last_arg(node):
+    args = _args(node)
+    return args[-1] if args else None
 
 
 def _arg_tokens(arg) -> list:
