@@ -35,6 +35,11 @@ def compact(renderable: RenderableType) -> RenderableType:
     return renderable
 
 
+def labelled(label: str, value: Any) -> Group:
+    """A matrix under its label; the label is not the table's title, so a narrow table doesn't wrap it."""
+    return Group(Text(label, style="bold", no_wrap=True), compact(matrix_table(value)))
+
+
 def input_value(trace: Any, name: str) -> Any | None:
     """An input of a step: an earlier step's output or one of the trace's given matrices."""
     if name in trace:
@@ -64,12 +69,12 @@ def step_renderable(trace: Any, index: int, formula: str) -> RenderableType:
         value = input_value(trace, name)
         if value is None or value is step.output:
             continue
-        tables.append(compact(matrix_table(value, title=f"in: {name} {dims(value)}")))
+        tables.append(labelled(f"in: {name} {dims(value)}", value))
     if tables:
         parts.append(Text(""))
         parts.append(Columns(tables, padding=(0, 3)))
     parts.append(Text(""))
-    parts.append(compact(matrix_table(step.output, title=f"out: {step.name} {dims(step.output)}")))
+    parts.append(labelled(f"out: {step.name} {dims(step.output)}", step.output))
     if step.note:
         parts.append(Text(""))
         parts.append(Text("note: " + step.note, style="bold"))
