@@ -249,7 +249,7 @@ def _formatter(values, decimals: int):
     return fmt
 
 
-def _matrix_table(values, fmt, full: bool, label=None):
+def _matrix_table(values, fmt, full: bool, label=None, row_labels: bool = True):
     import numpy as np
     from rich.table import Table
     from rich.text import Text
@@ -259,14 +259,16 @@ def _matrix_table(values, fmt, full: bool, label=None):
     show_r = range(rows) if full or rows <= MAX_SHOWN else [*range(MAX_SHOWN - 2), None, rows - 1]
     show_c = list(range(cols)) if full or cols <= MAX_SHOWN else [*range(MAX_SHOWN - 2), None, cols - 1]
     table = Table(title=Text(label) if label else None, show_header=True, box=None, pad_edge=False)
-    table.add_column(Text(""), justify="right", style="dim")
+    if row_labels:
+        table.add_column(Text(""), justify="right", style="dim")
     for c in show_c:
         table.add_column(Text("…" if c is None else str(c)), justify="right")
     for r in show_r:
+        label_cell = [Text("…" if r is None else str(r))] if row_labels else []
         if r is None:
-            table.add_row(Text("…"), *[Text("…") for _ in show_c])
+            table.add_row(*label_cell, *[Text("…") for _ in show_c])
             continue
-        table.add_row(Text(str(r)), *[Text("…" if c is None else fmt(float(values[r, c]))) for c in show_c])
+        table.add_row(*label_cell, *[Text("…" if c is None else fmt(float(values[r, c]))) for c in show_c])
     return table
 
 
@@ -297,7 +299,10 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         def render_latex(src, **_):
             return src
 
-    console = console or Console(highlight=False)
+    if console is None:
+        console = Console(highlight=False)
+        if not console.is_terminal:  # piped to a file or a script: room for wide matrices, still plain text
+            console = Console(highlight=False, width=160)
     head = Text(trace.title, style="bold")
     if trace.section:
         head.append(f"   (chapter section {trace.section})", style="dim")
@@ -320,7 +325,7 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         if values.ndim == 0:
             body = [Text(fmt(float(values)), style="bold")]
         elif values.ndim <= 2:
-            body = [_matrix_table(values, fmt, full)]
+            body = [_matrix_table(values, fmt, full, row_labels=values.ndim == 2)]
         else:
             body = [_matrix_table(sl, fmt, full, label) for label, sl in _slices(values, step.shape)]
             if not full and len(body) > 4:
