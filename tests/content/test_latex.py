@@ -114,6 +114,16 @@ EXACT = [
     (r"\prod_i p_i", "∏ᵢ pᵢ"),
     (r"\sin a \cos b", "sin a cos b"),
     (r"\softmaxx(z)", "softmaxx(z)"),  # unknown macro: its name, no backslash
+    # source spacing: kept after scripts and numbers, dropped after a plain letter; none around /
+    (r"\frac{Q K^\top}{\sqrt{d_k}}", "QKᵀ/√dₖ"),
+    (r"S = X W W^\top X^\top", "S = XWWᵀXᵀ"),
+    (r"\sum_{j=1}^{S} A_{ij} V_j", "Σⱼ₌₁^S Aᵢⱼ Vⱼ"),
+    (r"0.05 V_I + 0.90 V_{love}", "0.05 V_I + 0.90 V_(love)"),
+    (r"\mathrm{softmax}(QK^\top / \sqrt{d_k} + M) V", "softmax(QKᵀ/√dₖ + M) V"),
+    (r"M_j = 0 \text{ if } m_j = 1 \text{ else } -\infty", "Mⱼ = 0 if mⱼ = 1 else −∞"),
+    (r"\max |o^{a} - o^{b}|", "max |oᵃ − oᵇ|"),
+    (r"x_{t+1} \sim P_\theta(\cdot \mid x_1, \ldots, x_t)", "xₜ₊₁ ∼ P_θ(· | x₁, …, xₜ)"),
+    (r"a \bmod b = c \pmod{n}", "a mod b = c (mod n)"),
 ]
 
 
@@ -141,6 +151,11 @@ def test_numeric_matrix_columns_are_right_aligned():
         "S′ = ⎜0.707  0.707     −∞⎟",
         "     ⎝0.707  1.414  2.121⎠",
     )
+
+
+def test_columns_align_by_terminal_width_with_cjk_text():
+    assert render_latex(r"\begin{pmatrix}\text{中文}&1\\a&22\end{pmatrix}") == "⎛中文   1⎞\n⎝ a    22⎠"
+    assert render_latex(r"\begin{array}{lr}\text{长文本}&1\\a&22\end{array}") == "长文本   1\na       22"
 
 
 def test_bracket_and_bar_matrices():
@@ -306,6 +321,15 @@ def test_every_content_formula_renders_cleanly():
     if not formulas:
         pytest.skip("no formulas in data/*.yaml")
     for src in formulas:
+        _check_rendering(src)
+
+
+@requires_chapter
+def test_every_engine_step_formula_renders_cleanly():
+    examples = pytest.importorskip("drill.engine.examples")
+    formulas = {s.formula for name in examples.EXAMPLES for s in examples.build_example(name) if s.formula}
+    assert formulas
+    for src in sorted(formulas):
         _check_rendering(src)
 
 

@@ -140,7 +140,7 @@ _ATOM_BREAKERS = set("+−-×·÷/=<>≤≥≈≠,;:→←∈±∓⊙⊗⊕∘�
 _ATOM_BREAKERS.discard("|")
 _PAIRS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩"}
 _BINARY_CHARS = {**{v: v for v in sym.BINARY.values()}, "+": "+", "-": "−", "−": "−", "*": "∗"}
-_RELATION_CHARS = set(sym.RELATION.values()) | set("=<>:")
+_RELATION_CHARS = (set(sym.RELATION.values()) | set("=<>:")) - {"|"}  # a bare | is a delimiter (|x|)
 _NOT = {"=": "≠", "∈": "∉", "<": "≮", ">": "≯", "≤": "≰", "≥": "≱", "∼": "≁", "≡": "≢", "⊂": "⊄",
         "⊃": "⊅", "⊆": "⊈", "⊇": "⊉", "|": "∤", "∃": "∄", "≈": "≉", "≅": "≇", "→": "↛"}  # fmt: skip
 _NUMERIC = re.compile(r"^[−+]?[0-9.,]*[0-9][0-9.,]*%?$|^[−+]?∞$")
@@ -486,7 +486,9 @@ class Renderer:
             return Piece("ord", Box.text(",".join(r.str for r in rows if r.str)))
         if name in ("pmod", "mod"):
             mod = hconcat([Box.text("mod "), self.arg(node, -1, script)])
-            return Piece("ord", hconcat([Box.text("("), mod, Box.text(")")]) if name == "pmod" else mod)
+            if name == "pmod":
+                return Piece("ord", hconcat([Box.text("("), mod, Box.text(")")]), pad_before=True)
+            return Piece("ord", mod, pad_before=True)
         if name == "tag":
             return Piece("ord", hconcat([Box.text("    ("), self.arg(node, -1, script), Box.text(")")]))
         if name == "cancel":
@@ -751,7 +753,8 @@ class Renderer:
             if p.kind == "op" and (
                 prev is None
                 or (
-                    p.box.lines[0] in "+−±∓" and prev.kind in ("op", "rel", "open", "punct", "unary", "bigop")
+                    p.box.lines[0] in "+−±∓"
+                    and prev.kind in ("op", "rel", "open", "punct", "unary", "bigop", "text")
                 )
             ):
                 p.kind = "unary"
@@ -815,7 +818,14 @@ class Renderer:
             return 1
         if b.kind == "unary":
             return 1
-        return 1 if b.space_before else 0
+        if a.box.lines == ("/",) or b.box.lines == ("/",):  # a/b binds: no space around a slash
+            return 0
+        if not b.space_before:
+            return 0
+        # a space written between two atoms is kept (W_Q W_K, q_i k_i, 0.05 V) except after a plain
+        # single letter, where it is only source formatting (Q K^\top -> QKᵀ, X W -> XW)
+        plain = a.kind == "ord" and a.sub is None and a.sup is None and not a.primes and a.box.is_line
+        return 0 if plain and len(a.box.lines[0]) == 1 and not a.box.lines[0].isdigit() else 1
 
     @staticmethod
     def _frac_needs_parens(prev: Piece | None, frac: Piece, nxt: Piece | None) -> bool:
