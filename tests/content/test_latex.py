@@ -41,6 +41,7 @@ EXACT = [
     (r"e^{[0,\ 0.707]}", "e^[0, 0.707]"),
     (r"W_Q^{(i)}", "W_Q⁽ⁱ⁾"),
     (r"W_Q^{ab}", "W_Qᵃᵇ"),
+    (r"W_Q^{S \times S}", "W_(Q)^(S×S)"),
     (r"W_{Q}{K}", "W_(Q)K"),
     (r"d_{model}^{-0.5}", "d_(model)^(−0.5)"),
     (r"S'", "S′"),
@@ -239,6 +240,12 @@ def test_tall_left_right_delimiters_wrap_a_matrix():
 def test_oneline_matrices():
     src = r"W_Q = \begin{pmatrix}1&0\\1&1\end{pmatrix}"
     assert render_latex(src, oneline=True) == "W_Q = (1, 0; 1, 1)"
+
+
+def test_control_characters_never_reach_the_terminal():
+    out = render_latex("x\x1b[2J + \\text{a\x1b]0;t\x07b}\x9b")
+    assert not any(ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F for ch in out)
+    assert out.startswith("x")
 
 
 def test_unknown_macros_are_named_and_reported():
