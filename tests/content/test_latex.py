@@ -417,6 +417,16 @@ def test_display_formula_keeps_the_list_indent_and_multiline_blocks():
     )
 
 
+def test_display_formula_in_a_block_quote_keeps_the_quote_marks():
+    text = block("> quote", "> $$", "> x^2 = \\begin{pmatrix}1\\\\2\\end{pmatrix}", "> $$", "> end")
+    assert render_text(text) == block("> quote", ">   x² = ⎛1⎞", ">        ⎝2⎠", "> end")
+
+
+def test_display_formula_after_a_list_marker_stays_in_the_item():
+    text = block("- $$\\begin{pmatrix}1\\\\2\\end{pmatrix}$$", "- next")
+    assert render_text(text) == block("-   ⎛1⎞", "    ⎝2⎠", "- next")
+
+
 def test_display_formula_inside_a_paragraph_gets_its_own_lines():
     assert render_text("so $$a^2$$ then") == block("so", "  a²", "then")
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from ._box import Box, hconcat
 
+_CONTAINER = re.compile(r"([ \t>]*)((?:[-*+]|\d+[.)])[ \t]+)?")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 
 # Segments: ("text", s) | ("inline", latex) | ("display", latex)
@@ -163,17 +164,22 @@ def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str =
             after_display = False
         else:  # display: on its own lines, indented past the line it opened on
             prefix = "".join(current_text)
-            if prefix.strip():  # "text $$…$$": the text ends its line (its trailing spaces go)
+            container = _CONTAINER.fullmatch(prefix)
+            if container:  # only indentation, quote marks (>) and a list marker before the $$
+                first = prefix
+                lead = container.group(1) + " " * len(container.group(2) or "")
+                current.clear()
+                current_text.clear()
+            else:  # "text $$…$$": the text ends its line (its trailing spaces go)
                 if current and current[-1].is_line:
                     current[-1] = Box.text(current[-1].lines[0].rstrip())
                 flush_line()
-                lead = re.match(r"[ \t]*", prefix).group(0)
-            else:
-                lead = prefix
-                current.clear()
-                current_text.clear()
+                first = lead = re.match(r"[ \t>]*", prefix).group(0)
+            if ">" in lead:  # a formula inside a block quote carries the quote marks on its lines
+                value = re.sub(r"(?m)^[ \t]*(?:>[ \t]?)+", "", value)
             box = render(value, prefix.lstrip().startswith(("|", "#")))
-            lines.extend((lead + indent + line).rstrip() for line in box.render().split("\n"))
+            for k, line in enumerate(box.render().split("\n")):
+                lines.append(((first if k == 0 else lead) + indent + line).rstrip())
             after_display = True
     flush_line()
     return "\n".join(lines)
