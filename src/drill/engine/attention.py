@@ -22,7 +22,9 @@ from drill.errors import InputError
 
 def _matrix(value, name: str) -> np.ndarray:
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        arr = np.array(
+            value, dtype=np.float64
+        )  # a copy: later changes to the caller's array cannot reach the trace
     except (TypeError, ValueError):
         raise InputError(f"{name}: not a numeric matrix") from None
     if arr.size == 0:

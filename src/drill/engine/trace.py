@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: identity equality, hashable
 class Step:
     """One intermediate result: ``output`` is what this step computes from ``inputs``."""
 
@@ -27,6 +27,12 @@ class Step:
     output: np.ndarray
     shape: str  # symbolic, e.g. "[S, S]"
     note: str | None = None  # what is special about this instance (a fully masked row, a chapter erratum...)
+
+    def __post_init__(self) -> None:
+        # read-only, so a screen or script holding a trace cannot change the numbers behind another view of it
+        output = np.asarray(self.output).view()  # a view: the caller's own array keeps its flags
+        output.setflags(write=False)
+        object.__setattr__(self, "output", output)
 
     def to_dict(self) -> dict:
         return {
@@ -42,7 +48,7 @@ class Step:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: identity equality, hashable
 class Trace:
     """Ordered steps of one computation. ``trace["softmax"]`` looks a step up by name."""
 
