@@ -309,7 +309,7 @@ class Store:
         if found is not None:
             return found
         query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(cards_t.c.content_id == card_id)
-        if self._packs is not None:
+        if self._packs is not None:  # (pack, content_id) is the unique index: name the packs to use it
             query = query.where(cards_t.c.pack.in_(self._packs))
         row = conn.execute(query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)).first()
         if row is None:

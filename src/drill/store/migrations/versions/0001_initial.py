@@ -98,7 +98,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name="pk_review_logs"),
     )
     op.create_index("ix_review_logs_card", "review_logs", ["card_id"])
-    op.create_index("ix_review_logs_user_reviewed", "review_logs", ["user_id", "reviewed_at"])
+    op.create_index(
+        "ix_review_logs_user_reviewed",
+        "review_logs",
+        ["user_id", "reviewed_at", "card_id", "rating", "state_before"],
+    )
     op.create_table(
         "quiz_attempts",
         sa.Column("id", sa.Integer(), nullable=False),
