@@ -431,6 +431,42 @@ def test_display_formula_inside_a_paragraph_gets_its_own_lines():
     assert render_text("so $$a^2$$ then") == block("so", "  a²", "then")
 
 
+def test_markdown_mode_fences_display_formulas_and_escapes_inline_ones():
+    text = block(
+        "由 $W_Q = \\begin{pmatrix}1&0\\\\1&1\\end{pmatrix}$ 得：",
+        "$$",
+        "S = \\begin{pmatrix}0&1\\\\1&2\\end{pmatrix}",
+        "$$",
+        "完",
+    )
+    assert render_text(text, markdown=True) == block(
+        "由 W\\_Q = (1, 0; 1, 1) 得：",
+        "```text",
+        "S = ⎛0  1⎞",
+        "    ⎝1  2⎠",
+        "```",
+        "完",
+    )
+
+
+def test_markdown_mode_survives_a_markdown_parser():
+    markdown_it = pytest.importorskip("markdown_it")
+    inline = r"d_{model} = [x_1, x_2] \times W_i^Q"
+    display = r"M = \begin{cases} 0, & j \le i \\ -\infty, & j > i \end{cases}"
+    text = block(f"- 设 ${inline}$，则", "  $$", f"  {display}", "  $$", "- 下一条")
+    tokens = markdown_it.MarkdownIt("commonmark").parse(render_text(text, markdown=True))
+    fences = [t.content.rstrip("\n") for t in tokens if t.type == "fence"]
+    assert fences == [render_latex(display)]
+    inline_text = "".join(
+        child.content
+        for t in tokens
+        if t.type == "inline"
+        for child in t.children or []
+        if child.type == "text"
+    )
+    assert render_latex(inline, oneline=True) in inline_text
+
+
 def test_trailing_newlines_are_kept():
     assert render_text("$x$\n") == "x\n"
     assert render_text("$$x$$\n\nnext\n") == "  x\n\nnext\n"

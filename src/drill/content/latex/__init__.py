@@ -67,13 +67,18 @@ def render_latex(src: str, *, oneline: bool = False) -> str:
     return render_latex_box(src, oneline).render()
 
 
-def render_text(text: str, *, indent: str = "  ") -> str:
-    """Markdown with `$…$` and `$$…$$` formulas -> the same text with each formula rendered."""
+def render_text(text: str, *, markdown: bool = False, indent: str = "  ") -> str:
+    """Markdown with `$…$` and `$$…$$` formulas -> the same text with each formula rendered.
+
+    markdown=False (default): for printing to a terminal as it is (matrices laid out in place).
+    markdown=True: the result will go through a Markdown renderer (e.g. Textual's Markdown widget), which
+    would reflow a 2-D layout — inline formulas become one escaped line, display formulas ```text blocks.
+    """
     if "$" not in text:
         return text
     from ._markdown import render_markdown
 
-    return render_markdown(text, render_latex_box, indent=indent)
+    return render_markdown(text, render_latex_box, indent=indent, markdown=markdown)
 
 
 def unknown_macros(src: str) -> set[str]:

@@ -120,12 +120,19 @@ def _inline_close(text: str, start: int) -> int:
     return -1
 
 
-def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str = "  ") -> str:
+def render_markdown(
+    text: str, render: Callable[[str, bool], Box], indent: str = "  ", markdown: bool = False
+) -> str:
     """Replace every formula of `text` by its rendering.
 
-    A line whose inline formulas render over several rows (matrices) is laid out as one 2-D row: text on the
-    formulas' baseline. Lines of Markdown tables and headings get one-line renderings so they stay intact.
-    Display formulas go on their own lines, indented by `indent` past the line they opened on.
+    For a terminal (markdown=False): a line whose inline formulas render over several rows (matrices) is
+    laid out as one 2-D row, text on the formulas' baseline; display formulas go on their own lines,
+    indented by `indent` past the line they opened on. Lines of Markdown tables and headings get one-line
+    renderings so they stay intact.
+
+    For a Markdown renderer (markdown=True), which would reflow a 2-D layout: inline formulas are one line
+    with Markdown's special characters escaped (W\\_Q), display formulas become fenced ```text blocks so
+    matrices keep their rows and columns.
     """
     lines: list[str] = []
     current: list[Box] = []
@@ -157,9 +164,12 @@ def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str =
     for kind, value in split_math(text):
         if kind == "text":
             add_text(value)
-        elif kind == "inline":
+        elif kind == "inline" or (markdown and "".join(current_text).lstrip().startswith(("|", "#"))):
             head = "".join(current_text).lstrip()
-            current.append(render(value, head.startswith(("|", "#"))))
+            if markdown:
+                current.append(Box.text(markdown_escape(render(value, True).str)))
+            else:
+                current.append(render(value, head.startswith(("|", "#"))))
             current_text.append("$")
             after_display = False
         else:  # display: on its own lines, indented past the line it opened on
@@ -178,11 +188,28 @@ def render_markdown(text: str, render: Callable[[str, bool], Box], indent: str =
             if ">" in lead:  # a formula inside a block quote carries the quote marks on its lines
                 value = re.sub(r"(?m)^[ \t]*(?:>[ \t]?)+", "", value)
             box = render(value, prefix.lstrip().startswith(("|", "#")))
-            for k, line in enumerate(box.render().split("\n")):
-                lines.append(((first if k == 0 else lead) + indent + line).rstrip())
+            body = box.render().split("\n")
+            if markdown:
+                fence = "`" * max(
+                    3, 1 + max((len(run) for run in re.findall(r"`+", box.render())), default=0)
+                )
+                lines.append((first + fence + "text").rstrip())
+                lines.extend((lead + line).rstrip() for line in body)
+                lines.append(lead + fence)
+            else:
+                for k, line in enumerate(body):
+                    lines.append(((first if k == 0 else lead) + indent + line).rstrip())
             after_display = True
     flush_line()
     return "\n".join(lines)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
+def markdown_escape(text: str) -> str:
+    """Backslash-escape the characters Markdown would read as emphasis, code, links, HTML or table cells."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def _line(boxes: list[Box]) -> list[str]:
