@@ -175,4 +175,6 @@ EXAMPLE_STEPS: dict[str, tuple[str, ...]] = {
     "noam": ("step", "lr", "peak"),
     # 7.14 / 7.21: parameter counts, attention vs FFN.
     "params": ("attention", "ffn", "swiglu", "qkv_heads", "kv_cache_fraction", "per_d2"),
+    # 7.4: the S × S score matrix; doubling S makes it 4 times bigger.
+    "complexity": ("lengths", "elements", "flops", "ratio"),
 }

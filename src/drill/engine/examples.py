@@ -1125,6 +1125,44 @@ def params() -> Trace:
     return Trace("Parameter counts: attention vs FFN", steps, {}, example="params", section="7.21")
 
 
+def complexity() -> Trace:
+    s, d = 512, 512
+    lengths = _arr([s, 2 * s])
+    elements = lengths**2
+    flops = 2 * lengths**2 * d * 2  # QKᵀ and A·V, 2 flops per multiply-add
+    steps = (
+        Step("lengths", "Sequence lengths", "S,\\ 2S", "doubling the context", (), lengths, "[2]"),
+        Step(
+            "elements",
+            "Entries of the score matrix",
+            "S^2",
+            "one score per (query, key) pair",
+            ("lengths",),
+            elements,
+            "[2]",
+        ),
+        Step(
+            "flops",
+            "Multiply-adds in QKᵀ and A·V",
+            "2 \\cdot 2 S^2 d",
+            f"d = {d}",
+            ("lengths",),
+            flops,
+            "[2]",
+        ),
+        Step(
+            "ratio",
+            "Growth when S doubles",
+            "(2S)^2 / S^2",
+            "4×: time and memory of the S × S matrix",
+            ("elements",),
+            np.asarray(elements[1] / elements[0]),
+            "[]",
+        ),
+    )
+    return Trace("7.4 Why attention is O(S²)", steps, {}, example="complexity", section="7.4")
+
+
 @dataclass(frozen=True)
 class Example:
     name: str
@@ -1156,6 +1194,7 @@ _SECTIONS = {
     "kvcache": ("7.22", "KV-cache decoding equals the causal pass"),
     "noam": ("7.23", "the Noam learning-rate schedule"),
     "params": ("7.21", "parameter counts: attention vs FFN"),
+    "complexity": ("7.4", "O(S²): doubling S quadruples the score matrix"),
 }
 
 _BUILDERS: dict[str, Callable[[], Trace]] = {
@@ -1181,6 +1220,7 @@ _BUILDERS: dict[str, Callable[[], Trace]] = {
     "kvcache": kvcache,
     "noam": noam,
     "params": params,
+    "complexity": complexity,
 }
 
 EXAMPLES: dict[str, Example] = {
