@@ -1143,7 +1143,7 @@ def complexity() -> Trace:
         ),
         Step(
             "flops",
-            "Multiply-adds in QKᵀ and A·V",
+            "Floating-point operations in QKᵀ and A·V",
             "2 \\cdot 2 S^2 d",
             f"d = {d}",
             ("lengths",),
