@@ -89,18 +89,3 @@ async def card_shown(pilot) -> None:
 
 
 __all__ = ["NOW", "card_shown", "library_of", "make_card", "replace", "wait_until"]
-
-
-@pytest.fixture(autouse=True)
-def _latex_until_it_lands(monkeypatch):
-    """TEMPORARY: drill.content.latex is still being written by another helper; pass text through until then."""
-    try:
-        from drill.content.latex import render_latex, render_text  # noqa: F401
-    except ImportError:
-        import sys
-        import types
-
-        module = types.ModuleType("drill.content.latex")
-        module.render_text = lambda text: text
-        module.render_latex = lambda text: text
-        monkeypatch.setitem(sys.modules, "drill.content.latex", module)

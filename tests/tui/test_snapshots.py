@@ -40,11 +40,18 @@ MARKUP_CARD = make_card(
 )
 
 
+async def card_on_screen(pilot) -> None:
+    app = pilot.app
+    await wait_until(pilot, lambda: getattr(app.mode_screen, "card", None) is not None)
+    await app.workers.wait_for_complete()
+    await wait_until(pilot, lambda: len(app.mode_screen.query("FooterKey")) > 0)
+    await pilot.pause()
+
+
 def revealed():
     async def run_before(pilot) -> None:
         app = pilot.app
-        await wait_until(pilot, lambda: getattr(app.mode_screen, "card", None) is not None)
-        await app.workers.wait_for_complete()
+        await card_on_screen(pilot)
         await pilot.press("space")
         await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
         await pilot.pause()
@@ -70,11 +77,7 @@ def test_question_side(snap_compare, study_app, library, size):
     card = library.cards["q05"]
     app = study_app(library=library_of([card], library))
 
-    async def run_before(pilot) -> None:
-        await wait_until(pilot, lambda: getattr(pilot.app.mode_screen, "card", None) is not None)
-        await pilot.app.workers.wait_for_complete()
-
-    assert snap_compare(app, terminal_size=size, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=card_on_screen)
 
 
 def test_markup_and_escape_render_literally(snap_compare, study_app, library):

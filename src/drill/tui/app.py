@@ -27,6 +27,9 @@ MODES: dict[str, str] = {
 }
 
 EXIT_AFTER_ENV = "DRILL_EXIT_AFTER"
+# Benchmarks and the import-hygiene test: append "<milestone> <time.monotonic()> <heavy modules loaded>" here.
+MARKS_ENV = "DRILL_BENCH_MARKS"
+HEAVY_MODULES = ("sqlalchemy", "numpy")
 
 
 class DrillApp(App[Any]):
@@ -55,11 +58,12 @@ class DrillApp(App[Any]):
         screen_class = getattr(importlib.import_module(module_name), class_name)
         return screen_class(self.options)
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.mode_screen = self.first_screen()
-        self.push_screen(self.mode_screen)
-        if self.options.exit_after == "paint":
-            self.call_after_refresh(self.exit)
+        await self.push_screen(self.mode_screen)
+        # A screen that paints in stages reports its own first paint (before its post-paint work).
+        if not getattr(self.mode_screen, "reports_paint", False):
+            self.reached("paint")
 
     def fail(self, error: Exception) -> None:
         """End the run with a user-facing error (called from the UI thread)."""
@@ -67,9 +71,22 @@ class DrillApp(App[Any]):
         self.exit()
 
     def reached(self, milestone: str) -> None:
-        """Screens report milestones ("question"); a benchmark run may exit on one."""
+        """A milestone ("paint", "question") is on screen once the next refresh is done; benchmark runs
+        record when, and may exit there."""
+        if self.options.exit_after == milestone or os.environ.get(MARKS_ENV):
+            self.call_after_refresh(self._milestone_painted, milestone)
+
+    def _milestone_painted(self, milestone: str) -> None:
+        marks = os.environ.get(MARKS_ENV)
+        if marks:
+            import sys
+            import time
+
+            heavy = ",".join(m for m in HEAVY_MODULES if m in sys.modules) or "-"
+            with open(marks, "a", encoding="utf-8") as out:
+                out.write(f"{milestone} {time.monotonic():.6f} {heavy}\n")
         if self.options.exit_after == milestone:
-            self.call_after_refresh(self.exit)
+            self.exit()
 
 
 def make_app(mode: str = "study", **kwargs: Any) -> DrillApp:

@@ -14,15 +14,12 @@ from textual import work
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from drill.errors import DrillError
 from drill.tui.options import AppOptions
 from drill.tui.study_session import GRADE_NAMES, StudySession
 from drill.tui.widgets.card_view import CardView
-from drill.tui.widgets.grade_bar import GradeBar, GradeButton
 from drill.tui.widgets.header import StudyHeader
-from drill.tui.widgets.step_pane import StepPane
 
 # Below this width the side pane is hidden unless asked for (and then it covers the card).
 NARROW_WIDTH = 100
@@ -30,6 +27,7 @@ NARROW_WIDTH = 100
 
 class StudyScreen(Screen):
     CSS_PATH = "../styles/study.tcss"
+    reports_paint = True
     AUTO_FOCUS = "#card"
 
     BINDINGS = [
@@ -64,15 +62,27 @@ class StudyScreen(Screen):
     # --- layout -----------------------------------------------------------------------------------------
 
     def compose(self):
+        # The first paint is just this shell; the side pane, grade bar and footer are mounted right after it.
         yield StudyHeader(self.options.timer, id="header")
         with Horizontal(id="body"):
             yield CardView(id="card")
-            yield StepPane(id="steps")
-        yield GradeBar(id="grades")
-        yield Footer()
 
     def on_mount(self) -> None:
         self._apply_width(self.app.size.width)
+        self.app.reached("paint")
+        # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
+        # compete with the first paint for the GIL.
+        self.call_after_refresh(self._after_first_paint)
+
+    async def _after_first_paint(self) -> None:
+        from textual.widgets import Footer
+
+        from drill.tui.widgets.grade_bar import GradeBar
+        from drill.tui.widgets.step_pane import StepPane
+
+        await self.query_one("#body").mount(StepPane(id="steps"))
+        await self.mount(GradeBar(id="grades"), Footer())
+        self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         self.load_session()
 
     def on_resize(self, event) -> None:
@@ -117,10 +127,10 @@ class StudyScreen(Screen):
         self.card = card
         self._ended = False
         self.query_one(CardView).show_card(card)
-        self.query_one(GradeBar).set_intervals(self.session.intervals(card.id))
+        self.query_one("#grades").set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
         self._shown_at = self.options.timer()
-        pane = self.query_one(StepPane)
+        pane = self.query_one("#steps")
         refs = tuple(card.steps)
         pane.show_loading(refs)
         if refs:
@@ -139,7 +149,7 @@ class StudyScreen(Screen):
         from drill.tui.steps import load_steps
 
         views = load_steps(refs)
-        self.app.call_from_thread(self.query_one(StepPane).show_views, refs, views)
+        self.app.call_from_thread(self.query_one("#steps").show_views, refs, views)
 
     @work(thread=True, exclusive=True, group="errata")
     def load_errata(self, card: Any) -> None:
@@ -165,8 +175,8 @@ class StudyScreen(Screen):
         self.card = None
         self._ended = True
         self.query_one(CardView).show_message("No more cards for now.", "")
-        self.query_one(StepPane).show_loading(())
-        self.query_one(GradeBar).set_intervals({})
+        self.query_one("#steps").show_loading(())
+        self.query_one("#grades").set_intervals({})
         self.refresh_counts()
         counts = self.session.counts()
         self.app.push_screen(
@@ -206,11 +216,11 @@ class StudyScreen(Screen):
             return
         self.show_next()
 
-    def on_grade_button_pressed(self, message: GradeButton.Pressed) -> None:
+    def on_grade_button_pressed(self, message) -> None:
         self.action_grade(message.rating)
 
     def action_step(self, delta: int) -> None:
-        self.query_one(StepPane).move(delta)
+        self.query_one("#steps").move(delta)
 
     def action_toggle_pane(self) -> None:
         currently_shown = not self.has_class("pane-hidden")

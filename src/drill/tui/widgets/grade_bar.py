@@ -9,7 +9,6 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
-from drill.srs.scheduler import format_interval
 from drill.tui.study_session import GRADE_NAMES
 
 
@@ -31,7 +30,12 @@ class GradeButton(Static):
         text.append(f"{self.rating} ", style="bold")
         text.append(GRADE_NAMES[self.rating], style="bold")
         text.append("\n")
-        text.append(format_interval(interval) if interval is not None else "…")
+        if interval is None:
+            text.append("…")
+        else:
+            from drill.srs.scheduler import format_interval  # drill.srs is not needed for the first paint
+
+            text.append(format_interval(interval))
         self.update(text)
 
     def on_click(self) -> None:
