@@ -55,6 +55,8 @@ class Review:
     rating: int
     duration_ms: int
     state_before: str
+    previous: datetime | None = None  # this card's previous review by this user (the log's last_review_before)
+    elapsed_recorded: bool = True  # False: the row's elapsed_days is NULL (an older row), forcing the exact path
 
 
 @dataclass
@@ -137,9 +139,10 @@ def simulate(users: list[str], seed: int = 7) -> History:
                     lapses += 1
                 card, _log = scheduler.review_card(card, Rating(rating), moment)
                 reps += 1
-                last = moment
                 history.reviews.append(Review(user, cid, sections[cid], moment, rating,
-                                              rng.randrange(2_000, 40_000), before))
+                                              rng.randrange(2_000, 40_000), before, previous=last,
+                                              elapsed_recorded=rng.random() < 0.8))
+                last = moment
                 gap = card.due - moment
                 # Learning steps are taken the same day, reviews at the due date or up to a few days late.
                 wait = gap + timedelta(seconds=rng.randrange(0, 600)) if gap < timedelta(hours=1) else (
@@ -202,6 +205,9 @@ def write_history(history: History, url: str) -> None:
                 reviewed_at=r.reviewed_at, duration_ms=r.duration_ms, state_before=r.state_before,
                 state_after="review", due_after=r.reviewed_at, scheduled_days=0.0,
                 reps_before=0, lapses_before=0, suspended_before=False, leech_before=False, leech_after=False,
+                last_review_before=r.previous,
+                elapsed_days=((r.reviewed_at - r.previous).total_seconds() / 86400
+                              if r.previous is not None and r.elapsed_recorded else None),
             )
             for r in history.reviews
         ]

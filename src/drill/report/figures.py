@@ -9,13 +9,14 @@ rows per section-day, per card, per quiz attempt.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
-from sqlalchemy import BigInteger, Engine, and_, case, cast, func, literal, select
+from sqlalchemy import BigInteger, Engine, Integer, and_, case, cast, column, func, literal, select, values
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
@@ -40,13 +41,14 @@ from drill.report.data import (
     SectionRetention,
     Totals,
 )
-from drill.report.timebase import DayClock, day_from_number, timezone_name
+from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
-from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
+from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User, UTCDateTime
 
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
 TOP_CARDS = 10
+DAY_CHUNK = 500  # days per range-count query (3 parameters each; SQLite allows 32766)
 
 cards_t = Card.__table__
 states_t = CardState.__table__
@@ -206,6 +208,8 @@ class _Computation:
     def epoch(self, column):
         """Whole seconds since 1970 (UTC) of a timestamp column, as an integer."""
         if self.dialect == "sqlite":
+            if sqlite3.sqlite_version_info >= (3, 38):
+                return func.unixepoch(column)
             return cast(func.strftime("%s", column), BigInteger)
         return cast(func.floor(func.extract("epoch", column)), BigInteger)
 
@@ -232,12 +236,63 @@ class _Computation:
             conditions.append(logs_t.c.card_id.in_(card_ids))
         return and_(*conditions)
 
-    def log_span(self, where) -> tuple[datetime, datetime] | None:
-        """The first and last review times matching ``where`` (None when there are none)."""
-        first, last = self.conn.execute(
-            select(func.min(logs_t.c.reviewed_at), func.max(logs_t.c.reviewed_at)).where(where)
-        ).one()
-        return None if first is None else (_utc(first), _utc(last))
+    def log_span(self, user_ids: list[int]) -> tuple[datetime, datetime] | None:
+        """The users' first and last review times (two index look-ups), None when there are none."""
+        where = logs_t.c.user_id.in_(user_ids)
+        first = self.conn.execute(select(func.min(logs_t.c.reviewed_at)).where(where)).scalar()
+        if first is None:
+            return None
+        last = self.conn.execute(select(func.max(logs_t.c.reviewed_at)).where(where)).scalar()
+        return _utc(first), _utc(last)
+
+    def first_of_day(self, span: tuple[datetime, datetime]):
+        """1 when a grade is the card's first that study day, else 0 — decided from the row alone.
+
+        The log row holds the card's previous review time (``last_review_before``): the grade is the first of
+        its day when there was none, or when it fell on an earlier study day. ``elapsed_days`` (the gap in
+        days, as the store records it) settles most rows without parsing a timestamp: two or more days apart
+        are different study days even across a 25-hour daylight-saving day.
+        """
+        before = logs_t.c.last_review_before
+        return case(
+            (before.is_(None), 1),
+            (logs_t.c.elapsed_days >= 2, 1),
+            (self.day_expr(before, span) < self.day_expr(logs_t.c.reviewed_at, span), 1),
+            else_=0,
+        )
+
+    def day_counts(self, user_id: int, card_ids: list[int] | None, first_day: date, last_day: date) -> dict[int, int]:
+        """Reviews per study day: one range count per day on the (user_id, reviewed_at) index, no sorting."""
+        days = [first_day + timedelta(days=i) for i in range((last_day - first_day).days + 1)]
+        counts: dict[int, int] = {}
+        for chunk_start in range(0, len(days), DAY_CHUNK):
+            chunk = days[chunk_start:chunk_start + DAY_CHUNK]
+            bounds = values(
+                column("day", Integer), column("lo", UTCDateTime()), column("hi", UTCDateTime()), name="days"
+            ).data([((d - EPOCH_DAY).days, self.clock.start_of(d), self.clock.start_of(d + timedelta(days=1)))
+                    for d in chunk]).cte("days")  # WITH days(day, lo, hi) AS (VALUES ...): SQLite and PostgreSQL
+            conditions = [logs_t.c.user_id == user_id, logs_t.c.reviewed_at >= bounds.c.lo,
+                          logs_t.c.reviewed_at < bounds.c.hi]
+            if card_ids is not None:
+                conditions.append(logs_t.c.card_id.in_(card_ids))
+            count = select(func.count()).where(*conditions).scalar_subquery()
+            for day, n in self.conn.execute(select(bounds.c.day, count)):
+                if n:
+                    counts[int(day)] = int(n)
+        return counts
+
+    def card_aggregates(self, where, span) -> dict[int, tuple[int, int, int, int]]:
+        """card -> (reviews, answer ms, first-of-day reviews, first-of-day passes), one grouped pass."""
+        first = self.first_of_day(span)
+        query = (
+            select(
+                logs_t.c.card_id, func.count(), func.coalesce(func.sum(logs_t.c.duration_ms), 0), func.sum(first),
+                func.sum(case((logs_t.c.rating == 1, 0), else_=first)),
+            )
+            .where(where)
+            .group_by(logs_t.c.card_id)
+        )
+        return {int(c): (int(n), int(ms or 0), int(f or 0), int(p or 0)) for c, n, ms, f, p in self.conn.execute(query)}
 
     # -- the report ----------------------------------------------------------------------------------------
 
@@ -250,11 +305,16 @@ class _Computation:
         since_at = self.clock.start_of(filters.since) if filters.since else None
         where = self.log_filter(user_id, card_ids, since_at)
 
-        daily = self.daily_by_section(where)
+        span = self.log_span([user_id])
+        per_card = self.card_aggregates(where, span) if span else {}
+        per_day: dict[int, int] = {}
+        if span:
+            first_day = max(self.clock.day_of(span[0]), filters.since or date.min)
+            per_day = self.day_counts(user_id, card_ids, first_day, self.clock.day_of(span[1]))
         last_ratings = self.last_ratings(user_id)
         figures = [self.card_figure(c, last_ratings.get(c.db_id)) for c in scope]
-
-        retention = self.retention(daily)
+        sections = {c.db_id: c.section for c in cards}
+        retention = self.retention(per_card, sections)
         return ReportData(
             generated_at=self.now,
             user=user,
@@ -262,8 +322,8 @@ class _Computation:
             timezone=tz_name,
             day_start_hour=self.clock.day_start_hour,
             day_start_source=day_source,
-            totals=self.totals(figures, daily, user_id, since_at, filters.section is not None),
-            calendar=self.calendar(daily),
+            totals=self.totals(figures, per_card, per_day, user_id, since_at, filters.section is not None),
+            calendar=self.calendar(per_day),
             retention=retention,
             forecast=self.forecast(scope),
             weakest=self.weakest(scope, figures),
@@ -373,53 +433,21 @@ class _Computation:
                 latest[card_id] = (log_id, rating)
         return {card_id: rating for card_id, (_, rating) in latest.items()}
 
-    def daily_by_section(self, where) -> list[tuple[str, int, int, int, int, int]]:
-        """(section, day number, reviews, duration ms, first-of-day reviews, first-of-day passes)."""
-        span = self.log_span(where)
-        if span is None:
-            return []
-        day = self.day_expr(logs_t.c.reviewed_at, span).label("day")
-        # The first grade of a card on a day: the smallest (epoch seconds, rating) pair, packed in one integer.
-        first_key = func.min(self.epoch(logs_t.c.reviewed_at) * 8 + logs_t.c.rating)
-        per_card_day = (
-            select(
-                logs_t.c.card_id.label("card_id"),
-                day,
-                func.count().label("n"),
-                func.coalesce(func.sum(logs_t.c.duration_ms), 0).label("ms"),
-                first_key.label("first_key"),
-            )
-            .where(where)
-            .group_by(logs_t.c.card_id, day)
-            .subquery()
-        )
-        passed = case((per_card_day.c.first_key % 8 == 1, 0), else_=1)
-        query = (
-            select(
-                cards_t.c.section, per_card_day.c.day, func.sum(per_card_day.c.n), func.sum(per_card_day.c.ms),
-                func.count(), func.sum(passed),
-            )
-            .select_from(per_card_day.join(cards_t, cards_t.c.id == per_card_day.c.card_id))
-            .group_by(cards_t.c.section, per_card_day.c.day)
-        )
-        return [(s or "", int(d), int(n), int(ms or 0), int(f), int(p)) for s, d, n, ms, f, p in self.conn.execute(query)]
-
-    def totals(self, figures, daily, user_id, since_at, section_filtered: bool) -> Totals:
+    def totals(self, figures, per_card, per_day, user_id, since_at, section_filtered: bool) -> Totals:
         by_state = dict.fromkeys(STATES, 0)
         for f in figures:
             by_state[f.state] += 1
-        review_seconds = sum(row[3] for row in daily) / 1000
+        review_seconds = sum(row[1] for row in per_card.values()) / 1000
         session_seconds = None if section_filtered else self.session_seconds(user_id, since_at)
-        days = sorted({row[1] for row in daily})
         return Totals(
             cards=len(figures),
             by_state=by_state,
-            reviews=sum(row[2] for row in daily),
+            reviews=sum(row[0] for row in per_card.values()),
             review_seconds=review_seconds,
             session_seconds=session_seconds,
             study_seconds=max(review_seconds, session_seconds or 0.0),
-            days_studied=len(days),
-            current_streak=self.streak(set(days)),
+            days_studied=len(per_day),
+            current_streak=self.streak(set(per_day)),
         )
 
     def streak(self, days: set[int]) -> int:
@@ -442,23 +470,19 @@ class _Computation:
             total += max(0.0, (_utc(ended) - _utc(started)).total_seconds())
         return total
 
-    def calendar(self, daily) -> Calendar:
+    def calendar(self, per_day: dict[int, int]) -> Calendar:
         today = self.clock.day_of(self.now)
         start = today - timedelta(days=today.weekday()) - timedelta(weeks=CALENDAR_WEEKS - 1)
-        counts: dict[date, int] = defaultdict(int)
-        for _, day_number, reviews, *_ in daily:
-            day = day_from_number(day_number)
-            if start <= day <= today:
-                counts[day] += reviews
-        days = [DayCount(start + timedelta(days=i), counts.get(start + timedelta(days=i), 0))
-                for i in range((today - start).days + 1)]
+        days = [DayCount(day, per_day.get((day - EPOCH_DAY).days, 0))
+                for day in (start + timedelta(days=i) for i in range((today - start).days + 1))]
         return Calendar(start=start, end=today, days=days, max_reviews=max((d.reviews for d in days), default=0))
 
-    def retention(self, daily) -> Retention:
+    def retention(self, per_card, sections: dict[int, str]) -> Retention:
         sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for section, _day, _n, _ms, firsts, passes in daily:
-            sums[section][0] += firsts
-            sums[section][1] += passes
+        for card_id, (_n, _ms, firsts, passes) in per_card.items():
+            total = sums[sections.get(card_id, "")]
+            total[0] += firsts
+            total[1] += passes
         by_section = [SectionRetention(s, _retention(*sums[s])) for s in sorted(sums, key=section_key)]
         overall = _retention(sum(v[0] for v in sums.values()), sum(v[1] for v in sums.values()))
         return Retention(overall=overall, by_section=by_section)
@@ -558,7 +582,7 @@ class _Computation:
                 mastered[uid] += 1
 
         where = self.log_filter(list(users), card_ids, since_at)
-        per_user_card = self.first_of_day_by_user_card(where)
+        per_user_card = self.first_of_day_by_user_card(list(users), where)
         reviews: dict[int, int] = defaultdict(int)
         user_ret: dict[int, list[int]] = defaultdict(lambda: [0, 0])
         card_ret: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # users, firsts, fails
@@ -595,26 +619,19 @@ class _Computation:
         questions.sort(key=lambda q: (-(q.failure_rate or 0), -q.failures, section_key(q.section), q.card))
         return Cohort(users=cohort_users, questions=questions)
 
-    def first_of_day_by_user_card(self, where) -> list[tuple[int, int, int, int, int]]:
+    def first_of_day_by_user_card(self, user_ids: list[int], where) -> list[tuple[int, int, int, int, int]]:
         """(user, card, reviews, first-of-day reviews, first-of-day passes) over the whole cohort."""
-        span = self.log_span(where)
+        span = self.log_span(user_ids)
         if span is None:
             return []
-        day = self.day_expr(logs_t.c.reviewed_at, span).label("day")
-        inner = (
-            select(
-                logs_t.c.user_id.label("user_id"), logs_t.c.card_id.label("card_id"), func.count().label("n"),
-                func.min(self.epoch(logs_t.c.reviewed_at) * 8 + logs_t.c.rating).label("first_key"),
-            )
+        first = self.first_of_day(span)
+        query = (
+            select(logs_t.c.user_id, logs_t.c.card_id, func.count(), func.sum(first),
+                   func.sum(case((logs_t.c.rating == 1, 0), else_=first)))
             .where(where)
-            .group_by(logs_t.c.user_id, logs_t.c.card_id, day)
-            .subquery()
+            .group_by(logs_t.c.user_id, logs_t.c.card_id)
         )
-        passed = case((inner.c.first_key % 8 == 1, 0), else_=1)
-        query = select(
-            inner.c.user_id, inner.c.card_id, func.sum(inner.c.n), func.count(), func.sum(passed)
-        ).group_by(inner.c.user_id, inner.c.card_id)
-        return [(int(u), int(c), int(n), int(f), int(p)) for u, c, n, f, p in self.conn.execute(query)]
+        return [(int(u), int(c), int(n), int(f or 0), int(p or 0)) for u, c, n, f, p in self.conn.execute(query)]
 
 
 def _mastered(figure: CardFigure) -> bool:
