@@ -252,6 +252,9 @@ def test_unknown_macros_are_named_and_reported():
     assert render_latex(r"\foo x + \bar{y}") == "foo x + ȳ"
     assert unknown_macros(r"\foo x + \bar{y} + \begin{weird}z\end{weird}") == {"foo", "begin{weird}"}
     assert unknown_macros(r"\frac{a}{b} \cdot \mathbb R") == set()
+    # arguments pylatexenc parsed for a macro we do not know are kept, like a function's
+    assert render_latex(r"\ref{eq1} + x") == "ref(eq1) + x"
+    assert unknown_macros(r"\ref{eq1}") == {"ref"}
 
 
 # -------------------------------------------------------------------------------------- every formula

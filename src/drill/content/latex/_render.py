@@ -37,7 +37,7 @@ def _context():
             "mathrel": "{", "substack": "{", "overrightarrow": "{", "underbar": "{", "cancel": "{",
             "widetilde": "{", "widehat": "{", "mathnormal": "{", "ensuremath": "{", "textup": "{",
             "textmd": "{", "textsc": "{", "textnormal": "{", "fbox": "{", "hbox": "{", "vspace": "*{",
-            "pmod": "{", "mod": "{", "mathbb": "{", "mathcal": "{", "mathscr": "{", "mathfrak": "{", "sqrt": "[{",
+            "pmod": "{", "mod": "{", "textsuperscript": "{", "textsubscript": "{", "mathbb": "{", "mathcal": "{", "mathscr": "{", "mathfrak": "{", "sqrt": "[{",
         }  # fmt: skip
         db.add_context_category(
             "drill-math", prepend=True, macros=[MacroSpec(name, argspec) for name, argspec in specs.items()]
@@ -497,8 +497,20 @@ class Renderer:
             if name in ("hspace",):
                 return Piece("space", EMPTY, gap=1)
             return None
-        # Unknown: show the name so nothing is lost, and remember it for the tests.
+        if name in ("textsuperscript", "textsubscript"):
+            piece = Piece("ord", EMPTY)
+            setattr(piece, "sup" if name == "textsuperscript" else "sub", self.arg(node, -1, True))
+            return piece
+        # Unknown: show the name so nothing is lost, and remember it for the tests. pylatexenc may know
+        # its arguments (\ref{…}): they follow in parentheses, like a function's.
         self.unknown.add(name)
+        args = [self.block(_arg_tokens(a), script) for a in _args(node) if a is not None]
+        if args:
+            parts = [Box.text(name + "(")]
+            for k, box in enumerate(args):
+                parts += [Box.text(", ")] if k else []
+                parts.append(box)
+            return Piece("ord", hconcat([*parts, Box.text(")")]))
         if not name.isalpha():
             return Piece("ord", Box.text(name))
         return Piece("func", Box.text(name))
