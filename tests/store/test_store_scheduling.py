@@ -316,3 +316,26 @@ def test_naive_times_and_bad_ratings_are_refused(store):
     with pytest.raises(StoreError, match="not in the progress database"):
         store.grade("no-such-card", 3, T0)
     assert store.review_logs() == []
+
+
+def test_section_filter_and_browse(store):
+    in_section = [cid for _, cid, section in CARDS if section == "7.2"]
+    shown = []
+    now = T0
+    while (card := store.next_card(now, section="7.2")) is not None:
+        assert card.section == "7.2"
+        shown.append(card.card_id)
+        store.grade(card.card_id, 4, now)
+    assert shown == in_section
+    assert store.counts(now, section="7.2").new == 0
+    assert store.counts(now).new == 20 - len(in_section)
+    # A learning card of the section comes back through the due query (the SQLite fast path).
+    store.undo_last()
+    store.grade(in_section[-1], 1, now)
+    due = store.next_card(now + timedelta(minutes=2), section="7.2")
+    assert due.card_id == in_section[-1] and due.kind is Phase.LEARNING and due.due.tzinfo is UTC
+    assert store.next_card(now + timedelta(minutes=2), section="7.3").kind is Phase.NEW
+    assert {r.card_id for r in store.browse(section="7.2", state="review")} == set(in_section[:-1])
+    assert [r.card_id for r in store.browse(text="C0")] == [f"c0{i}" for i in range(10)]
+    with pytest.raises(StoreError, match="unknown card state"):
+        store.browse(state="bogus")

@@ -156,7 +156,8 @@ class ReviewLog(Base):
         # covers card_id, rating and state_before, so reviews-per-day, retention and the daily counts are
         # answered from the index without reading the wide log rows.
         Index("ix_review_logs_user_reviewed", "user_id", "reviewed_at", "card_id", "rating", "state_before"),
-        Index("ix_review_logs_card", "card_id"),
+        # A card's history; also covers per-card aggregates (retention per card or section) in one pass.
+        Index("ix_review_logs_card", "card_id", "user_id", "state_before", "rating"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -97,7 +97,7 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name="pk_review_logs"),
     )
-    op.create_index("ix_review_logs_card", "review_logs", ["card_id"])
+    op.create_index("ix_review_logs_card", "review_logs", ["card_id", "user_id", "state_before", "rating"])
     op.create_index(
         "ix_review_logs_user_reviewed",
         "review_logs",
