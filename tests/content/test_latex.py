@@ -58,6 +58,7 @@ EXACT = [
     (r"\sqrt{2}", "√2"),
     (r"\sqrt[3]{x}", "∛x"),
     (r"\sqrt[n]{x+1}", "ⁿ√(x + 1)"),
+    (r"\sqrt{x}^2 + \sqrt{d_k}", "(√x)² + √dₖ"),
     # the chapter's formulas
     (
         r"\text{LN}(x) = \gamma \cdot \frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}} + \beta",

@@ -129,6 +129,7 @@ class Piece:
     label: Box | None = None
     pad_before: bool = False  # \text{ …} with edge spaces asks for a gap on that side
     pad_after: bool = False
+    group_scripts: bool = False  # a script on it applies to all of it: √x with ² -> (√x)²
 
     @property
     def first_char(self) -> str:
@@ -573,7 +574,7 @@ class Renderer:
         if not body.box.str.strip():
             return Piece("ord", Box.text(sign))
         inner = body.box if body.atomic else _parens(body.box, self.oneline)
-        return Piece("ord", hconcat([Box.text(sign), inner]))
+        return Piece("ord", hconcat([Box.text(sign), inner]), group_scripts=True)
 
     def accent(self, name: str, box: Box) -> Box:
         text = box.str if box.is_line else None
@@ -868,6 +869,8 @@ class Renderer:
             )
         if p.sub is None and p.sup is None:
             return base
+        if p.group_scripts:
+            base = _parens(base, self.oneline)
         sub = _script_form(p.sub, sym.SUBSCRIPTS, "_")
         sup = _script_form(p.sup, sym.SUPERSCRIPTS, "^")
         # a bare fallback (W_Q) must not run into what follows it: W_(Q)^(i), W_(Q)K

@@ -86,7 +86,7 @@ IGNORED = {
     "notag", "mathstrut", "strut", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "Biggl", "Biggr",
     "big", "Big", "bigg", "Bigg", "bigm", "Bigm", "middle", "relax", "allowbreak", "centering",
     "left", "right", "protect", "noindent", "par", "newline", "label", "color", "tiny", "small",
-    "normalsize", "large", "Large", "LARGE", "huge", "Huge", "bf", "it", "rm", "sf", "tt", "cal",
+    "normalsize", "large", "Large", "LARGE", "huge", "Huge", "bf", "it", "rm", "sf", "tt", "cal", "hline", "vline", "toprule", "midrule", "bottomrule",
 }  # fmt: skip
 
 # Macros whose (first) argument is rendered as it is: fonts and styles we cannot show in a terminal.
