@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from . import _symbols as sym
-from ._box import EMPTY, Box, cell_width, hconcat, pad_box, vstack, wrap
+from ._box import EMPTY, Box, hconcat, pad_box, vstack, wrap
 
 # ---------------------------------------------------------------------------------------------- parsing
 
@@ -998,4 +998,4 @@ def _as_box(form, mark: str) -> Box:
     return Box.text(_script_str(form, mark))
 
 
-__all__ = ["Renderer", "cell_width", "is_atomic", "parse", "script_text", "tokenize"]
+__all__ = ["Renderer", "is_atomic", "parse", "script_text", "tokenize"]
