@@ -2,8 +2,8 @@
 
 Builds the store benchmark's synthetic collection (benchmarks/store_bench.py: cards over 25 sections, 2M review
 logs over two years), then times in one process:
-  - baseline: the report's heavy SQL (the per-(card, day) -> per-(section, day) aggregate, the card rows, the
-    latest-grade look-up) run through raw sqlite3 — the least any report can cost;
+  - baseline: every SQL statement the report issues (recorded from a run), replayed through raw sqlite3 and
+    fetched as tuples — the aggregates' own cost, without SQLAlchemy or any Python figure work;
   - the full computation, ``drill.report.figures.compute`` (SQLAlchemy, every figure, cohort off);
   - rendering the result as JSON, HTML, Markdown and CSV;
 and prints the ratio full / raw and the peak memory (ru_maxrss). Goals (issue 6): <= 1.5 s, <= 300 MB.
@@ -40,39 +40,23 @@ def best(times: list[float]) -> float:
     return min(times)
 
 
-def raw_statements(engine, user: str) -> list[tuple[str, list]]:
-    """The report's SQL as compiled by SQLAlchemy, with positional parameters for sqlite3."""
-    from datetime import datetime
+def raw_statements(engine, user: str) -> list[tuple[str, tuple]]:
+    """Every SQL statement one report issues, exactly as sent to sqlite3 (recorded from a real run)."""
+    from sqlalchemy import event
 
-    from drill.report.figures import Decay, _Computation
-    from drill.report.timebase import DayClock
+    from drill.report.figures import compute
 
-    with engine.connect() as conn:
-        comp = _Computation(conn, DayClock(UTC, 4), Decay.from_parameters(None), store_bench.NOW, None)
-        user_id, _ = comp.resolve_user(user, None)
-        captured: list = []
-        original = conn.execute
+    recorded: list[tuple[str, tuple]] = []
 
-        def capture(statement, *args, **kwargs):
-            captured.append(statement)
-            return original(statement, *args, **kwargs)
+    def record(conn, cursor, statement, parameters, context, executemany):
+        recorded.append((statement, tuple(parameters)))
 
-        conn.execute = capture  # record the statements one report issues
-        comp.card_rows(user_id)
-        comp.last_ratings(user_id)
-        comp.daily_by_section(comp.log_filter(user_id, None, None))
-        conn.execute = original
-    statements = []
-    for statement in captured:
-        compiled = statement.compile(engine, compile_kwargs={"render_postcompile": True})
-        params = compiled.construct_params()
-        positional = [
-            params[name].astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
-            if isinstance(params[name], datetime) else params[name]
-            for name in compiled.positiontup
-        ]
-        statements.append((str(compiled), positional))
-    return statements
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        compute(engine, user=user, now=store_bench.NOW, tz=UTC, tz_name="UTC")
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    return recorded
 
 
 def main() -> None:

@@ -8,15 +8,31 @@ rows per section-day, per card, per quiz attempt.
 
 from __future__ import annotations
 
+import heapq
 import re
 import sqlite3
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
-from sqlalchemy import BigInteger, Engine, Integer, and_, case, cast, column, func, literal, select, values
+from sqlalchemy import (
+    BigInteger,
+    Engine,
+    Integer,
+    String,
+    and_,
+    case,
+    cast,
+    column,
+    func,
+    literal,
+    select,
+    type_coerce,
+    values,
+)
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
@@ -48,6 +64,7 @@ from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySes
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
 TOP_CARDS = 10
+_SCHEDULED = frozenset({"learning", "review", "relearning"})
 DAY_CHUNK = 500  # days per range-count query (3 parameters each; SQLite allows 32766)
 
 cards_t = Card.__table__
@@ -178,7 +195,7 @@ def in_section(card_section: str, wanted: str) -> bool:
     return card_section == wanted or card_section.startswith(wanted + ".")
 
 
-@dataclass
+@dataclass(slots=True)
 class _CardRow:
     db_id: int
     content_id: str
@@ -312,7 +329,7 @@ class _Computation:
             first_day = max(self.clock.day_of(span[0]), filters.since or date.min)
             per_day = self.day_counts(user_id, card_ids, first_day, self.clock.day_of(span[1]))
         last_ratings = self.last_ratings(user_id)
-        figures = [self.card_figure(c, last_ratings.get(c.db_id)) for c in scope]
+        figures = self.card_figures(scope, last_ratings)
         sections = {c.db_id: c.section for c in cards}
         retention = self.retention(per_card, sections)
         return ReportData(
@@ -326,10 +343,10 @@ class _Computation:
             calendar=self.calendar(per_day),
             retention=retention,
             forecast=self.forecast(scope),
-            weakest=self.weakest(scope, figures),
-            most_lapses=self.most_lapses(scope, figures),
+            weakest=self.weakest(figures),
+            most_lapses=self.most_lapses(figures),
             quizzes=self.quizzes(user_id, since_at),
-            mastery=self.mastery(scope, figures, retention),
+            mastery=self.mastery(figures, retention),
             cards=figures,
             cohort=self.cohort(scope, card_ids, since_at) if filters.cohort else None,
         )
@@ -354,24 +371,26 @@ class _Computation:
         known = ", ".join(row.name for row in rows[:20])
         raise InputError(f"no progress for {wanted!r} in this database: choose one with --user (users: {known})")
 
+    def timestamp_column(self, column):
+        """A timestamp column fetched cheaply: SQLite's stored text (parsed by ``_parse_ts``), else as is."""
+        return type_coerce(column, String) if self.dialect == "sqlite" else column
+
     def card_rows(self, user_id: int) -> list[_CardRow]:
         joined = cards_t.outerjoin(
             states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id)
         )
         query = select(
             cards_t.c.id, cards_t.c.content_id, cards_t.c.section, cards_t.c.retired, states_t.c.state,
-            states_t.c.stability, states_t.c.difficulty, states_t.c.due, states_t.c.last_review,
-            states_t.c.reps, states_t.c.lapses, states_t.c.suspended,
+            states_t.c.stability, states_t.c.difficulty, self.timestamp_column(states_t.c.due),
+            self.timestamp_column(states_t.c.last_review), states_t.c.reps, states_t.c.lapses, states_t.c.suspended,
         ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
-        return [
-            _CardRow(
-                db_id=r.id, content_id=r.content_id, section=r.section or "", retired=bool(r.retired),
-                state=r.state, stability=r.stability, difficulty=r.difficulty, due=_utc(r.due),
-                last_review=_utc(r.last_review), reps=r.reps or 0, lapses=r.lapses or 0,
-                suspended=bool(r.suspended),
-            )
-            for r in self.conn.execute(query)
-        ]
+        rows = []
+        for db_id, cid, section, retired, state, stab, diff, due, last, reps, lapses, suspended in (
+            self.conn.execute(query)
+        ):
+            rows.append(_CardRow(db_id, cid, section or "", bool(retired), state, stab, diff,
+                                 _parse_ts(due), _parse_ts(last), reps or 0, lapses or 0, bool(suspended)))
+        return rows
 
     def scope(self, cards: list[_CardRow], section: str | None) -> list[_CardRow]:
         if section is None:
@@ -390,26 +409,37 @@ class _Computation:
             return "suspended"
         return card.state or "new"
 
-    def question(self, content_id: str) -> str:
+    def questions(self) -> dict[str, str]:
         cards = getattr(self.library, "cards", None) or {}
-        card = cards.get(content_id)
-        return card.question if card is not None else ""
+        return {cid: card.question for cid, card in cards.items()}
 
-    def card_figure(self, card: _CardRow, last_rating: int | None) -> CardFigure:
-        reviewed = (card.state or "new") != "new"
-        return CardFigure(
-            id=card.content_id,
-            section=card.section,
-            question=self.question(card.content_id),
-            state=self.state_of(card),
-            due=card.due if reviewed else None,
-            stability=card.stability,
-            difficulty=card.difficulty,
-            retrievability=self.decay.retrievability(card.stability, card.last_review, self.now) if reviewed else None,
-            reviews=card.reps,
-            lapses=card.lapses,
-            last_rating=RATINGS.get(last_rating) if reviewed and last_rating else None,
-        )
+    def card_figures(self, scope: list[_CardRow], last_ratings: dict[int, int]) -> list[CardFigure]:
+        questions = self.questions()
+        now_ts = self.now.timestamp()
+        factor, decay = self.decay.factor, self.decay.decay
+        figures = []
+        for card in scope:
+            reviewed = (card.state or "new") != "new"
+            r = None
+            if reviewed and card.stability and card.last_review is not None:
+                # Whole elapsed days, as py-fsrs counts them ((now - last_review).days).
+                elapsed = max(0, int((now_ts - card.last_review.timestamp()) // 86400))
+                r = (1 + factor * elapsed / card.stability) ** decay
+            rating = last_ratings.get(card.db_id) if reviewed else None
+            figures.append(CardFigure(
+                id=card.content_id,
+                section=card.section,
+                question=questions.get(card.content_id, ""),
+                state=self.state_of(card),
+                due=card.due if reviewed else None,
+                stability=card.stability,
+                difficulty=card.difficulty,
+                retrievability=r,
+                reviews=card.reps,
+                lapses=card.lapses,
+                last_rating=RATINGS.get(rating) if rating else None,
+            ))
+        return figures
 
     def last_ratings(self, user_id: int) -> dict[int, int]:
         """Each card's latest grade: the log row at the card's last_review (an index look-up per card)."""
@@ -489,32 +519,28 @@ class _Computation:
 
     def forecast(self, scope: list[_CardRow]) -> Forecast:
         today = self.clock.day_of(self.now)
-        counts: dict[date, int] = defaultdict(int)
+        starts = [self.clock.start_of(today + timedelta(days=i)).timestamp() for i in range(FORECAST_DAYS + 1)]
+        counts = [0] * FORECAST_DAYS
         overdue = 0
         for card in scope:
-            if self.state_of(card) not in ("learning", "review", "relearning") or card.due is None:
+            if card.due is None or card.retired or card.suspended or card.state not in _SCHEDULED:
                 continue
-            day = self.clock.day_of(card.due)
-            if day < today:
+            ts = card.due.timestamp()
+            if ts < starts[0]:
                 overdue += 1
-            elif (day - today).days < FORECAST_DAYS:
-                counts[day] += 1
-        days = [ForecastDay(today + timedelta(days=i), counts.get(today + timedelta(days=i), 0))
-                for i in range(FORECAST_DAYS)]
-        return Forecast(overdue=overdue, days=days)
+            elif ts < starts[-1]:
+                counts[bisect_right(starts, ts) - 1] += 1
+        return Forecast(overdue=overdue, days=[ForecastDay(today + timedelta(days=i), n)
+                                               for i, n in enumerate(counts)])
 
-    def active_reviewed(self, scope, figures) -> list[CardFigure]:
-        return [f for c, f in zip(scope, figures, strict=True)
-                if f.retrievability is not None and not c.retired and not c.suspended]
+    def weakest(self, figures: list[CardFigure]) -> list[CardFigure]:
+        active = [f for f in figures if f.retrievability is not None and f.state in _SCHEDULED]
+        return heapq.nsmallest(TOP_CARDS, active, key=lambda f: (f.retrievability, -f.lapses, f.id))
 
-    def weakest(self, scope, figures) -> list[CardFigure]:
-        cards = self.active_reviewed(scope, figures)
-        return sorted(cards, key=lambda f: (f.retrievability, -f.lapses, f.id))[:TOP_CARDS]
-
-    def most_lapses(self, scope, figures) -> list[CardFigure]:
-        cards = [f for f in figures if f.lapses > 0]
-        return sorted(cards, key=lambda f: (-f.lapses, f.retrievability if f.retrievability is not None else 2.0,
-                                            f.id))[:TOP_CARDS]
+    def most_lapses(self, figures: list[CardFigure]) -> list[CardFigure]:
+        lapsed = [f for f in figures if f.lapses > 0]
+        return heapq.nsmallest(TOP_CARDS, lapsed, key=lambda f: (
+            -f.lapses, f.retrievability if f.retrievability is not None else 2.0, f.id))
 
     def quizzes(self, user_id: int, since_at: datetime | None) -> list[QuizPoint]:
         query = select(quiz_t.c.started_at, quiz_t.c.settings, quiz_t.c.score, quiz_t.c.total).where(
@@ -533,31 +559,35 @@ class _Computation:
             ))
         return points
 
-    def mastery(self, scope, figures, retention: Retention) -> list[SectionMastery]:
-        by_section: dict[str, list[tuple[_CardRow, CardFigure]]] = defaultdict(list)
-        for card, figure in zip(scope, figures, strict=True):
-            by_section[card.section].append((card, figure))
+    def mastery(self, figures: list[CardFigure], retention: Retention) -> list[SectionMastery]:
+        # per section: [cards, new, learning, review, mastered, out, active, sum R, n R]
+        acc: dict[str, list[float]] = {}
+        index = {"new": 1, "learning": 2, "relearning": 2, "review": 3, "suspended": 5, "retired": 5}
+        for f in figures:
+            row = acc.get(f.section)
+            if row is None:
+                row = acc[f.section] = [0, 0, 0, 0, 0, 0, 0, 0.0, 0]
+            row[0] += 1
+            row[index[f.state]] += 1
+            if f.state in ("suspended", "retired"):
+                continue
+            row[6] += 1
+            if f.state == "review" and (f.stability or 0) >= MASTERED_STABILITY_DAYS:
+                row[4] += 1
+            if f.retrievability is not None:
+                row[7] += f.retrievability
+                row[8] += 1
         rates = {item.section: item.retention.rate for item in retention.by_section}
-        rows = []
-        for section in sorted(by_section, key=section_key):
-            pairs = by_section[section]
-            states = [f.state for _, f in pairs]
-            active = [(c, f) for c, f in pairs if f.state not in ("suspended", "retired")]
-            mastered = sum(1 for c, f in active if _mastered(f))
-            rs = [f.retrievability for _, f in active if f.retrievability is not None]
-            rows.append(SectionMastery(
-                section=section,
-                cards=len(pairs),
-                new=states.count("new"),
-                learning=states.count("learning") + states.count("relearning"),
-                review=states.count("review"),
-                mastered=mastered,
-                suspended=states.count("suspended") + states.count("retired"),
-                mean_retrievability=(sum(rs) / len(rs)) if rs else None,
+        return [
+            SectionMastery(
+                section=section, cards=int(row[0]), new=int(row[1]), learning=int(row[2]), review=int(row[3]),
+                mastered=int(row[4]), suspended=int(row[5]),
+                mean_retrievability=(row[7] / row[8]) if row[8] else None,
                 retention=rates.get(section),
-                mastery=(mastered / len(active)) if active else 0.0,
-            ))
-        return rows
+                mastery=(row[4] / row[6]) if row[6] else 0.0,
+            )
+            for section, row in sorted(acc.items(), key=lambda item: section_key(item[0]))
+        ]
 
     # -- cohort --------------------------------------------------------------------------------------------
 
@@ -607,13 +637,14 @@ class _Computation:
             )
             for i, uid in enumerate(ranked)
         ]
+        texts = self.questions()
         questions = []
         for cid, (n_users, firsts, fails) in card_ret.items():
             card = in_scope.get(cid)
             if card is None:
                 continue
             questions.append(QuestionFailure(
-                card=card.content_id, section=card.section, question=self.question(card.content_id),
+                card=card.content_id, section=card.section, question=texts.get(card.content_id, ""),
                 users=n_users, reviews=firsts, failures=fails, failure_rate=(fails / firsts) if firsts else None,
             ))
         questions.sort(key=lambda q: (-(q.failure_rate or 0), -q.failures, section_key(q.section), q.card))
@@ -634,10 +665,6 @@ class _Computation:
         return [(int(u), int(c), int(n), int(f or 0), int(p or 0)) for u, c, n, f, p in self.conn.execute(query)]
 
 
-def _mastered(figure: CardFigure) -> bool:
-    return figure.state == "review" and (figure.stability or 0) >= MASTERED_STABILITY_DAYS
-
-
 def _retention(reviews: int, passed: int) -> RetentionFigure:
     return RetentionFigure(reviews=reviews, passed=passed, rate=(passed / reviews) if reviews else None)
 
@@ -649,6 +676,15 @@ def _quiz_label(settings: Any) -> str:
             if isinstance(value, str) and value:
                 return value
     return "quiz"
+
+
+def _parse_ts(value) -> datetime | None:
+    """A timestamp from the database: SQLite's text ("2026-01-02 03:04:05.000006", UTC) or a datetime."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    return _utc(value)
 
 
 def _utc(moment: datetime | None) -> datetime | None:
