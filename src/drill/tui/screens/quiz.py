@@ -15,7 +15,7 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -72,6 +72,15 @@ class QuizSetup:
     pack_title: str
 
 
+def stem_text(stem: str) -> Text:
+    """The question in bold; the givens after its first blank line (a generated question's matrices) plain."""
+    question, sep, givens = visible(stem).partition("\n\n")
+    text = Text(question, style="bold")
+    if sep:
+        text.append(sep + givens, style="not bold")
+    return text
+
+
 class QuizScreen(Screen):
     CSS_PATH = "../styles/quiz.tcss"
 
@@ -111,13 +120,15 @@ class QuizScreen(Screen):
             yield Static("", id="quiz-meta")
             yield Static(Text("Loading the questions…", style="italic"), id="quiz-stem")
             yield ChoiceList(id="choices")
-            yield Input(placeholder="type a number, then enter (e.g. 0.25, 1/4, 25%)", id="quiz-input")
-            yield Static("", id="quiz-input-error")
             yield Static("", id="quiz-feedback")
+        # Outside the scroll: a typed answer's field stays in view however long the question is.
+        with Vertical(id="quiz-answer"):
+            yield Static("", id="quiz-input-error")
+            yield Input(placeholder="type a number, then enter (e.g. 0.25, 1/4, 25%)", id="quiz-input")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#quiz-input").display = False
+        self.query_one("#quiz-answer").display = False
         self.query_one("#quiz-input-error").display = False
         self.query_one("#quiz-feedback").display = False
         self.call_after_refresh(self.load)
@@ -175,14 +186,14 @@ class QuizScreen(Screen):
         meta.append(f" · {visible(item.id)}")
         meta.append(" · chapter quiz" if item.kind == "chapter" else " · generated from the engine")
         self.query_one("#quiz-meta", Static).update(meta)
-        self.query_one("#quiz-stem", Static).update(Text(visible(item.stem)))
+        self.query_one("#quiz-stem", Static).update(stem_text(item.stem))
         choices = self.query_one(ChoiceList)
         await choices.set_options(item.options)
         choices.display = not item.numeric
         field = self.query_one("#quiz-input", Input)
         field.value = ""
         field.disabled = False
-        field.display = item.numeric
+        self.query_one("#quiz-answer").display = item.numeric
         self.query_one("#quiz-input-error").display = False
         self.query_one("#quiz-feedback").display = False
         if item.numeric:

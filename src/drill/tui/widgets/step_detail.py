@@ -29,15 +29,35 @@ def compact(renderable: RenderableType) -> RenderableType:
     """Light table rules: several matrices share the screen, and the numbers matter more than the boxes."""
     if isinstance(renderable, Table):
         renderable.box = box.SIMPLE_HEAD
+        renderable.show_edge = False
     elif isinstance(renderable, Group):
         for part in renderable.renderables:
             compact(part)
     return renderable
 
 
-def labelled(label: str, value: Any) -> Group:
-    """A matrix under its label; the label is not the table's title, so a narrow table doesn't wrap it."""
-    return Group(Text(label, style="bold", no_wrap=True), compact(matrix_table(value)))
+AXIS_NAMES = {"h": "head", "G": "KV head", "B": "sequence"}
+
+
+def labelled(label: str, value: Any, shape: str | None = None) -> Group:
+    """A matrix under its label (not the table's title, so a narrow table doesn't wrap it). A 3-D value is
+    one table per leading index, named after its axis in ``shape`` ("[h, S, d_k]" -> head 0, head 1, ...)."""
+    parts: list[RenderableType] = [Text(label, style="bold", no_wrap=True)]
+    if getattr(value, "ndim", 0) == 3:
+        axis = (shape or "").strip("[]").split(",")[0].strip()
+        name = AXIS_NAMES.get(axis, axis or "slice")
+        for index, sub in enumerate(value):
+            parts.append(Text(f"{name} {index}", style="italic", no_wrap=True))
+            parts.append(compact(matrix_table(sub)))
+    else:
+        parts.append(compact(matrix_table(value)))
+    return Group(*parts)
+
+
+def input_shape(trace: Any, name: str) -> str | None:
+    if name in trace:
+        return trace[name].shape
+    return None
 
 
 def input_value(trace: Any, name: str) -> Any | None:
@@ -45,6 +65,13 @@ def input_value(trace: Any, name: str) -> Any | None:
     if name in trace:
         return trace[name].output
     return trace.inputs.get(name)
+
+
+def _same_given(trace: Any, name: str, value: Any, output: Any) -> bool:
+    """A step that only restates a given matrix (X -> step "x") needn't show it twice."""
+    if name in trace or getattr(value, "shape", None) != getattr(output, "shape", None):
+        return False
+    return bool((value == output).all())
 
 
 def step_renderable(trace: Any, index: int, formula: str) -> RenderableType:
@@ -67,14 +94,13 @@ def step_renderable(trace: Any, index: int, formula: str) -> RenderableType:
     tables = []
     for name in step.inputs:
         value = input_value(trace, name)
-        if value is None or value is step.output:
+        if value is None or value is step.output or _same_given(trace, name, value, step.output):
             continue
-        tables.append(labelled(f"in: {name} {dims(value)}", value))
-    if tables:
-        parts.append(Text(""))
-        parts.append(Columns(tables, padding=(0, 3)))
+        tables.append(labelled(f"in: {name} {dims(value)}", value, input_shape(trace, name)))
+    # Inputs, then the output: side by side when the screen is wide enough, one under another when not.
+    tables.append(labelled(f"out: {step.name} {dims(step.output)}", step.output, step.shape))
     parts.append(Text(""))
-    parts.append(labelled(f"out: {step.name} {dims(step.output)}", step.output))
+    parts.append(Columns(tables, padding=(0, 3)))
     if step.note:
         parts.append(Text(""))
         parts.append(Text("note: " + step.note, style="bold"))
