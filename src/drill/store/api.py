@@ -184,8 +184,7 @@ def _sqlite_readonly(raw) -> bool:
         raw.execute("ROLLBACK")
         # BEGIN IMMEDIATE succeeds on some read-only files; a real write tells for sure.
         raw.execute("BEGIN IMMEDIATE")
-        try:
-            raw.execute("CREATE TEMP TABLE IF NOT EXISTS _drill_probe(x)")
+        try:  # rewrite the header's user_version with its own value, then roll back
             raw.execute("PRAGMA user_version = " + str(raw.execute("PRAGMA user_version").fetchone()[0]))
         finally:
             raw.execute("ROLLBACK")

@@ -154,7 +154,7 @@ def describe(err: BaseException, where: str) -> StoreError | None:
 
 def _errno(err: BaseException) -> int | None:
     orig = getattr(err, "orig", err)
-    return getattr(orig, "errno", None) or getattr(orig, "sqlite_errorcode", None) and None
+    return orig.errno if isinstance(orig, OSError) else None
 
 
 @contextlib.contextmanager
