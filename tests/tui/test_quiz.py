@@ -347,3 +347,15 @@ async def test_a_section_without_questions_is_a_clear_error(quiz_app):
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.error is not None)
     assert isinstance(app.error, InputError) and "9.99" in str(app.error)
+
+
+async def test_the_countdown_interval_times_out_on_the_real_clock(library, store):
+    """The wiring, with time.monotonic: a 1-second question runs out on its own (polled, not slept)."""
+    app = make_app("quiz", library=library, store=store, clock=frozen_clock, shuffle=False, seconds=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await question_shown(pilot)
+        for _ in range(400):  # up to ~20 s on a slow machine; normally about 1 s
+            if screen.answered is not None:
+                break
+            await pilot.pause(0.05)
+        assert screen.answered is not None and screen.answered.timed_out
