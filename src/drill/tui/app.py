@@ -70,11 +70,12 @@ class DrillApp(App[Any]):
         self.error = error
         self.exit()
 
-    def reached(self, milestone: str) -> None:
+    def reached(self, milestone: str, via: Any = None) -> None:
         """A milestone ("paint", "question") is on screen once the next refresh is done; benchmark runs
         record when, and may exit there."""
         if self.options.exit_after == milestone or os.environ.get(MARKS_ENV):
-            self.call_after_refresh(self._milestone_painted, milestone)
+            # ``via``: the screen reporting it, so the callback is queued with that screen's own callbacks.
+            (via or self).call_after_refresh(self._milestone_painted, milestone)
 
     def _milestone_painted(self, milestone: str) -> None:
         marks = os.environ.get(MARKS_ENV)

@@ -69,7 +69,7 @@ class StudyScreen(Screen):
 
     def on_mount(self) -> None:
         self._apply_width(self.app.size.width)
-        self.app.reached("paint")
+        self.app.reached("paint", via=self)
         # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
@@ -111,7 +111,7 @@ class StudyScreen(Screen):
         self.session = session
         self.app.study_stats = session.stats
         self.show_next()
-        self.app.reached("question")
+        self.app.reached("question", via=self)
 
     # --- showing cards --------------------------------------------------------------------------------------
 
@@ -127,6 +127,7 @@ class StudyScreen(Screen):
         self.card = card
         self._ended = False
         self.query_one(CardView).show_card(card)
+        self.refresh_bindings()
         self.query_one("#grades").set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
         self._shown_at = self.options.timer()
@@ -194,12 +195,20 @@ class StudyScreen(Screen):
 
     # --- actions --------------------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Hide "Show answer" from the footer once the answer is showing (the key does nothing then).
+        if action == "reveal" and self.is_mounted and self.query(CardView):
+            view = self.query_one(CardView)
+            return view.card is not None and not view.revealed
+        return True
+
     def _ready(self) -> bool:
         return self.session is not None
 
     async def action_reveal(self) -> None:
         if self.card is not None:
             await self.query_one(CardView).reveal()
+            self.refresh_bindings()
 
     def action_grade(self, rating: int) -> None:
         if self.card is None:
