@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from drill.engine import ops
+from drill.engine import ops, parallel
 from drill.engine.parse import shape_str
 from drill.engine.trace import Step, Trace
 from drill.errors import InputError
@@ -181,9 +181,8 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         )
     src_q, src_kv = ("x_dec", "x_enc") if cross else ("x", "x")
 
-    q = x3 @ wq
-    k = xkv3 @ wk
-    v = xkv3 @ wv
+    big = parallel.worth_it(batch * h * s_q * s_k)
+    q, k, v = _project([(x3, wq), (xkv3, wk), (xkv3, wv)], big)
     steps.append(
         Step(
             "project_q",
@@ -297,7 +296,16 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         qh, kh, vh = q, k, v
         q_in, k_in, v_in = "project_q", "project_k", "project_v"
 
-    scores = qh @ np.swapaxes(kh, -1, -2)
+    keep = _pad_mask(pad, batch, s_k, dims.batched) if pad is not None else None
+    add = None
+    if causal or keep is not None:
+        allowed = np.ones((batch, s_q, s_k), dtype=bool)
+        if keep is not None:
+            allowed &= keep[:, None, :]
+        if causal:
+            allowed &= ops.causal_allowed(s_q, s_k)[None]
+        add = ops.additive_mask(allowed)
+    scores, scaled, logits, weights, context = _attend(qh, kh, vh, add, d_k, h if multi else 1, big)
     steps.append(
         Step(
             "scores",
@@ -309,7 +317,6 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             f"[{b}{hh}{sq}, {sk}]",
         )
     )
-    scaled = scores / math.sqrt(d_k)
     steps.append(
         Step(
             "scale",
@@ -322,13 +329,10 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         )
     )
 
-    logits, logits_name = scaled, "scale"
-    if causal or pad is not None:
-        allowed = np.ones((batch, s_q, s_k), dtype=bool)
+    logits_name = "scale"
+    if add is not None:
         parts = []
-        if pad is not None:
-            keep = _pad_mask(pad, batch, s_k, dims.batched)
-            allowed &= keep[:, None, :]
+        if keep is not None:
             steps.append(
                 Step(
                     "pad_mask",
@@ -343,9 +347,7 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             inputs["pad"] = keep.astype(np.float64) if dims.batched else keep[0].astype(np.float64)
             parts.append("padding")
         if causal:
-            allowed &= ops.causal_allowed(s_q, s_k)[None]
             parts.append("causal")
-        add = ops.additive_mask(allowed)
         formula = {
             ("padding",): r"M_{ij} = 0 \text{ if } m_j = 1 \text{ else } -\infty",
             ("causal",): r"M_{ij} = 0 \text{ if } j \le i \text{ else } -\infty",
@@ -368,7 +370,6 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
                 note="the same mask is broadcast over all heads" if multi else None,
             )
         )
-        logits = scaled + (add[:, None] if multi else add)
         logits_name = "masked"
         steps.append(
             Step(
@@ -382,7 +383,6 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             )
         )
 
-    weights = ops.softmax(logits)
     note = None
     if logits_name == "masked":
         dead = np.argwhere(~allowed.any(axis=-1))  # (sequence, query) pairs with no visible key
@@ -407,7 +407,6 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             note=note,
         )
     )
-    context = weights @ vh
     steps.append(
         Step(
             "weighted_sum",
@@ -434,7 +433,7 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             )
         )
     if wo is not None:
-        result = result @ wo
+        (result,) = _project([(result, wo)], big)
         steps.append(
             Step(
                 "output_proj",
@@ -447,6 +446,67 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             )
         )
     return Trace(title=title, steps=tuple(steps), inputs=inputs)
+
+
+def _project(pairs, parallel_ok: bool) -> list[np.ndarray]:
+    """x @ w for each (x [B, S, d_in], w [d_in, d_out]), split into row blocks when the problem is big."""
+    outs = [np.empty(x.shape[:-1] + (w.shape[1],)) for x, w in pairs]
+    if not parallel_ok:
+        for (x, w), o in zip(pairs, outs, strict=True):
+            np.matmul(x, w, out=o)
+        return outs
+    tasks = []
+    for (x, w), o in zip(pairs, outs, strict=True):
+        for bi in range(x.shape[0]):
+            for rows in parallel.row_blocks(x.shape[1], parallel.workers()):
+                tasks.append(
+                    lambda x=x, w=w, o=o, bi=bi, rows=rows: np.matmul(x[bi, rows], w, out=o[bi, rows])
+                )
+    parallel.run_blocks(tasks, True)
+    return outs
+
+
+def _attend(qh, kh, vh, add, d_k: int, heads_per_mask: int, parallel_ok: bool):
+    """scores, scaled scores, masked logits, softmax weights and A·V, block by block.
+
+    qh [..., S_q, d_k], kh [..., S_k, d_k], vh [..., S_k, d_v] with the same leading axes ([B] or [B, h]);
+    ``add`` is the additive mask [B, S_q, S_k] (shared by the heads of a sequence) or None.
+    """
+    lead = qh.shape[:-2]
+    s_q, s_k, d_v = qh.shape[-2], kh.shape[-2], vh.shape[-1]
+    q3, k3, v3 = (a.reshape((-1,) + a.shape[-2:]) for a in (qh, kh, vh))
+    n = q3.shape[0]
+    scores = np.empty((n, s_q, s_k))
+    scaled = np.empty_like(scores)
+    logits = scaled if add is None else np.empty_like(scores)
+    weights = np.empty_like(scores)
+    context = np.empty((n, s_q, d_v))
+    root = math.sqrt(d_k)
+
+    def block(i: int, rows: slice) -> None:
+        np.matmul(q3[i, rows], k3[i].T, out=scores[i, rows])
+        np.divide(scores[i, rows], root, out=scaled[i, rows])
+        if add is not None:
+            np.add(scaled[i, rows], add[i // heads_per_mask, rows], out=logits[i, rows])
+        ops.softmax_into(logits[i, rows], weights[i, rows])
+        np.matmul(weights[i, rows], v3[i], out=context[i, rows])
+
+    parts = parallel.workers() if parallel_ok else 1
+    per_item = max(1, parts // n) if n < parts else 1
+    tasks = [
+        (lambda i=i, rows=rows: block(i, rows))
+        for i in range(n)
+        for rows in parallel.row_blocks(s_q, per_item)
+    ]
+    parallel.run_blocks(tasks, parallel_ok)
+    shape = lead + (s_q, s_k)
+    return (
+        scores.reshape(shape),
+        scaled.reshape(shape),
+        logits.reshape(shape),
+        weights.reshape(shape),
+        context.reshape(lead + (s_q, d_v)),
+    )
 
 
 def attention_trace(

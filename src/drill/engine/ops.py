@@ -20,11 +20,16 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     way PyTorch's scaled_dot_product_attention returns them, never as NaN. See `fully_masked_rows`.
     """
     scores = np.asarray(scores, dtype=np.float64)
+    return softmax_into(scores, np.empty_like(scores), axis=axis)
+
+
+def softmax_into(scores: np.ndarray, out: np.ndarray, axis: int = -1) -> np.ndarray:
+    """`softmax` written into ``out`` (same shape; may be ``scores`` itself). Fully masked rows give zeros."""
     row_max = np.max(scores, axis=axis, keepdims=True)
     empty = np.isneginf(row_max)
     if empty.any():
         row_max = np.where(empty, 0.0, row_max)
-    out = np.subtract(scores, row_max)  # the one full-size allocation; the rest works in place
+    np.subtract(scores, row_max, out=out)
     np.exp(out, out=out)
     total = np.sum(out, axis=axis, keepdims=True)
     if empty.any():
