@@ -13,8 +13,9 @@ one child per count in --threads. Run:
 
     /work/venv/bin/python benchmarks/engine_mha.py [--runs 9] [--causal] [--threads 1,2]
 
-On a loaded 2-core machine (other jobs running) multi-threaded BLAS in either library degrades badly and
-unevenly; the single-thread figures are the stable ones, and the load average is printed with each block.
+The engine uses as many threads as numpy's BLAS is allowed: with 2 it splits a big trace into blocks on 2 threads
+with single-threaded BLAS each (drill.engine.parallel), which keeps a loaded machine from oversubscribing its
+cores. The load average is printed with each block: other jobs on the machine add noise to both sides.
 """
 
 from __future__ import annotations

@@ -147,3 +147,20 @@ def test_silu_and_softmax():
     x = np.random.default_rng(4).standard_normal((5, 9)) * 10
     np.testing.assert_allclose(ops.silu(x), F.silu(t(x)).numpy(), **TOL)
     np.testing.assert_allclose(ops.softmax(x), F.softmax(t(x), dim=-1).numpy(), **TOL)
+
+
+def test_large_trace_on_the_blocked_path_matches_sdpa():
+    from drill.engine import parallel
+
+    b, s, d, h = 2, 256, 64, 4
+    assert b * h * s * s >= parallel.MIN_PARALLEL_ELEMENTS  # big enough for the multi-core path, where available
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((b, s, d))
+    wq, wk, wv, wo = weights(rng, d, h)
+    pad = np.ones((b, s), dtype=bool)
+    pad[1, -40:] = False
+    trace = attention_trace(x, wq, wk, wv, wo, heads=h, causal=True, pad=pad)
+    allowed = torch.from_numpy(pad[:, None, None, :] & np.tril(np.ones((s, s), dtype=bool))[None, None])
+    q, k, v = (heads_of(x @ w, b, s, h) for w in (wq, wk, wv))
+    ref = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+    np.testing.assert_allclose(trace["weighted_sum"].output, ref.numpy(), **TOL)
