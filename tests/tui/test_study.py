@@ -267,3 +267,76 @@ def _plain(widget) -> str:
     console = Console(width=200, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
     console.print(widget.content)
     return console.export_text()
+
+
+async def test_erratum_note_shows_both_numbers(study_app, library):
+    from drill.engine.verify import verify_checks
+
+    from .conftest import library_of
+
+    checks = [c for c in library.checks if c.card == "q07" and c.erratum]
+    assert checks, "the content marks q07's printed softmax maxima as errata"
+    app = study_app(library=library_of([library.cards["q07"]], library))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        await pilot.press("space")
+        await wait_until(pilot, lambda: app.screen.query_one("#errata").display)
+        text = _plain(app.screen.query_one("#errata"))
+    for result in verify_checks(checks):
+        printed = f"{result.claimed:.{result.decimals}f}"
+        computed = f"{result.value:.{result.decimals}f}"
+        assert printed != computed
+        assert f"the chapter printed {printed}; drill computes {computed}" in text
+
+
+async def test_unknown_section_ends_with_a_clear_error(study_app):
+    from drill.errors import InputError
+
+    app = study_app(section="9.99")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.error is not None)
+        await wait_until(pilot, lambda: not app.is_running)
+    assert isinstance(app.error, InputError)
+    assert "--section 9.99" in str(app.error) and "7.9" in str(app.error)
+
+
+async def test_new_option_caps_new_cards_in_the_session(study_app, store):
+    app = study_app(new_limit=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        for _ in range(2):
+            card_id = shown_card_id(app)
+            await pilot.press("space", "3")
+            await wait_until(pilot, lambda card_id=card_id: shown_card_id(app) != card_id)
+        # Both new cards went to learning (due in minutes); no third new card is offered.
+        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "SummaryScreen")
+    assert len(store.review_logs()) == 2
+
+
+async def test_side_pane_steps_through_the_cards_engine_steps(study_app, library):
+    from drill.engine.examples import build_example
+    from drill.tui.widgets.matrix import format_number
+
+    from .conftest import library_of
+
+    card = library.cards["q07"]
+    assert len(card.steps) >= 2
+    app = study_app(library=library_of([card], library))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await card_shown(pilot)
+        pane = app.screen.query_one("#steps")
+        await wait_until(pilot, lambda: len(pane.views) == len(card.steps))
+        assert pane.index == 0
+        assert card.steps[0] in _plain(app.screen.query_one("#step-title"))
+        await pilot.press("right")
+        await wait_until(pilot, lambda: pane.index == 1)
+        title = _plain(app.screen.query_one("#step-title"))
+        assert f"step 2/{len(card.steps)}" in title and card.steps[1] in title
+        body = _plain(app.screen.query_one("#step-body"))
+        example, _, name = card.steps[1].partition("/")
+        step = build_example(example)[name]
+        assert f"shape {step.shape}" in body
+        for value in list(step.output.flat)[:3]:  # the real numbers, as the engine computes them
+            assert format_number(value) in body
+        await pilot.press("left", "left")
+        await wait_until(pilot, lambda: pane.index == 0)

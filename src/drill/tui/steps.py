@@ -43,11 +43,15 @@ def load_steps(refs: tuple[str, ...]) -> list[StepView]:
     return views
 
 
-def check_value(check: Any) -> float | None:
-    """What the engine computes for a checks.yaml entry (None if it can't)."""
-    try:
-        output = _trace(check.example)[check.step].output
-        value = output[tuple(check.index)] if check.index else output
-        return float(value)
-    except Exception:
-        return None
+def errata_notes(checks: list[Any]) -> list[str]:
+    """ "the chapter printed X; drill computes Y" for each check whose erratum the engine confirms."""
+    from drill.engine.verify import verify_checks
+
+    notes = []
+    for result in verify_checks(checks):
+        computed = "?" if result.value is None else f"{result.value:.{result.decimals}f}"
+        note = f"the chapter printed {result.claimed:.{result.decimals}f}; drill computes {computed}"
+        if result.erratum:
+            note += f" — {result.erratum}"
+        notes.append(note)
+    return notes

@@ -154,16 +154,9 @@ class StudyScreen(Screen):
 
     @work(thread=True, exclusive=True, group="errata")
     def load_errata(self, card: Any) -> None:
-        from drill.tui.steps import check_value
+        from drill.tui.steps import errata_notes
 
-        notes = []
-        for check in self.session.errata_checks(card.id):
-            computed = check_value(check)
-            shown = "?" if computed is None else f"{computed:.{check.decimals}f}"
-            notes.append(
-                f"the chapter printed {check.claimed:.{check.decimals}f}; drill computes {shown} "
-                f"({check.id}: {check.erratum})"
-            )
+        notes = errata_notes(self.session.errata_checks(card.id))
         self.app.call_from_thread(self._show_errata, card, notes)
 
     def _show_errata(self, card: Any, notes: list[str]) -> None:
