@@ -207,6 +207,30 @@ async def test_bad_cli_inputs_end_with_the_error():
     assert "no-such-example" in str(app.error)
 
 
+async def test_a_typed_pad_mask_applies_and_a_wrong_length_is_refused():
+    app = make_app("calc")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await calc_ready(pilot)
+        await pilot.press("e")
+        pad = screen.query_one("#edit-pad")
+        pad.value = "1,0"
+        pad.focus()
+        await pilot.press("enter")
+        message = screen.query_one("#editor-message")
+        await wait_until(pilot, lambda: message.display)
+        assert "3 tokens" in plain(message) and screen.model.state.pad is None
+        pad.value = "1,0,1"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.model.state.pad is not None)
+        assert np.all(softmax(screen)[:, 1] == 0) and not message.display
+        await pilot.press("escape")
+        await pilot.press("p")  # off, then on again brings the typed mask back
+        await wait_until(pilot, lambda: screen.model.state.pad is None)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: screen.model.state.pad is not None)
+        assert screen.model.state.pad.tolist() == [True, False, True]
+
+
 @pytest.mark.parametrize("name", ["causal", "causal_padding", "gqa", "mqa", "mha"])
 async def test_examples_are_read_back_with_their_switches(name):
     app = make_app("calc", example=name)

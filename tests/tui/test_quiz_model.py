@@ -68,3 +68,11 @@ def test_streaks_and_wrong_answers(library):
     records = run.records()
     assert [r.timed_out for r in records] == [False, False, False, True, False]
     assert records[3].chosen is None and records[2].chosen != library.quizzes[2].answer
+
+
+def test_generated_questions_are_kept_within_count(library):
+    for shuffle in (True, False):
+        items = build_items(library, count=4, generated=2, shuffle=shuffle, seed=9)
+        assert len(items) == 4 and sum(i.kind == "generated" for i in items) == 2
+    only = build_items(library, count=2, generated=5, seed=9)
+    assert [i.kind for i in only] == ["generated", "generated"]

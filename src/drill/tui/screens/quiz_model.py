@@ -122,9 +122,12 @@ def build_items(
     """The questions of one quiz, in the order asked. InputError when nothing matches."""
     rng = random.Random(seed) if shuffle else None
     quizzes = [q for q in library.quizzes if section is None or q.section == section]
-    items = [chapter_item(q, rng) for q in quizzes]
-    if generated:
-        items += [generated_item(q) for q in _generated(seed, generated, section)]
+    made = [generated_item(q) for q in _generated(seed, min(generated, count or generated), section)]
+    if rng is not None:
+        rng.shuffle(quizzes)
+    if count:  # --generated N is honoured within --count: the chapter quizzes fill the rest
+        quizzes = quizzes[: max(0, count - len(made))]
+    items = [chapter_item(q, rng) for q in quizzes] + made
     if not items:
         sections = sorted({q.section for q in library.quizzes})
         where = f" in section {section}" if section else ""
@@ -134,10 +137,12 @@ def build_items(
         )
     if rng is not None:
         rng.shuffle(items)
-    return items[:count] if count else items
+    return items
 
 
 def _generated(seed: int, n: int, section: str | None) -> list[Any]:
+    if n <= 0:
+        return []
     from drill.content.generated import generate_questions
 
     if section is None:
