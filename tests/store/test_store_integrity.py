@@ -191,3 +191,20 @@ def _env(path: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["DRILL_DB_URL"] = f"sqlite:///{path}"
     return env
+
+
+def test_sync_with_the_shipped_library(tmp_path):
+    from drill.content import load_content
+
+    library = load_content()
+    store = open_store(f"sqlite:///{tmp_path / 'drill.sqlite3'}", "alice")
+    try:
+        added = store.sync_content(library)["added"]
+        assert added == len(library.cards)
+        first = next(iter(library.cards.values()))
+        card = store.next_card(NOW)
+        assert (card.card_id, card.pack, card.section) == (first.id, first.pack, first.section)
+        assert store.sync_content(library) == {"added": 0, "retired": 0, "restored": 0, "updated": 0}
+        assert {row.card_id for row in store.browse()} == set(library.cards)
+    finally:
+        store.close()
