@@ -82,10 +82,10 @@ def test_large_matrices_are_elided_in_plain():
 @pytest.mark.parametrize(
     "args,fragment",
     [
-        (["--x", "1,0;0"], "row 2 has 1 values but row 1 has 2"),
-        (["--x", "1,a"], "'a' is not a number"),
+        (["--x", "1,0;0"], "row 2 has 1 values but row 1 has 2 (a [2, 2] matrix"),
+        (["--x", "1,a"], "X (--x) [1, 2], row 1, column 2: 'a' is not a number"),
         (["--x", ""], "empty matrix"),
-        (["--x", "1,nan"], "must be finite"),
+        (["--x", "1,nan"], "[1, 2], row 1, column 2 is 'nan'; values must be finite"),
         (["--x", "1,inf"], "must be finite"),
         (["--x", "1,0;0,1", "--wq", "1,0,0;0,1,0;0,0,1"], "X is [2, 2] (d_model = 2) but W_Q is [3, 3]"),
         (["--x", "1,0,0;0,1,0", "--heads", "2"], "d_model = 3 is not divisible by --heads 2"),

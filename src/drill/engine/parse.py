@@ -20,13 +20,13 @@ def _rows(text: str) -> list[str]:
     return [row.strip() for row in re.split(r"[;\n]", text) if row.strip()]
 
 
-def _number(token: str, name: str, r: int, c: int) -> float:
+def _number(token: str, where: str) -> float:
     try:
         value = float(token)
     except ValueError:
-        raise InputError(f"{name}: row {r}, column {c}: {token!r} is not a number") from None
+        raise InputError(f"{where}: {token!r} is not a number") from None
     if not math.isfinite(value):
-        raise InputError(f"{name}: row {r}, column {c} is {token!r}; values must be finite numbers")
+        raise InputError(f"{where} is {token!r}; values must be finite numbers")
     return value
 
 
@@ -36,18 +36,19 @@ def parse_matrix(text: str | None, name: str) -> np.ndarray:
         raise InputError(
             f"{name}: empty matrix; write rows separated by ';' and values by ',' (e.g. \"1,0;0,1\")"
         )
-    rows = _rows(str(text))
-    values: list[list[float]] = []
-    for r, row in enumerate(rows, start=1):
-        tokens = [t for t in _VALUE_SPLIT.split(row) if t]
-        if not tokens:
-            raise InputError(f"{name}: row {r} is empty")
-        values.append([_number(t, name, r, c) for c, t in enumerate(tokens, start=1)])
-        if len(values[-1]) != len(values[0]):
+    rows = [[t for t in _VALUE_SPLIT.split(row) if t] for row in _rows(str(text))]
+    width = len(rows[0])
+    for r, tokens in enumerate(rows, start=1):
+        if len(tokens) != width:
             raise InputError(
-                f"{name}: row {r} has {len(values[-1])} values but row 1 has {len(values[0])}; "
-                f"every row of a matrix needs the same length (ragged input)"
+                f"{name} is ragged: row {r} has {len(tokens)} values but row 1 has {width} "
+                f"(a [{len(rows)}, {width}] matrix needs {width} values in every row)"
             )
+    shape = f"[{len(rows)}, {width}]"
+    values = [
+        [_number(t, f"{name} {shape}, row {r}, column {c}") for c, t in enumerate(tokens, start=1)]
+        for r, tokens in enumerate(rows, start=1)
+    ]
     return np.asarray(values, dtype=np.float64)
 
 
@@ -63,7 +64,7 @@ def parse_mask(text: str | None, length: int, name: str = "pad mask") -> np.ndar
     if bad.any():
         r, c = (int(i) + 1 for i in np.argwhere(bad)[0])
         raise InputError(
-            f"{name}: row {r}, column {c} is {matrix[r - 1, c - 1]:g}; use 1 (keep) or 0 (padding)"
+            f"{name} {shape_str(matrix)}, row {r}, column {c} is {matrix[r - 1, c - 1]:g}; use 1 (keep) or 0 (padding)"
         )
     if matrix.shape[1] != length:
         raise InputError(
