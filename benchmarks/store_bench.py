@@ -178,23 +178,26 @@ def run(path: Path, cards: int) -> None:
         processors[name](expanded.parameters[name]) if name in processors else expanded.parameters[name]
         for name in expanded.positiontup
     ]
+    raw = sqlite3.connect(path)
+    raw_row = raw.execute(raw_sql, positional).fetchone()
     with store.engine.connect() as conn:
-        # What Store.next_card runs: the statement compiled once, executed on the pooled DBAPI connection.
-        sa_times = timed(lambda: store._first_due(conn, NOW, None, True), 300)
+        # What Store.next_card runs (the statement compiled once, executed on the pooled DBAPI connection)
+        # and the raw sqlite3 baseline, interleaved so that both see the same machine load.
+        sa_times, raw_times = [], []
+        for _ in range(500):
+            sa_times += timed(lambda: store._first_due(conn, NOW, None, True), 1)
+            raw_times += timed(lambda: raw.execute(raw_sql, positional).fetchone(), 1)
         # The same statement through Connection.execute, for comparison.
         core_times = timed(lambda: conn.execute(query, params).first(), 300)
         conn.rollback()
-    raw = sqlite3.connect(path)
-    raw_row = raw.execute(raw_sql, positional).fetchone()
-    raw_times = timed(lambda: raw.execute(raw_sql, positional).fetchone(), 300)
     plan = " | ".join(r[-1] for r in raw.execute("EXPLAIN QUERY PLAN " + raw_sql, positional))
     raw.close()
     with store.engine.connect() as conn:
         assert tuple(conn.execute(query, params).first())[0] == raw_row[0] == store._first_due(conn, NOW, None, True)[0]
     sa_med, raw_med = statistics.median(sa_times), statistics.median(raw_times)
-    print(f"next-due query, Store           {ms(sa_med)}  (median of 300)")
+    print(f"next-due query, Store           {ms(sa_med)}  (median of 500)")
     print(f"  same via Connection.execute   {ms(statistics.median(core_times))}  (SQLAlchemy's per-call cost)")
-    print(f"next-due query, raw sqlite3     {ms(raw_med)}  (median of 300)   ratio {sa_med / raw_med:.2f}x")
+    print(f"next-due query, raw sqlite3     {ms(raw_med)}  (median of 500)   ratio {sa_med / raw_med:.2f}x")
     print(f"  plan: {plan}")
     next_times = timed(lambda: store.next_card(NOW), 200)
     print(f"Store.next_card() (limits incl) {ms(statistics.median(next_times))}  (median of 200)")
@@ -279,8 +282,8 @@ def run(path: Path, cards: int) -> None:
         .select_from(per_card.join(cards_t, cards_t.c.id == per_card.c.card_id))
         .group_by(cards_t.c.section)
     )
-    def aggregate() -> tuple[float, float, list, list]:
-        t = time.perf_counter()
+    def aggregate() -> tuple[float, float, list, list, float]:
+        t, cpu = time.perf_counter(), time.process_time()
         with store.engine.connect() as conn:
             first, last = conn.execute(first_review).scalar(), conn.execute(last_review).scalar()
             bounds = []
@@ -304,15 +307,16 @@ def run(path: Path, cards: int) -> None:
             per_day_s = time.perf_counter() - t
             sections = conn.execute(retention).all()
             conn.rollback()
-        return time.perf_counter() - t, per_day_s, days, sections
+        return time.perf_counter() - t, per_day_s, days, sections, time.process_time() - cpu
 
     runs = sorted((aggregate() for _ in range(3)), key=lambda run: run[0])
-    aggregates, per_day_s, days, sections = runs[1]  # the median of 3 runs
+    aggregates, per_day_s, days, sections, aggregates_cpu = runs[1]  # the median of 3 runs
     assert sum(n for _, n in days) == conn_count(store)
     print(
         f"aggregates (per day, per section) {aggregates * 1000:6.0f} ms  (median of 3; {len(days)} days: "
         f"{per_day_s * 1000:.0f} ms, {len(sections)} sections: {(aggregates - per_day_s) * 1000:.0f} ms)"
     )
+    print(f"  CPU time of that run            {aggregates_cpu * 1000:6.0f} ms  (wall minus waiting for a busy CPU/disk)")
     try:
         from drill.report.figures import compute
     except ImportError:
@@ -326,6 +330,8 @@ def run(path: Path, cards: int) -> None:
             print(f"drill.report.figures.compute failed: {err!r}")
     store.close()
 
+    load = os.getloadavg()[0]
+    print(f"load average (1 min)            {load:8.2f}     (on {os.cpu_count()} CPUs: above that, timings include waiting)")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss)            {peak_mb:8.0f} MB")
     print()

@@ -339,3 +339,21 @@ def test_section_filter_and_browse(store):
     assert [r.card_id for r in store.browse(text="C0")] == [f"c0{i}" for i in range(10)]
     with pytest.raises(StoreError, match="unknown card state"):
         store.browse(state="bogus")
+
+
+def test_sqlite_fast_path_equals_sqlalchemy(sqlite_url):
+    """next_card's SQLite fast path returns exactly what the same statement gives through SQLAlchemy."""
+    store = open_test_store(sqlite_url, learning_steps=(), enable_fuzzing=True)
+    try:
+        for i, (_, cid, _) in enumerate(CARDS[:12]):
+            store.grade(cid, 1 + i % 4, T0 + timedelta(seconds=i, microseconds=123457 * i % 1_000_000))
+        later = T0 + timedelta(days=20)
+        for include_reviews in (True, False):
+            stmt = store._due_query(None, include_reviews).limit(1)
+            with store.engine.connect() as conn:
+                expected = conn.execute(stmt, {"now": later}).first()
+                fast = store._first_due(conn, later, None, include_reviews)
+            assert fast is not None and fast == tuple(expected)
+            assert fast[4].tzinfo is UTC
+    finally:
+        store.close()
