@@ -4,7 +4,7 @@ renderer (terminal, Markdown, HTML, JSON, CSV). No heavy imports here, so render
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 SCHEMA_VERSION = "1.0"
@@ -178,16 +178,17 @@ class ReportData:
 
     def to_dict(self) -> dict:
         """Plain JSON-ready data: dates and datetimes as ISO 8601 strings."""
-        return _jsonable(asdict(self))
+        return _jsonable(self)
 
 
 def _jsonable(value):
+    # Hand-rolled rather than dataclasses.asdict (which deep-copies): a report may hold 100k cards.
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
     if isinstance(value, dict):
         return {key: _jsonable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_jsonable(item) for item in value]
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
     return value
