@@ -27,6 +27,7 @@ EDITOR_NAMES = ("X", "W_Q", "W_K", "W_V", "W_O", "pad")
 
 
 class CalcScreen(Screen):
+    reports_paint = True  # on_mount reports the first paint itself, ahead of the loading worker
     CSS_PATH = "../styles/calc.tcss"
     AUTO_FOCUS = "#calc-steps"
 
@@ -67,6 +68,9 @@ class CalcScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(MatrixEditor).display = False
+        # The paint milestone is queued before the loading worker, so the worker's imports (sqlalchemy,
+        # numpy) start only once the shell is on screen and never compete with the first paint.
+        self.app.reached("paint", via=self)
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------

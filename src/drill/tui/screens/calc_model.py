@@ -182,7 +182,7 @@ class CalcModel:
         """Replace one input from typed text; InputError naming the matrix and its shape when refused."""
         state = self._need_state()
         current = state.matrices().get(name)
-        shape_hint = f"now {shape_str(current)}" if current is not None else "not set"
+        kept = f"{name} stays {shape_str(current)}" if current is not None else f"{name} stays unset"
         if name == "pad":
             if not text.strip():
                 return self._apply(replace(state, pad=None))
@@ -199,7 +199,7 @@ class CalcModel:
         try:
             value = parse_matrix(text, name)
         except InputError as err:
-            raise InputError(f"{err} ({name} is {shape_hint})") from None
+            raise InputError(f"{err}; {kept}") from None
         field = {"X": "x", "W_Q": "wq", "W_K": "wk", "W_V": "wv", "W_O": "wo"}[name]
         new = replace(state, **{field: value})
         if name == "X" and new.pad is not None and new.pad.shape[0] != value.shape[0]:
