@@ -15,9 +15,11 @@ def _sqlite_path(db_url: str | None, command: str):
     path = sqlite_file(url)
     if path is None:
         raise StoreError(
-            f"`drill {command}` works on SQLite files; {display_url(url)} is a server database "
-            f"(back it up with the server's tools, e.g. pg_dump)"
+            f"`drill {command}` works on SQLite files; {display_url(url)} is not one (back up a server "
+            f"database with its own tools, e.g. pg_dump for PostgreSQL)"
         )
+    if path.is_dir():
+        raise StoreError(f"--db {display_url(url)}: {path} is a folder, not a database file")
     return path
 
 
