@@ -148,9 +148,12 @@ def _forecast(data: ReportData) -> RenderableType:
     out.append("Due in the next 30 days\n", style="bold")
     out.append(f"overdue now: {fc.overdue}   next 7 days: {sum(counts[:7])}   30 days: {sum(counts)}\n")
     if fc.days:
-        out.append(charts.sparkline([float(c) for c in counts]), style="magenta")
-        out.append(f"  max {top}/day\n", style="dim")
-        out.append(f"{fc.days[0].day:%m-%d}" + " " * max(0, len(counts) - 10) + f"{fc.days[-1].day:%m-%d}", style="dim")
+        for row in charts.column_chart(counts, height=4, width=2):
+            out.append(row + "\n", style="magenta")
+        out.append("─" * (2 * len(counts)) + f" max {top}/day\n", style="dim")
+        out.append("".join(f"{fc.days[i].day:%d}" if i % 7 == 0 else "  " for i in range(len(counts))),
+                   style="dim")
+        out.append(f"   (day of month; today {fc.days[0].day:%Y-%m-%d})", style="dim")
     return out
 
 
