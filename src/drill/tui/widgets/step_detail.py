@@ -80,6 +80,7 @@ def step_renderable(trace: Any, index: int, formula: str) -> RenderableType:
     head.append(f"{index + 1}/{len(trace.steps)}  ", style="dim")
     head.append(step.title, style="bold")
     head.append(f"   {step.name}", style="dim")
+    head.append("   ← → step", style="dim")
     parts: list[RenderableType] = [head]
     if formula:
         parts.append(Text(formula))
