@@ -29,7 +29,6 @@ from sqlalchemy import (
     column,
     func,
     literal,
-    or_,
     select,
     type_coerce,
     values,
@@ -264,7 +263,7 @@ class _Computation:
         return _utc(first), _utc(last)
 
     def first_of_day(self, span: tuple[datetime, datetime]):
-        """True when a grade is the card's first that study day — decided from the row alone.
+        """1 when a grade is the card's first that study day, else 0 — decided from the row alone.
 
         The log row holds the card's previous review time (``last_review_before``): the grade is the first of
         its day when there was none, or when it fell on an earlier study day. ``elapsed_days`` (the gap in
@@ -272,15 +271,18 @@ class _Computation:
         are different study days even across a 25-hour daylight-saving day.
         """
         before = logs_t.c.last_review_before
-        return or_(
-            before.is_(None),
-            logs_t.c.elapsed_days >= 2,
-            self.day_expr(before, span) < self.day_expr(logs_t.c.reviewed_at, span),
+        # A CASE, not OR: SQLite evaluates both sides of an OR in a value expression; CASE stops at the
+        # first true branch, and the common one (days apart) comes first.
+        return case(
+            (logs_t.c.elapsed_days >= 2, 1),
+            (before.is_(None), 1),
+            (self.day_expr(before, span) < self.day_expr(logs_t.c.reviewed_at, span), 1),
+            else_=0,
         )
 
     def review_kind(self, span: tuple[datetime, datetime]):
         """0: not the card's first grade of the day; 2: first and Again (a fail); 3: first and passed."""
-        return case((self.first_of_day(span), case((logs_t.c.rating == 1, 2), else_=3)), else_=0)
+        return self.first_of_day(span) * case((logs_t.c.rating == 1, 2), else_=3)
 
     def day_counts(self, user_id: int, card_ids: list[int] | None, first_day: date, last_day: date) -> dict[int, int]:
         """Reviews per study day: one range count per day on the (user_id, reviewed_at) index, no sorting."""
