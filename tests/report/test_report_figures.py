@@ -201,3 +201,24 @@ def test_bad_since_date():
     with pytest.raises(InputError, match="--since '2026-13-01' is not a date"):
         parse_since("2026-13-01")
     assert parse_since("2026-02-03") == date(2026, 2, 3)
+
+
+def test_retrievability_follows_the_schedulers_parameters():
+    from datetime import UTC, datetime
+
+    from fsrs import Card, Rating, Scheduler
+    from fsrs.scheduler import DEFAULT_PARAMETERS
+
+    from drill.report.figures import Decay
+
+    custom = list(DEFAULT_PARAMETERS)
+    custom[20] = 0.35  # a steeper forgetting curve than the default decay
+    scheduler = Scheduler(parameters=custom, enable_fuzzing=False)
+    card, _ = scheduler.review_card(Card(), Rating.Good, datetime(2026, 1, 1, 9, tzinfo=UTC))
+    card, _ = scheduler.review_card(card, Rating.Good, card.due)
+    for days in (0, 1, 3, 10, 40):
+        now = card.last_review + timedelta(days=days, hours=5)
+        want = scheduler.get_card_retrievability(card, now)
+        got = Decay.from_parameters(custom).retrievability(card.stability, (now - card.last_review).total_seconds())
+        assert got == pytest.approx(want, rel=1e-12)
+    assert Decay.from_parameters(custom).decay != Decay.from_parameters(None).decay

@@ -1,9 +1,11 @@
 """Every figure of a progress report, computed once: ``compute(...) -> ReportData``.
 
-The review log can hold millions of rows, so everything that reads it is an aggregate the database runs
-(SQLAlchemy Core): one pass groups the logs by (card, local day) and then by (section, day); the per-card
-figures read ``card_states`` (one row per card) and point-look-up each card's latest grade. Python only sees
-rows per section-day, per card, per quiz attempt.
+The review log can hold millions of rows, so it is only ever read by aggregates the database runs (SQLAlchemy
+Core): one sequential pass counts each card's reviews, first-of-day reviews and passes (whether a grade is the
+card's first of its study day is decided from the row itself: it records the previous review time), and
+reviews per study day are range counts on the (user, reviewed_at) index. The per-card figures read
+``card_states`` (one row per card) and look up each card's latest grade by index. Python sees rows per card,
+per day and per quiz attempt, never per review.
 """
 
 from __future__ import annotations
@@ -91,11 +93,13 @@ class Decay:
         decay = -float(tuple(parameters)[20])
         return cls(decay=decay, factor=0.9 ** (1 / decay) - 1)
 
-    def retrievability(self, stability: float | None, last_review: datetime | None, now: datetime) -> float | None:
-        if stability is None or last_review is None or stability <= 0:
+    def retrievability(self, stability: float | None, elapsed_seconds: float | None) -> float | None:
+        """R after ``elapsed_seconds`` since the last review, counted in whole days as py-fsrs counts them
+        (``(now - last_review).days``)."""
+        if not stability or stability <= 0 or elapsed_seconds is None:
             return None
-        elapsed = max(0, (now - last_review).days)
-        return (1 + self.factor * elapsed / stability) ** self.decay
+        elapsed_days = max(0, int(elapsed_seconds // 86400))
+        return (1 + self.factor * elapsed_days / stability) ** self.decay
 
 
 def parse_since(text: str | None) -> date | None:
@@ -455,15 +459,12 @@ class _Computation:
     def card_figures(self, scope: list[_CardRow], last_ratings: dict[int, int]) -> list[CardFigure]:
         questions = self.questions()
         now_ts = self.now.timestamp()
-        factor, decay = self.decay.factor, self.decay.decay
         figures = []
         for card in scope:
             reviewed = (card.state or "new") != "new"
             r = None
-            if reviewed and card.stability and card.last_review is not None:
-                # Whole elapsed days, as py-fsrs counts them ((now - last_review).days).
-                elapsed = max(0, int((now_ts - card.last_review.timestamp()) // 86400))
-                r = (1 + factor * elapsed / card.stability) ** decay
+            if reviewed and card.last_review is not None:
+                r = self.decay.retrievability(card.stability, now_ts - card.last_review.timestamp())
             rating = last_ratings.get(card.db_id) if reviewed else None
             figures.append(CardFigure(
                 id=card.content_id,
