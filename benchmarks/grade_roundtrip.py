@@ -1,8 +1,8 @@
 """Grade -> next card on screen, against a bare Textual key -> label update round trip (goal <= 2x).
 
 Both are driven by Textual's pilot in this process and timed the same way: press the key, wait until the
-change is visible to the app (the label holds the new text / the study screen holds the next card), then
-let one refresh go through (``pilot.pause()``). drill's round trip is the real one: the grade is committed
+app holds the change (the label's new text / the study screen's next card), then until the screen has been
+refreshed with it (a ``call_after_refresh`` callback fires). drill's round trip is the real one: the grade is committed
 to a SQLite file (WAL, synchronous=FULL) before the next card is chosen and painted. Batches of each
 alternate; the medians are compared.
 
@@ -24,6 +24,13 @@ from textual.app import App
 from textual.widgets import Label
 
 BATCH = 10
+
+
+async def painted(screen) -> None:
+    """Return once ``screen`` has been refreshed (the change is on the terminal)."""
+    done = asyncio.Event()
+    screen.call_after_refresh(done.set)
+    await done.wait()
 
 
 class Bare(App):
@@ -50,7 +57,7 @@ async def bare_batch(samples: list[float]) -> None:
             await pilot.press("x")
             while app.count != expected:
                 await pilot.pause()
-            await pilot.pause()
+            await painted(app.screen)
             samples.append(time.perf_counter() - start)
 
 
@@ -82,13 +89,14 @@ async def drill_batch(samples: list[float], db_url: str, library, clock: Advanci
                 while not screen.query_one(CardView).revealed:
                     await pilot.pause()
                 await app.workers.wait_for_complete()
+                await pilot.pause()
                 before = screen.card
                 clock.now += timedelta(days=3)
                 start = time.perf_counter()
                 await pilot.press("3")
                 while screen.card is before:
                     await pilot.pause()
-                await pilot.pause()
+                await painted(screen)
                 samples.append(time.perf_counter() - start)
                 if screen.card is None:
                     raise SystemExit("ran out of cards; use fewer --grades")

@@ -28,7 +28,22 @@ def _trace(example: str) -> Any:
     return build_example(example)
 
 
+# refs -> views already built, so a card whose steps were shown before is painted without a worker round trip.
+_VIEWS: dict[tuple[str, ...], list[StepView]] = {}
+
+
+def cached_steps(refs: tuple[str, ...]) -> list[StepView] | None:
+    return _VIEWS.get(refs)
+
+
 def load_steps(refs: tuple[str, ...]) -> list[StepView]:
+    views = _VIEWS.get(refs)
+    if views is None:
+        views = _VIEWS[refs] = _build_views(refs)
+    return views
+
+
+def _build_views(refs: tuple[str, ...]) -> list[StepView]:
     from drill.content.latex import render_latex
 
     views: list[StepView] = []

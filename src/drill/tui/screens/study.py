@@ -112,6 +112,7 @@ class StudyScreen(Screen):
         self.app.study_stats = session.stats
         self.show_next()
         self.app.reached("question", via=self)
+        self.warm_steps(tuple({tuple(card.steps) for card in session.library.cards.values() if card.steps}))
 
     # --- showing cards --------------------------------------------------------------------------------------
 
@@ -127,17 +128,30 @@ class StudyScreen(Screen):
         self.card = card
         self._ended = False
         self.query_one(CardView).show_card(card)
-        self.refresh_bindings()
         self.query_one("#grades").set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
         self._shown_at = self.options.timer()
+        self._show_steps(tuple(card.steps))
+        if self.session.errata_checks(card.id):
+            self.load_errata(card)
+
+    def _show_steps(self, refs: tuple[str, ...]) -> None:
+        from drill.tui.steps import cached_steps
+
         pane = self.query_one("#steps")
-        refs = tuple(card.steps)
+        if refs and refs == pane.refs and pane.views:
+            if pane.index:  # same steps as the card before: just go back to the first
+                pane.index = 0
+                pane.render_step()
+            return
+        views = cached_steps(refs) if refs else None
+        if views is not None:
+            pane.refs = refs
+            pane.show_views(refs, views)
+            return
         pane.show_loading(refs)
         if refs:
             self.load_steps(refs)
-        if self.session.errata_checks(card.id):
-            self.load_errata(card)
 
     def refresh_counts(self) -> None:
         counts = self.session.counts()
@@ -151,6 +165,14 @@ class StudyScreen(Screen):
 
         views = load_steps(refs)
         self.app.call_from_thread(self.query_one("#steps").show_views, refs, views)
+
+    @work(thread=True, group="warm-steps")
+    def warm_steps(self, all_refs: tuple[tuple[str, ...], ...]) -> None:
+        """Build every card's steps in the background, so later cards show their pane with the card."""
+        from drill.tui.steps import load_steps
+
+        for refs in all_refs:
+            load_steps(refs)
 
     @work(thread=True, exclusive=True, group="errata")
     def load_errata(self, card: Any) -> None:
@@ -188,20 +210,12 @@ class StudyScreen(Screen):
 
     # --- actions --------------------------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Hide "Show answer" from the footer once the answer is showing (the key does nothing then).
-        if action == "reveal" and self.is_mounted and self.query(CardView):
-            view = self.query_one(CardView)
-            return view.card is not None and not view.revealed
-        return True
-
     def _ready(self) -> bool:
         return self.session is not None
 
     async def action_reveal(self) -> None:
         if self.card is not None:
             await self.query_one(CardView).reveal()
-            self.refresh_bindings()
 
     def action_grade(self, rating: int) -> None:
         if self.card is None:

@@ -29,7 +29,7 @@ class GradeButton(Static):
         text = Text(justify="center")
         text.append(f"{self.rating} ", style="bold")
         text.append(GRADE_NAMES[self.rating], style="bold")
-        text.append("\n")
+        text.append(" · ")
         if interval is None:
             text.append("…")
         else:
