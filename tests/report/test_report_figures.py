@@ -222,3 +222,10 @@ def test_retrievability_follows_the_schedulers_parameters():
         got = Decay.from_parameters(custom).retrievability(card.stability, (now - card.last_review).total_seconds())
         assert got == pytest.approx(want, rel=1e-12)
     assert Decay.from_parameters(custom).decay != Decay.from_parameters(None).decay
+
+
+def test_a_connection_gives_the_same_report_as_an_engine(engine, library):
+    # An Engine runs the log passes on worker connections; a caller's Connection runs everything inline.
+    with engine.connect() as conn:
+        inline = to_json(compute_report(conn, library, user="alice", cohort=True))
+    assert inline == to_json(compute_report(engine, library, user="alice", cohort=True))

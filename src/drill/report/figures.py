@@ -147,7 +147,8 @@ def compute(
 
     preferred = getattr(store, "user", None)
     with _connect(engine_or_conn) as conn:
-        return _Computation(conn, clock, decay, now, library).run(
+        engine = engine_or_conn if isinstance(engine_or_conn, Engine) else None
+        return _Computation(conn, clock, decay, now, library, engine=engine).run(
             user=user,
             preferred=preferred,
             filters=Filters(since=since, section=section, user=user, cohort=cohort),
@@ -190,6 +191,43 @@ class _connect:
             self.conn.close()
 
 
+class _Background:
+    """Runs ``fn(computation)`` on worker threads with their own connections when the computation has an
+    Engine; otherwise (a caller's Connection, which is not thread-safe) runs it inline, in order."""
+
+    def __init__(self, computation: _Computation) -> None:
+        self.computation = computation
+        self.pool = None
+
+    def __enter__(self) -> _Background:
+        if self.computation.engine is not None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="drill-report")
+        return self
+
+    def submit(self, fn):
+        from concurrent.futures import Future
+
+        if self.pool is None:
+            done: Future = Future()
+            try:
+                done.set_result(fn(self.computation))
+            except BaseException as err:  # noqa: BLE001 - re-raised by .result(), as a worker's would be
+                done.set_exception(err)
+            return done
+        return self.pool.submit(self._on_own_connection, fn)
+
+    def _on_own_connection(self, fn):
+        comp = self.computation
+        with comp.engine.connect() as conn:
+            return fn(_Computation(conn, comp.clock, comp.decay, comp.now, comp.library))
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def section_key(section: str) -> tuple:
     """Natural order: 7.2 before 7.10."""
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"[.\s]+", section))
@@ -216,8 +254,10 @@ class _CardRow:
 
 
 class _Computation:
-    def __init__(self, conn: Connection, clock: DayClock, decay: Decay, now: datetime, library: Any) -> None:
+    def __init__(self, conn: Connection, clock: DayClock, decay: Decay, now: datetime, library: Any,
+                 engine: Engine | None = None) -> None:
         self.conn = conn
+        self.engine = engine  # when given, the heavy log aggregates run on their own connections, in parallel
         self.clock = clock
         self.decay = decay
         self.now = now
@@ -365,13 +405,18 @@ class _Computation:
         where = self.log_filter(user_id, card_ids, since_at)
 
         span = self.log_span([user_id])
-        reviews, review_ms, per_card = self.card_aggregates(where, span) if span else (0, 0, {})
-        per_day: dict[int, int] = {}
-        if span:
-            first_day = max(self.clock.day_of(span[0]), filters.since or date.min)
-            per_day = self.day_counts(user_id, card_ids, first_day, self.clock.day_of(span[1]))
-        last_ratings = self.last_ratings(user_id)
-        figures = self.card_figures(scope, last_ratings)
+        with _Background(self) as background:
+            # The two passes over the review log are SQL-bound (the database works without the GIL): with an
+            # Engine they run on their own connections while this thread builds the per-card figures.
+            aggregates = background.submit(
+                lambda comp: comp.card_aggregates(where, span) if span else (0, 0, {}))
+            day_counts = background.submit(lambda comp: comp.day_counts(
+                user_id, card_ids, max(self.clock.day_of(span[0]), filters.since or date.min),
+                self.clock.day_of(span[1])) if span else {})
+            last_ratings = self.last_ratings(user_id)
+            figures = self.card_figures(scope, last_ratings)
+            reviews, review_ms, per_card = aggregates.result()
+            per_day = day_counts.result()
         sections = {c.db_id: c.section for c in cards}
         retention = self.retention(per_card, sections)
         return ReportData(
