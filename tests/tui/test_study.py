@@ -197,19 +197,22 @@ async def test_section_option_restricts_the_cards(study_app, store, library):
     assert seen == {"7.7"}
 
 
-async def test_side_pane_collapses_on_narrow_terminals_and_toggles(study_app):
-    app = study_app()
+async def test_side_pane_collapses_on_narrow_terminals_and_toggles(study_app, library):
+    from .conftest import library_of
+
+    with_steps = library_of([library.cards["q07"]], library)
+    app = study_app(library=with_steps)
     async with app.run_test(size=(80, 24)) as pilot:
         await card_shown(pilot)
         pane = app.screen.query_one("#steps")
-        assert not pane.display or pane.styles.display == "none" or not pane.region.width
+        assert pane.region.width == 0
         await pilot.press("p")
         await pilot.pause()
         assert pane.region.width > 0
         await pilot.press("p")
         await pilot.pause()
         assert pane.region.width == 0
-    app = study_app()
+    app = study_app(library=with_steps)
     async with app.run_test(size=(140, 40)) as pilot:
         await card_shown(pilot)
         pane = app.screen.query_one("#steps")
@@ -217,6 +220,18 @@ async def test_side_pane_collapses_on_narrow_terminals_and_toggles(study_app):
         await pilot.press("p")
         await pilot.pause()
         assert pane.region.width == 0
+
+
+async def test_side_pane_stays_hidden_for_a_card_without_steps(study_app, library):
+    from .conftest import library_of
+
+    card = library.cards["q01"]
+    assert not card.steps
+    app = study_app(library=library_of([card], library))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await card_shown(pilot)
+        assert app.screen.query_one("#steps").region.width == 0
+        assert app.screen.query_one("#card").region.width > 130
 
 
 async def test_help_screen_lists_every_binding(study_app):

@@ -16,8 +16,11 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from drill.tui import cjk
 from drill.tui.options import AppOptions
 from drill.tui.palette import ScreenCommands
+
+cjk.install()  # Chinese wraps between characters, not only at spaces
 
 # mode -> "module:ScreenClass"; each screen class takes (options: AppOptions).
 MODES: dict[str, str] = {

@@ -91,7 +91,9 @@ class StudyScreen(Screen):
     def _apply_width(self, width: int) -> None:
         narrow = width < NARROW_WIDTH
         self.set_class(narrow, "narrow")
-        shown = self.pane_wanted if self.pane_wanted is not None else not narrow
+        has_steps = self.card is not None and bool(self.card.steps)
+        # Unless the learner toggled it: shown when there is room and the card names steps.
+        shown = self.pane_wanted if self.pane_wanted is not None else (not narrow and has_steps)
         self.set_class(not shown, "pane-hidden")
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -132,6 +134,7 @@ class StudyScreen(Screen):
         self.refresh_counts()
         self._shown_at = self.options.timer()
         self._show_steps(tuple(card.steps))
+        self._apply_width(self.app.size.width)
         if self.session.errata_checks(card.id):
             self.load_errata(card)
 
