@@ -27,6 +27,11 @@ def test_parse_matrix_forms():
     [
         ("", "X: empty matrix"),
         ("   ", "X: empty matrix"),
+        (" ; ", r"X: no values between the separators in ';'"),
+        (";\n;", "X: no values between the separators"),
+        ("1,,2", r"X, row 1 \('1,,2'\): a value is missing between commas"),
+        ("1,0;0,1,", r"X, row 2 \('0,1,'\): a value is missing"),
+        (",", r"X, row 1 \(','\): a value is missing"),
         ("1,0;0", r"X is ragged: row 2 has 1 values but row 1 has 2 \(a \[2, 2\] matrix"),
         ("1,a", r"X \[1, 2\], row 1, column 2: 'a' is not a number"),
         ("1,nan", r"X \[1, 2\], row 1, column 2 is 'nan'"),

@@ -14,6 +14,7 @@ import numpy as np
 from drill.errors import InputError
 
 _VALUE_SPLIT = re.compile(r"[,\s]+")
+_EMPTY_VALUE = re.compile(r"(?:^|,)\s*(?:,|$)")  # ",," or a leading/trailing comma: a value left out
 
 
 def _rows(text: str) -> list[str]:
@@ -36,7 +37,13 @@ def parse_matrix(text: str | None, name: str) -> np.ndarray:
         raise InputError(
             f"{name}: empty matrix; write rows separated by ';' and values by ',' (e.g. \"1,0;0,1\")"
         )
-    rows = [[t for t in _VALUE_SPLIT.split(row) if t] for row in _rows(str(text))]
+    lines = _rows(str(text))
+    if not lines:  # only separators, e.g. " ; "
+        raise InputError(f"{name}: no values between the separators in {str(text).strip()!r}")
+    for r, line in enumerate(lines, start=1):
+        if _EMPTY_VALUE.search(line):
+            raise InputError(f"{name}, row {r} ({line!r}): a value is missing between commas")
+    rows = [[t for t in _VALUE_SPLIT.split(line) if t] for line in lines]
     width = len(rows[0])
     for r, tokens in enumerate(rows, start=1):
         if len(tokens) != width:
