@@ -208,3 +208,18 @@ def test_sync_with_the_shipped_library(tmp_path):
         assert {row.card_id for row in store.browse()} == set(library.cards)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("url", ["notaurl", "sqlite//missing-colon", "://"])
+@pytest.mark.parametrize("command", [["backup"], ["restore"], ["restore", "--list"]])
+def test_a_db_value_that_is_no_url_is_one_clear_line(url, command):
+    result = CliRunner().invoke(cli, [*command, "--db", url])
+    assert result.exit_code == 2, result.output
+    assert "is not a database URL" in result.output and repr(url) in result.output
+    with pytest.raises(StoreError, match="is not a database URL"):
+        open_store(url, "alice")
+
+
+def test_an_unknown_kind_of_database_is_named():
+    with pytest.raises(StoreError, match=r"unknown kind of database 'foo'"):
+        open_store("foo://bar/baz", "alice")

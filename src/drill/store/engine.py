@@ -36,9 +36,20 @@ def resolve_url(url: str | None) -> str:
     return f"sqlite:///{path}"
 
 
+def parse_url(url: str):
+    """``sqlalchemy.engine.make_url``, with a StoreError naming the text for something that is no URL."""
+    try:
+        return make_url(url)
+    except exc.ArgumentError:
+        raise StoreError(
+            f"--db {url!r} is not a database URL (e.g. sqlite:///path/to/drill.sqlite3 or "
+            f"postgresql+psycopg://user@host/db)"
+        ) from None
+
+
 def sqlite_file(url: str) -> Path | None:
     """The database file of a SQLite URL (also for ``file:...?uri=true`` forms); None otherwise."""
-    parsed = make_url(url)
+    parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite":
         return None
     database = parsed.database or ""
@@ -52,22 +63,19 @@ def sqlite_file(url: str) -> Path | None:
 
 
 def is_readonly_url(url: str) -> bool:
-    parsed = make_url(url)
+    parsed = parse_url(url)
     return parsed.get_backend_name() == "sqlite" and "mode=ro" in (parsed.database or "") + str(
         parsed.query
     )
 
 
 def display_url(url: str) -> str:
-    return make_url(url).render_as_string(hide_password=True)
+    return parse_url(url).render_as_string(hide_password=True)
 
 
 def make_engine(url: str, *, poolclass=None) -> Engine:
     """An engine configured for drill (SQLite pragmas and BEGIN IMMEDIATE, or a plain server engine)."""
-    try:
-        parsed = make_url(url)
-    except exc.ArgumentError as err:
-        raise StoreError(f"--db {url!r} is not a database URL: {err}") from None
+    parsed = parse_url(url)
     kwargs: dict = {}
     if poolclass is not None:
         kwargs["poolclass"] = poolclass
@@ -83,7 +91,12 @@ def make_engine(url: str, *, poolclass=None) -> Engine:
         return engine
     try:
         return create_engine(url, pool_pre_ping=True, **kwargs)
-    except (exc.ArgumentError, exc.NoSuchModuleError, ImportError) as err:
+    except exc.NoSuchModuleError:
+        raise StoreError(
+            f"--db {display_url(url)}: unknown kind of database {parsed.drivername!r} "
+            f"(drill uses sqlite:///PATH or postgresql+psycopg://…)"
+        ) from None
+    except (exc.ArgumentError, ImportError) as err:
         raise StoreError(f"--db {display_url(url)}: cannot use this database: {err}") from None
 
 
