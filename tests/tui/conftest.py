@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -88,4 +87,4 @@ async def card_shown(pilot) -> None:
     await pilot.pause()
 
 
-__all__ = ["NOW", "card_shown", "library_of", "make_card", "replace", "wait_until"]
+__all__ = ["NOW", "card_shown", "library_of", "make_card", "wait_until"]

@@ -83,3 +83,15 @@ def test_question_side(snap_compare, study_app, library, size):
 def test_markup_and_escape_render_literally(snap_compare, study_app, library):
     app = study_app(library=library_of([MARKUP_CARD], library))
     assert snap_compare(app, terminal_size=(80, 24), run_before=revealed())
+
+
+def test_light_theme(snap_compare, study_app, library):
+    """The same screen on a light theme: every text stays legible, grade names carry the meaning."""
+    card = library.cards["q07"]
+    app = study_app(library=library_of([card], library))
+
+    async def run_before(pilot) -> None:
+        pilot.app.theme = "textual-light"
+        await revealed()(pilot)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

@@ -41,4 +41,5 @@ def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
         raise app.error
     stats = getattr(app, "study_stats", None)
     if stats is not None and stats.reviewed:
-        click.echo(f"drill: reviewed {stats.reviewed} cards ({stats.again} again); every grade is saved.")
+        cards = "card" if stats.reviewed == 1 else "cards"
+        click.echo(f"drill: reviewed {stats.reviewed} {cards} ({stats.again} again); every grade is saved.")

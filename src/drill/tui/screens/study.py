@@ -193,7 +193,11 @@ class StudyScreen(Screen):
 
         self.card = None
         self._ended = True
-        self.query_one(CardView).show_message("No more cards for now.", "")
+        if self.session.limit_reached():
+            title = f"Session limit reached ({self.options.limit} reviews)."
+        else:
+            title = "No more cards for now."
+        self.query_one(CardView).show_message(title, "")
         self.query_one("#steps").show_loading(())
         self.query_one("#grades").set_intervals({})
         self.refresh_counts()
