@@ -355,3 +355,22 @@ async def test_side_pane_steps_through_the_cards_engine_steps(study_app, library
             assert format_number(value) in body
         await pilot.press("left", "left")
         await wait_until(pilot, lambda: pane.index == 0)
+
+
+async def test_a_grade_that_cannot_be_saved_is_not_acknowledged(study_app, db_url, store, library):
+    from drill.store import open_store
+
+    store.sync_content(library)
+    readonly = open_store(db_url, "tester", readonly=True)
+    try:
+        app = study_app(store=readonly)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await card_shown(pilot)
+            first = shown_card_id(app)
+            assert "READ-ONLY" in _plain(app.screen.query_one("#header"))
+            await pilot.press("space", "3")
+            await wait_until(pilot, lambda: any("Not saved" in str(n.message) for n in app._notifications))
+            assert shown_card_id(app) == first  # the card stays: the grade was not taken
+    finally:
+        readonly.close()
+    assert store.review_logs() == []

@@ -159,7 +159,11 @@ class StudyScreen(Screen):
     def refresh_counts(self) -> None:
         counts = self.session.counts()
         self.query_one(StudyHeader).set_counts(
-            pack=self.session.pack_title, due=counts.due, new=counts.new, done=counts.done_today
+            pack=self.session.pack_title
+            + (" · READ-ONLY: grades are not saved" if self.session.readonly else ""),
+            due=counts.due,
+            new=counts.new,
+            done=counts.done_today,
         )
 
     @work(thread=True, exclusive=True, group="steps")
