@@ -98,6 +98,12 @@ def test_large_matrices_are_elided_in_plain():
         (["--json", "--plain"], "choose one of --plain and --json"),
         (["--seed", "1", "--tokens", "0"], "--tokens must be at least 1"),
         (["-e", "worked", "--step", "nope"], "no step 'nope'"),
+        (["--x", " ; "], "X (--x): no values between the separators"),
+        (["--x", "1,,0"], "X (--x), row 1 ('1,,0'): a value is missing between commas"),
+        # Sizes that would exhaust memory (h·S² weights per step are kept) are refused before any work.
+        (["--seed", "1", "--tokens", "100000"], "--tokens 100000 with --heads 1 makes h·S² = 10,000,000,000"),
+        (["--seed", "1", "--tokens", "256", "--heads", "8"], "at most 262,144 (e.g. --tokens 512 with one head)"),
+        (["--seed", "1", "--tokens", "4", "--d-model", "100000"], "--d-model 100000 with --tokens 4 is too large"),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(args, fragment):

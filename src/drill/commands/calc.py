@@ -172,6 +172,24 @@ def build_trace(
     return attention_trace(xs, wqs, wks, wvs, wos, heads=h, kv_heads=g, causal=causal, pad=mask)
 
 
+# drill calc keeps every step's matrix: h·S² weights per step (and d_model² per weight matrix) are capped so a
+# typo like --tokens 100000 is a message, not the machine swapping until the kernel kills drill.
+MAX_ENTRIES = 2**18
+
+
+def _check_size(s: int, d: int, h: int) -> None:
+    if h * s * s > MAX_ENTRIES:
+        raise InputError(
+            f"--tokens {s} with --heads {h} makes h·S² = {h * s * s:,} attention weights per step; drill calc "
+            f"keeps every step, so at most {MAX_ENTRIES:,} (e.g. --tokens 512 with one head)"
+        )
+    if max(s, d) * d > MAX_ENTRIES:
+        raise InputError(
+            f"--d-model {d} with --tokens {s} is too large for drill calc: at most {MAX_ENTRIES:,} values "
+            f"per matrix (e.g. --d-model 512)"
+        )
+
+
 def _random_inputs(seed, tokens, d_model, h, g):
     import numpy as np
 
@@ -181,6 +199,7 @@ def _random_inputs(seed, tokens, d_model, h, g):
         raise InputError(f"--tokens must be at least 1, got {s}")
     if d < 1:
         raise InputError(f"--d-model must be at least 1, got {d}")
+    _check_size(s, d, h)
     if d % h:
         raise InputError(
             f"--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns"
