@@ -18,7 +18,7 @@ REVIEWS = 60
 
 def test_head_revision_constant_matches_the_scripts():
     assert migrate.script_head() == HEAD_REVISION
-    assert migrate.known_revisions() == ["0001", "0002"]
+    assert migrate.known_revisions() == ["0001", "0002", "0003"]
 
 
 def test_migrated_schema_equals_the_models(db_url):
@@ -152,7 +152,7 @@ def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
 
         path = Path(db_url.removeprefix("sqlite:///"))
         backups = list_backups(path)
-        assert len(backups) == 1 and "before-0002" in backups[0].name
+        assert len(backups) == 1 and f"before-{HEAD_REVISION}" in backups[0].name
         conn = sqlite3.connect(backups[0])
         try:
             assert conn.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
@@ -200,3 +200,67 @@ def test_a_newer_schema_is_refused(sqlite_url):
     conn.close()
     with pytest.raises(StoreError, match="newer drill"):
         open_store(sqlite_url, "alice")
+
+
+def test_upgrade_to_0003_records_each_reviews_study_day(db_url, monkeypatch):
+    """The backfill gives every old review the study day and first-of-day flag Store.grade would have."""
+    from zoneinfo import ZoneInfo
+
+    from drill.srs.days import local_timezone
+    from drill.store.review_days import review_day_fields
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    local_timezone.cache_clear()
+    try:
+        migrate.upgrade(db_url, "0001")
+        _fill_revision_1(db_url)
+        engine = create_engine(db_url)
+        try:
+            with engine.begin() as conn:  # each card's previous review (the store writes it): hourly reviews
+                conn.execute(text(
+                    "UPDATE review_logs SET last_review_before = (SELECT max(p.reviewed_at) FROM review_logs p "
+                    "WHERE p.user_id = review_logs.user_id AND p.card_id = review_logs.card_id "
+                    "AND p.id < review_logs.id)"))
+            migrate.upgrade(db_url)
+            with engine.connect() as conn:
+                rows = conn.execute(
+                    text("SELECT reviewed_at, last_review_before, study_day, first_of_day FROM review_logs "
+                         "ORDER BY id").columns(reviewed_at=UTCDateTime(), last_review_before=UTCDateTime())
+                ).all()
+        finally:
+            engine.dispose()
+        assert len(rows) == REVIEWS
+        tz = ZoneInfo("Europe/Berlin")
+        got = [(day, bool(first)) for _, _, day, first in rows]
+        assert got == [review_day_fields(at, prev, 4, tz) for at, prev, _, _ in rows]
+        # Reviews every ten hours per card: some share a study day (not first), most don't.
+        assert {first for _, first in got} == {True, False}
+        assert len({day for day, _ in got}) > 1
+    finally:
+        local_timezone.cache_clear()
+
+
+def test_grade_and_undo_keep_the_study_day_columns(sqlite_url):
+    from zoneinfo import ZoneInfo
+
+    from drill.store import open_store
+
+    tz = ZoneInfo("America/New_York")
+    with open_store(sqlite_url, "alice") as store:
+        store.tz = tz
+        store.sync_content([("pack-a", "c00", "7.1")])
+        # 03:30 local is the previous study day (day_starts_at 4); 05:00 the next one; 05:20 the same one.
+        times = [datetime(2026, 3, 7, 8, 30, tzinfo=UTC), datetime(2026, 3, 7, 10, 0, tzinfo=UTC),
+                 datetime(2026, 3, 7, 10, 20, tzinfo=UTC)]
+        for moment in times:
+            store.grade("c00", 1, moment)
+        store.undo_last()
+        store.grade("c00", 3, times[2])
+        engine = create_engine(sqlite_url)
+        try:
+            with engine.connect() as conn:
+                rows = conn.execute(text("SELECT study_day, first_of_day FROM review_logs ORDER BY id")).all()
+        finally:
+            engine.dispose()
+    day = (datetime(2026, 3, 6) - datetime(1970, 1, 1)).days
+    assert [(d, bool(f)) for d, f in rows] == [(day, True), (day + 1, True), (day + 1, False)]

@@ -57,6 +57,7 @@ from drill.store import migrate
 from drill.store.models import Card as CardRow
 from drill.store.models import CardState as StateRow
 from drill.store.models import QuizAnswer, QuizAttempt, ReviewLog, StudySession, User, UTCDateTime
+from drill.store.review_days import review_day_fields
 from drill.store.types import (
     BROWSE_STATES,
     BURIED,
@@ -635,6 +636,7 @@ class Store:
                 "buried_until": flags.buried_until, "leech": leech,
             })  # fmt: skip
             is_new = before.state is Phase.NEW
+            day, first_of_day = review_day_fields(now, before.last_review, self.config.day_starts_at, self.tz)
             log_id = conn.execute(_INSERT_LOG, {
                 "user_id": self.user_id, "card_id": row_id, "session_id": session_id, "rating": int(grade),
                 "reviewed_at": now, "duration_ms": duration_ms,
@@ -648,6 +650,7 @@ class Store:
                 "stability_after": after.stability, "difficulty_after": after.difficulty,
                 "due_after": after.due, "scheduled_days": outcome.scheduled_days,
                 "elapsed_days": outcome.elapsed_days, "leech_after": leech,
+                "study_day": day, "first_of_day": first_of_day,
             }).scalar_one()  # fmt: skip
         return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
@@ -662,7 +665,8 @@ class Store:
     def undo_last(self) -> UndoResult | None:
         """Undo this user's latest grade: restore the card's exact state before it and delete its log row.
 
-        Returns what was undone, or None when there is no grade to undo.
+        Returns what was undone, or None when there is no grade to undo. (The row's study_day and
+        first_of_day go with it: no other row depends on the latest one.)
         """
         with self._tx(write=True) as conn:
             log = conn.execute(

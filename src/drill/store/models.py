@@ -30,7 +30,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -158,6 +158,10 @@ class ReviewLog(Base):
         Index("ix_review_logs_user_reviewed", "user_id", "reviewed_at", "card_id", "rating", "state_before"),
         # A card's history; also covers per-card aggregates (retention per card or section) in one pass.
         Index("ix_review_logs_card", "card_id", "user_id", "state_before", "rating"),
+        # The report: reviews and answer time per study day (GROUP BY study_day in index order), and true
+        # retention (the first grade of each card's study day) per card, both answered from these indexes.
+        Index("ix_review_logs_user_day", "user_id", "study_day", "card_id", "duration_ms"),
+        Index("ix_review_logs_user_first", "user_id", "first_of_day", "card_id", "study_day", "rating"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -190,6 +194,10 @@ class ReviewLog(Base):
     scheduled_days: Mapped[float] = mapped_column(Float, default=0.0)  # due_after - reviewed_at, in days
     elapsed_days: Mapped[float | None] = mapped_column(Float, nullable=True)  # since the previous review
     leech_after: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Recorded at grade time (drill.store.review_days): the local study day (days since 1970-01-01) and
+    # whether this is the card's first grade that study day, so reports never recompute days per row.
+    study_day: Mapped[int] = mapped_column(Integer)
+    first_of_day: Mapped[bool] = mapped_column(Boolean)
 
 
 class QuizAttempt(Base):
