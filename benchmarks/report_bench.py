@@ -1,7 +1,8 @@
 """Report benchmark: `drill report`'s figures on 2M review logs (SQLite), against the raw SQL aggregates.
 
 Builds the store benchmark's synthetic collection (benchmarks/store_bench.py: cards over 25 sections, 2M review
-logs over two years), then times in one process:
+logs over two years, each with its previous review, study day and first-of-day flag as Store.grade records them),
+then times in one process:
   - baseline: every SQL statement the report issues (recorded from a run), replayed through raw sqlite3 and
     fetched as tuples — the aggregates' own cost, without SQLAlchemy or any Python figure work;
   - the full computation, ``drill.report.figures.compute`` (SQLAlchemy, every figure, cohort off);
@@ -21,7 +22,6 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import UTC
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -64,7 +64,8 @@ def raw_statements(engine, user: str) -> list[tuple[str, tuple]]:
 
     event.listen(engine, "before_cursor_execute", record)
     try:
-        compute(engine, user=user, now=store_bench.NOW, tz=UTC, tz_name="UTC")
+        compute(engine, user=user, now=store_bench.NOW, tz=store_bench.BENCH_TZ, tz_name="UTC",
+                day_start_hour=store_bench.DAY_STARTS_AT)
     finally:
         event.remove(engine, "before_cursor_execute", record)
     return recorded
@@ -91,26 +92,11 @@ def main() -> None:
         print(f"building {args.cards:,} cards and {args.reviews:,} review logs ...", flush=True)
         print(f"  built in {store_bench.build(path, args.cards, args.reviews):.1f} s "
               f"({path.stat().st_size / 1e6:.0f} MB)")
-        fill_previous_reviews(path)
         if args.keep is not None:
             import shutil
 
             shutil.copyfile(path, args.keep)
         run(path, args.repeat)
-
-
-def fill_previous_reviews(path: Path) -> None:
-    """The store generator leaves last_review_before NULL; the store writes each card's previous review
-    there, which the report's first-of-day test reads. Fill it (0-4 days and some hours earlier; elapsed_days
-    below 2 for a fifth of the rows, so the exact timestamp comparison is exercised too)."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA synchronous = OFF")
-    conn.execute(
-        "UPDATE review_logs SET last_review_before = strftime('%Y-%m-%d %H:%M:%S', reviewed_at, "
-        "'-' || (id % 5) || ' days', '-' || (id % 7) || ' hours') || '.000000', "
-        "elapsed_days = (id % 5) + (id % 7) / 24.0 WHERE state_before != 'new'"
-    )
-    conn.close()
 
 
 def run(path: Path, repeat: int) -> None:
@@ -127,7 +113,8 @@ def run(path: Path, repeat: int) -> None:
     result = {}
 
     def full():
-        result["data"] = compute(engine, user="bench", now=store_bench.NOW, tz=UTC, tz_name="UTC")
+        result["data"] = compute(engine, user="bench", now=store_bench.NOW, tz=store_bench.BENCH_TZ,
+                                 tz_name="UTC", day_start_hour=store_bench.DAY_STARTS_AT)
 
     full()  # warm the page cache (and SQLAlchemy's statement cache, as any long-lived process has)
     full_times, full_cpu = timed_both(full, repeat)

@@ -28,6 +28,8 @@ from pathlib import Path
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 SECTIONS = 25
 STAMP = "%Y-%m-%d %H:%M:%S"
+BENCH_TZ = UTC  # the benchmarks' study days: UTC, drill's default day start (04:00)
+DAY_STARTS_AT = 4
 
 
 def build(path: Path, cards: int, reviews: int) -> float:
@@ -68,32 +70,83 @@ def build(path: Path, cards: int, reviews: int) -> float:
     for name, _sql in indexes:
         conn.execute(f"DROP INDEX {name}")
     # 2M reviews over two years, generated inside SQLite (a recursive CTE) rather than row by row in Python.
+    # Each card is reviewed every `studied` rows; a row's previous review is the card's row `studied` earlier.
     start = NOW - timedelta(days=730)
     step = (730 * 86400) / reviews
+    # Study days (recorded per row, as Store.grade does): drill's own day bounds in the benchmark's zone, and
+    # for each day the first row n on it (numpy, vectorised), as a small lookup table.
+    conn.execute("CREATE TEMP TABLE bench_days (lo INTEGER PRIMARY KEY, day INTEGER NOT NULL)")
+    conn.executemany("INSERT INTO bench_days VALUES (?, ?)", day_table(start, step, reviews))
+    day_of = "(SELECT day FROM bench_days WHERE lo <= {n} ORDER BY lo DESC LIMIT 1)"
     conn.execute(
-        """
-        WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < :reviews)
+        f"""
+        WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n + 1 < :reviews),
+        rows(n, day, previous_day) AS (
+            SELECT n, {day_of.format(n="n")},
+                   CASE WHEN n >= :studied THEN {day_of.format(n="n - :studied")} END FROM seq)
         INSERT INTO review_logs (user_id, card_id, rating, reviewed_at, duration_ms, state_before, reps_before,
             lapses_before, suspended_before, leech_before, state_after, stability_after, difficulty_after,
-            due_after, scheduled_days, elapsed_days, leech_after)
+            due_after, scheduled_days, elapsed_days, leech_after, last_review_before, study_day, first_of_day)
         SELECT :user, 1 + n % :studied, 1 + (n * 7) % 4 % 3 + (n % 11 = 0),
                strftime('%Y-%m-%d %H:%M:%S', :start, '+' || CAST(n * :step AS INTEGER) || ' seconds') || '.000000',
                1000 + n % 9000, CASE WHEN n < :studied THEN 'new' ELSE 'review' END, n / :studied, 0, 0, 0,
                'review', 10.0, 5.0,
                strftime('%Y-%m-%d %H:%M:%S', :start, '+' || CAST(n * :step + 864000 AS INTEGER) || ' seconds')
                    || '.000000',
-               10.0, 10.0, 0
-        FROM seq
+               10.0, CASE WHEN n >= :studied THEN :studied * :step / 86400.0 END, 0,
+               CASE WHEN n >= :studied THEN strftime('%Y-%m-%d %H:%M:%S', :start,
+                   '+' || CAST((n - :studied) * :step AS INTEGER) || ' seconds') || '.000000' END,
+               day, previous_day IS NULL OR previous_day < day
+        FROM rows
         """,
         {"reviews": reviews, "user": user_id, "studied": studied, "start": start.strftime(STAMP), "step": step},
     )
+    conn.execute("DROP TABLE bench_days")
     for _name, sql in indexes:
         conn.execute(sql)
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.execute("ANALYZE")
     conn.close()
+    check_days(path)
     return time.perf_counter() - started
+
+
+def day_table(start: datetime, step: float, reviews: int) -> list[tuple[int, int]]:
+    """[(first row n on the study day, day number)] for rows reviewed at start + int(n * step) seconds."""
+    import numpy as np
+
+    from drill.srs.days import day_start
+    from drill.store.review_days import EPOCH_DAY, day_number
+
+    first_day = day_number(start, DAY_STARTS_AT, BENCH_TZ)
+    last_day = day_number(start + timedelta(seconds=reviews * step), DAY_STARTS_AT, BENCH_TZ)
+    numbers = np.arange(first_day, last_day + 2)
+    bounds = np.array([(day_start(EPOCH_DAY + timedelta(days=int(d)), DAY_STARTS_AT, BENCH_TZ) - start)
+                       .total_seconds() for d in numbers])
+    offsets = np.floor(np.arange(reviews, dtype=np.float64) * step)  # as SQLite's CAST(n * step AS INTEGER)
+    days = numbers[np.searchsorted(bounds, offsets, side="right") - 1]
+    firsts = np.flatnonzero(np.r_[True, days[1:] != days[:-1]])
+    return list(zip(firsts.tolist(), days[firsts].tolist(), strict=True))
+
+
+def check_days(path: Path, sample: int = 2000) -> None:
+    """The generated study days and first-of-day flags agree with the store's own function on a sample."""
+    from sqlalchemy import create_engine, text
+
+    from drill.store.models import UTCDateTime
+    from drill.store.review_days import review_day_fields
+
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT reviewed_at, last_review_before, study_day, first_of_day FROM review_logs "
+                 "WHERE id % (SELECT max(1, count(*) / :k) FROM review_logs) = 0").columns(
+                reviewed_at=UTCDateTime(), last_review_before=UTCDateTime()), {"k": sample}
+        ).all()
+    engine.dispose()
+    for at, previous, day, first in rows:
+        assert (day, bool(first)) == review_day_fields(at, previous, DAY_STARTS_AT, BENCH_TZ), (at, previous, day)
 
 
 def conn_count(store) -> int:
@@ -154,17 +207,16 @@ def main() -> None:
 
 
 def run(path: Path, cards: int) -> None:
-    from sqlalchemy import column, func, select, values
+    from sqlalchemy import case, func, select, true
 
-    from drill.srs import DEFAULT_CONFIG, day_bounds
+    from drill.srs import DEFAULT_CONFIG
     from drill.store import open_store
     from drill.store.api import cards_t, logs_t
     from drill.store.api import states_t as s  # noqa: F401 (documents the tables the query reads)
-    from drill.store.models import UTCDateTime
 
     store = open_store(f"sqlite:///{path}", "bench")
-    store.config = replace(DEFAULT_CONFIG, reviews_per_day=100_000, new_per_day=20)
-    store.tz = UTC
+    store.config = replace(DEFAULT_CONFIG, reviews_per_day=100_000, new_per_day=20, day_starts_at=DAY_STARTS_AT)
+    store.tz = BENCH_TZ
     store.sync_content(("bench", f"card{i:06d}", f"7.{i % SECTIONS + 1}") for i in range(cards))
 
     # -- the next-due query: SQLAlchemy vs raw sqlite3, same SQL, same parameters ---------------------
@@ -257,23 +309,20 @@ def run(path: Path, cards: int) -> None:
     )
 
     # -- report-style aggregates over every review --------------------------------------------------
-    # Reviews per local study day (day_starts_at, as the report counts them): the day bounds are computed in
-    # Python (local time, DST-aware) and sent as one VALUES list; each day is an indexed range count on the
-    # covering index, instead of grouping 2M timestamps through a temporary b-tree.
-    # Two queries: SQLite answers a lone min() or max() with one index seek, but min() and max() together
-    # with a scan of every review.
+    # Each log row records its study day and whether it was the card's first grade that day (Store.grade,
+    # drill.srs's day rules), so reviews per study day are a GROUP BY over the covering (user, study_day)
+    # index, and true retention per section a GROUP BY card over the first-of-day rows of the covering
+    # (user, first_of_day, card) index — both in index order, no sort — joined to sections per card (100k
+    # rows, not 2M).
     mine = logs_t.c.user_id == store.user_id
-    first_review = select(func.min(logs_t.c.reviewed_at)).where(mine)
-    last_review = select(func.max(logs_t.c.reviewed_at)).where(mine)
-    # Retention per section: reviews of cards in review, grouped per card in one pass over the covering
-    # ix_review_logs_card, then 100k per-card rows joined to their sections (not 2M).
+    per_day = select(logs_t.c.study_day, func.count()).where(mine).group_by(logs_t.c.study_day)
     per_card = (
         select(
             logs_t.c.card_id,
             func.count().label("reviews"),
-            func.sum((logs_t.c.rating > 1).cast(type_=logs_t.c.rating.type)).label("passed"),
+            func.sum(case((logs_t.c.rating != 1, 1), else_=0)).label("passed"),
         )
-        .where(logs_t.c.user_id == store.user_id, logs_t.c.state_before == "review")
+        .where(mine, logs_t.c.first_of_day == true())
         .group_by(logs_t.c.card_id)
         .subquery()
     )
@@ -282,28 +331,11 @@ def run(path: Path, cards: int) -> None:
         .select_from(per_card.join(cards_t, cards_t.c.id == per_card.c.card_id))
         .group_by(cards_t.c.section)
     )
+
     def aggregate() -> tuple[float, float, list, list, float]:
         t, cpu = time.perf_counter(), time.process_time()
         with store.engine.connect() as conn:
-            first, last = conn.execute(first_review).scalar(), conn.execute(last_review).scalar()
-            bounds = []
-            start, end = day_bounds(first, store.config.day_starts_at, store.tz)
-            while start <= last:
-                bounds.append((start, end))
-                start, end = end, day_bounds(end, store.config.day_starts_at, store.tz)[1]
-            day_list = (
-                values(column("start", UTCDateTime()), column("end", UTCDateTime()), name="days").data(bounds).cte()
-            )
-            count = (
-                select(func.count())
-                .where(
-                    logs_t.c.user_id == store.user_id,
-                    logs_t.c.reviewed_at >= day_list.c.start,
-                    logs_t.c.reviewed_at < day_list.c.end,
-                )
-                .scalar_subquery()
-            )
-            days = conn.execute(select(day_list.c.start, count)).all()
+            days = conn.execute(per_day).all()
             per_day_s = time.perf_counter() - t
             sections = conn.execute(retention).all()
             conn.rollback()
@@ -324,7 +356,7 @@ def run(path: Path, cards: int) -> None:
     if compute is not None:
         t = time.perf_counter()
         try:
-            compute(store, now=NOW, tz=UTC)
+            compute(store, now=NOW, tz=BENCH_TZ)
             print(f"drill.report.figures.compute    {(time.perf_counter() - t) * 1000:6.0f} ms  (the report layer's full figure set)")
         except Exception as err:  # the report layer is another helper's; its failure is not this benchmark's
             print(f"drill.report.figures.compute failed: {err!r}")

@@ -2,7 +2,8 @@
 
 The generator simulates two learners studying with py-fsrs (no fuzz) over ~10 months in Europe/Berlin (so the
 history crosses daylight-saving changes) with the study day starting at 04:00, and writes the rows straight into
-the store's tables. It also returns the history as plain Python records, so tests can compute every figure
+the store's tables (each log's study day and first-of-day flag by the store's own ``review_day_fields``, as
+Store.grade records them). It also returns the history as plain Python records, so tests can compute every figure
 independently of the report's SQL.
 """
 
@@ -173,6 +174,7 @@ def write_history(history: History, url: str) -> None:
 
     from drill.store import open_store
     from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
+    from drill.store.review_days import review_day_fields
 
     open_store(url, history.users[0]).close()
     engine = create_engine(url)
@@ -206,6 +208,9 @@ def write_history(history: History, url: str) -> None:
                 state_after="review", due_after=r.reviewed_at, scheduled_days=0.0,
                 reps_before=0, lapses_before=0, suspended_before=False, leech_before=False, leech_after=False,
                 last_review_before=r.previous,
+                # What Store.grade records, by the store's own function (in the fixture's zone and day start).
+                **dict(zip(("study_day", "first_of_day"),
+                           review_day_fields(r.reviewed_at, r.previous, DAY_START, TZ), strict=True)),
                 elapsed_days=((r.reviewed_at - r.previous).total_seconds() / 86400
                               if r.previous is not None and r.elapsed_recorded else None),
             )

@@ -1,18 +1,18 @@
 """Every figure of a progress report, computed once: ``compute(...) -> ReportData``.
 
-The review log can hold millions of rows, so it is only ever read by aggregates the database runs (SQLAlchemy
-Core): one sequential pass counts each card's reviews, first-of-day reviews and passes (whether a grade is the
-card's first of its study day is decided from the row itself: it records the previous review time), and
-reviews per study day are range counts on the (user, reviewed_at) index. The per-card figures read
-``card_states`` (one row per card) and look up each card's latest grade by index. Python sees rows per card,
-per day and per quiz attempt, never per review.
+The review log can hold millions of rows, so it is only ever read by indexed aggregates the database runs
+(SQLAlchemy Core). Each log row records its study day and whether it was the card's first grade that day
+(``study_day``, ``first_of_day``: set by Store.grade with drill.srs's day rules, backfilled by migration
+0003), so reviews per day are a GROUP BY study_day over ``ix_review_logs_user_day`` and true retention a
+GROUP BY card over the first-of-day rows of ``ix_review_logs_user_first`` — no local-time arithmetic per row.
+The per-card figures read ``card_states`` (one row per card) and look up each card's latest grade by index.
+Python sees rows per card, per day and per quiz attempt, never per review.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
-import sqlite3
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
@@ -21,19 +21,15 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     Engine,
     Integer,
     String,
     and_,
     case,
-    cast,
-    column,
     func,
-    literal,
     select,
+    true,
     type_coerce,
-    values,
 )
 from sqlalchemy.engine import Connection
 
@@ -61,13 +57,12 @@ from drill.report.data import (
 )
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
-from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User, UTCDateTime
+from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
 
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
 TOP_CARDS = 10
 _SCHEDULED = frozenset({"learning", "review", "relearning"})
-DAY_CHUNK = 500  # days per range-count query (3 parameters each; SQLite allows 32766)
 
 cards_t = Card.__table__
 states_t = CardState.__table__
@@ -266,132 +261,37 @@ class _Computation:
 
     # -- SQL pieces --------------------------------------------------------------------------------------
 
-    def epoch(self, column):
-        """Whole seconds since 1970 (UTC) of a timestamp column, as an integer."""
-        if self.dialect == "sqlite":
-            if sqlite3.sqlite_version_info >= (3, 38):
-                return func.unixepoch(column)
-            return cast(func.strftime("%s", column), BigInteger)
-        return cast(func.floor(func.extract("epoch", column)), BigInteger)
-
-    def day_expr(self, column, span: tuple[datetime, datetime]):
-        """The local study day number (days since 1970-01-01) of a timestamp column, computed in SQL.
-
-        The zone's UTC offset is a CASE over its transitions within ``span`` (the logs' first and last times).
-        """
-        shift = 3600 * self.clock.day_start_hour
-        segments = self.clock.offset_segments(*span)
-        if len(segments) == 1:
-            offset = literal(segments[0][1] - shift)
-        else:
-            whens = [(column < start, previous - shift)
-                     for (start, _), (_, previous) in zip(segments[1:], segments[:-1], strict=True)]
-            offset = case(*whens, else_=segments[-1][1] - shift)
-        return (self.epoch(column) + offset) // 86400
-
-    def log_filter(self, user_ids, card_ids: list[int] | None, since_at: datetime | None):
+    def log_filter(self, user_ids, card_ids: list[int] | None, since_day: int | None):
         conditions = [logs_t.c.user_id.in_(user_ids) if isinstance(user_ids, list) else logs_t.c.user_id == user_ids]
-        if since_at is not None:
-            conditions.append(logs_t.c.reviewed_at >= since_at)
+        if since_day is not None:
+            conditions.append(logs_t.c.study_day >= since_day)
         if card_ids is not None:
             conditions.append(logs_t.c.card_id.in_(card_ids))
         return and_(*conditions)
 
-    def log_span(self, user_ids: list[int]) -> tuple[datetime, datetime] | None:
-        """The users' first and last review times (two index look-ups), None when there are none."""
-        where = logs_t.c.user_id.in_(user_ids)
-        first = self.conn.execute(select(func.min(logs_t.c.reviewed_at)).where(where)).scalar()
-        if first is None:
-            return None
-        last = self.conn.execute(select(func.max(logs_t.c.reviewed_at)).where(where)).scalar()
-        return _utc(first), _utc(last)
+    @staticmethod
+    def passed():
+        """1 for a grade other than Again."""
+        return case((logs_t.c.rating != 1, 1), else_=0)
 
-    def first_of_day(self, span: tuple[datetime, datetime]):
-        """1 when a grade is the card's first that study day, else 0 — decided from the row alone.
-
-        The log row holds the card's previous review time (``last_review_before``): the grade is the first of
-        its day when there was none, or when it fell on an earlier study day. ``elapsed_days`` (the gap in
-        days, as the store records it) settles most rows without parsing a timestamp: two or more days apart
-        are different study days even across a 25-hour daylight-saving day.
-        """
-        before = logs_t.c.last_review_before
-        # A CASE, not OR: SQLite evaluates both sides of an OR in a value expression; CASE stops at the
-        # first true branch, and the common one (days apart) comes first.
-        return case(
-            (logs_t.c.elapsed_days >= 2, 1),
-            (before.is_(None), 1),
-            (self.day_expr(before, span) < self.day_expr(logs_t.c.reviewed_at, span), 1),
-            else_=0,
+    def day_totals(self, where) -> dict[int, tuple[int, int]]:
+        """study day -> (reviews, answer ms): one GROUP BY over the covering (user, study_day, ...) index."""
+        query = (
+            select(logs_t.c.study_day, func.count(), func.coalesce(func.sum(logs_t.c.duration_ms), 0))
+            .where(where)
+            .group_by(logs_t.c.study_day)
         )
+        return {int(day): (int(n), int(ms or 0)) for day, n, ms in self.conn.execute(query)}
 
-    def review_kind(self, span: tuple[datetime, datetime]):
-        """0: not the card's first grade of the day; 2: first and Again (a fail); 3: first and passed."""
-        return self.first_of_day(span) * case((logs_t.c.rating == 1, 2), else_=3)
-
-    def day_counts(self, user_id: int, card_ids: list[int] | None, first_day: date, last_day: date) -> dict[int, int]:
-        """Reviews per study day: one range count per day on the (user_id, reviewed_at) index, no sorting."""
-        days = [first_day + timedelta(days=i) for i in range((last_day - first_day).days + 1)]
-        counts: dict[int, int] = {}
-        for chunk_start in range(0, len(days), DAY_CHUNK):
-            chunk = days[chunk_start:chunk_start + DAY_CHUNK]
-            bounds = values(
-                column("day", Integer), column("lo", UTCDateTime()), column("hi", UTCDateTime()), name="days"
-            ).data([((d - EPOCH_DAY).days, self.clock.start_of(d), self.clock.start_of(d + timedelta(days=1)))
-                    for d in chunk]).cte("days")  # WITH days(day, lo, hi) AS (VALUES ...): SQLite and PostgreSQL
-            conditions = [logs_t.c.user_id == user_id, logs_t.c.reviewed_at >= bounds.c.lo,
-                          logs_t.c.reviewed_at < bounds.c.hi]
-            if card_ids is not None:
-                conditions.append(logs_t.c.card_id.in_(card_ids))
-            count = select(func.count()).where(*conditions).scalar_subquery()
-            for day, n in self.conn.execute(select(bounds.c.day, count)):
-                if n:
-                    counts[int(day)] = int(n)
-        return counts
-
-    def card_aggregates(self, where, span) -> tuple[int, int, dict[int, tuple[int, int, int]]]:
-        """(reviews, answer ms, card -> (reviews, first-of-day reviews, first-of-day passes)) in one pass.
-
-        PostgreSQL (and others) group by card. SQLite has no hash aggregate: GROUP BY over millions of rows
-        means a sort, or a random-access walk of the card index; instead the one sequential scan packs each
-        row into an integer (card * 4 + first-of-day * 2 + passed) and hands them over as one group_concat
-        string, which numpy parses and counts per card — no Python object per log row.
-        """
-        kind = self.review_kind(span)
-        if self.dialect != "sqlite":
-            query = select(
-                logs_t.c.card_id, func.count(), func.coalesce(func.sum(logs_t.c.duration_ms), 0),
-                func.sum(case((kind >= 2, 1), else_=0)), func.sum(case((kind == 3, 1), else_=0)),
-            ).where(where).group_by(logs_t.c.card_id)
-            per_card, reviews, ms = {}, 0, 0
-            for card_id, n, card_ms, f, p in self.conn.execute(query):
-                per_card[int(card_id)] = (int(n), int(f or 0), int(p or 0))
-                reviews += int(n)
-                ms += int(card_ms or 0)
-            return reviews, ms, per_card
-        import numpy as np
-
-        code = logs_t.c.card_id * 4 + kind
-        reviews, ms, packed = self.conn.execute(
-            select(func.count(), func.coalesce(func.sum(logs_t.c.duration_ms), 0), func.group_concat(code)).where(where)
-        ).one()
-        if not reviews:
-            return 0, 0, {}
-        codes = np.fromstring(packed, dtype=np.int64, sep=",")
-        if int(codes.max()) < 1 << 28:  # card ids as they are: count straight into a (card, kind) table
-            counts = np.bincount(codes, minlength=4 * (int(codes.max()) // 4 + 1)).reshape(-1, 4)
-            ids = np.flatnonzero(counts.sum(axis=1))
-            counts = counts[ids]
-        else:  # huge ids: number them densely first
-            cards, kinds = np.divmod(codes, 4)
-            ids, inverse = np.unique(cards, return_inverse=True)
-            counts = np.bincount(inverse * 4 + kinds, minlength=4 * len(ids)).reshape(-1, 4)
-        per_card = {
-            card_id: (int(total), int(firsts), int(passes))
-            for card_id, total, firsts, passes in zip(
-                ids.tolist(), counts.sum(axis=1).tolist(), (counts[:, 2] + counts[:, 3]).tolist(),
-                counts[:, 3].tolist(), strict=True)
-        }
-        return int(reviews), int(ms or 0), per_card
+    def first_of_day_per_card(self, where) -> dict[int, tuple[int, int]]:
+        """card -> (first-of-day reviews, of which passed): the first-of-day rows only, grouped by card in the
+        order of the (user, first_of_day, card, ...) index — no sort, no per-review row in Python."""
+        query = (
+            select(logs_t.c.card_id, func.count(), func.sum(self.passed()))
+            .where(where, logs_t.c.first_of_day == true())
+            .group_by(logs_t.c.card_id)
+        )
+        return {int(card): (int(n), int(p or 0)) for card, n, p in self.conn.execute(query)}
 
     # -- the report ----------------------------------------------------------------------------------------
 
@@ -402,21 +302,21 @@ class _Computation:
         scope = self.scope(cards, filters.section)
         card_ids = None if filters.section is None else [c.db_id for c in scope]
         since_at = self.clock.start_of(filters.since) if filters.since else None
-        where = self.log_filter(user_id, card_ids, since_at)
+        since_day = (filters.since - EPOCH_DAY).days if filters.since else None
+        where = self.log_filter(user_id, card_ids, since_day)
 
-        span = self.log_span([user_id])
         with _Background(self) as background:
-            # The two passes over the review log are SQL-bound (the database works without the GIL): with an
-            # Engine they run on their own connections while this thread builds the per-card figures.
-            aggregates = background.submit(
-                lambda comp: comp.card_aggregates(where, span) if span else (0, 0, {}))
-            day_counts = background.submit(lambda comp: comp.day_counts(
-                user_id, card_ids, max(self.clock.day_of(span[0]), filters.since or date.min),
-                self.clock.day_of(span[1])) if span else {})
+            # The two log aggregates are SQL-bound (the database works without the GIL): with an Engine they
+            # run on their own connections while this thread builds the per-card figures.
+            day_totals = background.submit(lambda comp: comp.day_totals(where))
+            firsts = background.submit(lambda comp: comp.first_of_day_per_card(where))
             last_ratings = self.last_ratings(user_id)
             figures = self.card_figures(scope, last_ratings)
-            reviews, review_ms, per_card = aggregates.result()
-            per_day = day_counts.result()
+            per_day_totals = day_totals.result()
+            per_card = firsts.result()
+        per_day = {day: n for day, (n, _ms) in per_day_totals.items()}
+        reviews = sum(per_day.values())
+        review_ms = sum(ms for _n, ms in per_day_totals.values())
         sections = {c.db_id: c.section for c in cards}
         retention = self.retention(per_card, sections)
         return ReportData(
@@ -594,7 +494,7 @@ class _Computation:
 
     def retention(self, per_card, sections: dict[int, str]) -> Retention:
         sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for card_id, (_n, firsts, passes) in per_card.items():
+        for card_id, (firsts, passes) in per_card.items():
             total = sums[sections.get(card_id, "")]
             total[0] += firsts
             total[1] += passes
@@ -696,8 +596,9 @@ class _Computation:
             if not card.retired and not suspended and state == "review" and (stability or 0) >= MASTERED_STABILITY_DAYS:
                 mastered[uid] += 1
 
-        where = self.log_filter(list(users), card_ids, since_at)
-        per_user_card = self.first_of_day_by_user_card(list(users), where)
+        since_day = self.clock.day_number(since_at) if since_at is not None else None
+        where = self.log_filter(list(users), card_ids, since_day)
+        per_user_card = self.first_of_day_by_user_card(where)
         reviews: dict[int, int] = defaultdict(int)
         user_ret: dict[int, list[int]] = defaultdict(lambda: [0, 0])
         card_ret: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # users, firsts, fails
@@ -735,15 +636,12 @@ class _Computation:
         questions.sort(key=lambda q: (-(q.failure_rate or 0), -q.failures, section_key(q.section), q.card))
         return Cohort(users=cohort_users, questions=questions)
 
-    def first_of_day_by_user_card(self, user_ids: list[int], where) -> list[tuple[int, int, int, int, int]]:
+    def first_of_day_by_user_card(self, where) -> list[tuple[int, int, int, int, int]]:
         """(user, card, reviews, first-of-day reviews, first-of-day passes) over the whole cohort."""
-        span = self.log_span(user_ids)
-        if span is None:
-            return []
-        kind = self.review_kind(span)
+        first = logs_t.c.first_of_day == true()
         query = (
-            select(logs_t.c.user_id, logs_t.c.card_id, func.count(), func.sum(case((kind >= 2, 1), else_=0)),
-                   func.sum(case((kind == 3, 1), else_=0)))
+            select(logs_t.c.user_id, logs_t.c.card_id, func.count(), func.sum(case((first, 1), else_=0)),
+                   func.sum(case((and_(first, logs_t.c.rating != 1), 1), else_=0)))
             .where(where)
             .group_by(logs_t.c.user_id, logs_t.c.card_id)
         )
