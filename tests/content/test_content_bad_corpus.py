@@ -61,6 +61,7 @@ CASES: dict[str, tuple[str, int | None, list[str]]] = {
     "quiz-bad-card-ref": ("quizzes.yaml", 8, ["quizzes[0].cards[1]", "card 'q99' does not exist"]),
     "check-bad-card-ref": ("checks.yaml", 9, ["checks[0].card", "card 'q99' does not exist"]),
     "check-wrong-type": ("checks.yaml", 7, ["checks[0].claimed", "expected a number, got text"]),
+    "check-not-finite": ("checks.yaml", 7, ["checks[0].claimed", "expected a finite number, got nan"]),
     "python-tag": ("questions.yaml", 14, ["cards[1].answer", "python/object/apply:os.system", "not allowed"]),
     "python-tag-top": ("questions.yaml", 1, ["python/object/apply:os.system", "not allowed"]),
     "python-name-tag": ("questions.yaml", 12, ["cards[1].tags[0]", "python/name:os.system", "not allowed"]),

@@ -105,6 +105,24 @@ def test_unexpected_mismatch_exits_2(tmp_path):
     )
     assert "the engine says 0.197776" in result.stdout
     assert result.stderr.startswith("drill: error: 1 numeric check(s) disagree with the engine")
+    line = next(line for line in result.stdout.splitlines() if "MISMATCH" in line)
+    assert line.count("0.197776") == 1 and line.count("0.25") == 1, line  # each value said once
+
+
+def test_an_index_outside_the_step_is_named_without_a_placeholder_value(tmp_path):
+    pack = pack_with_check(tmp_path, index="[9, 9]")
+    result = run(str(pack), "--plain")
+    assert result.exit_code == 2
+    line = next(line for line in result.stdout.splitlines() if "MISMATCH" in line)
+    assert line == (
+        "  MISMATCH: worked-softmax-0-0 (7.12, worked/softmax[9, 9]): "
+        "index [9, 9] is not valid for worked/softmax of shape [3, 3]"
+    )
+
+
+def test_a_check_of_a_scalar_step_shows_no_empty_index():
+    result = run("--plain")  # the shipped chapter: 7.3's PE variance is a scalar and a known erratum
+    assert "posenc/pe_variance)" in result.stdout and "pe_variance[]" not in result.stdout
 
 
 def test_stale_erratum_is_a_mismatch(tmp_path):

@@ -67,7 +67,8 @@ def _fmt(value) -> str:
 
 
 def _where(r) -> str:
-    return f"{r.id} ({r.section}, {r.example}/{r.step}{list(r.index)})"
+    index = str(list(r.index)) if r.index else ""  # a scalar step has no index
+    return f"{r.id} ({r.section}, {r.example}/{r.step}{index})"
 
 
 def _erratum_line(r) -> str:
@@ -75,10 +76,8 @@ def _erratum_line(r) -> str:
 
 
 def _mismatch_line(r) -> str:
-    return (
-        f"{_where(r)}: the chapter printed {r.claimed:g} (to {r.decimals} decimals), "
-        f"the engine says {_fmt(r.value)}; {r.message}"
-    )
+    # r.message already states both values (or why there is no engine value: no such step or index)
+    return f"{_where(r)}: {r.message}"
 
 
 def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:

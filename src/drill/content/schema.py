@@ -7,6 +7,7 @@ Unknown fields, missing or empty required fields and wrong types are all errors;
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 
@@ -100,6 +101,8 @@ class Record:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.error(name, f"expected a number, got {_type_name(value)}")
+        if not math.isfinite(value):  # YAML's .nan / .inf
+            raise self.error(name, f"expected a finite number, got {value}")
         return float(value)
 
     def text_list(

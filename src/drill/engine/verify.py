@@ -136,7 +136,7 @@ def verify_checks(checks: Iterable, traces: Mapping[str, Trace] | None = None) -
             status, message = (
                 MISMATCH,
                 (
-                    f"chapter prints {claimed:g} ({decimals} decimals) but the engine computes "
+                    f"the chapter printed {claimed:g} (to {decimals} decimals) but the engine says "
                     f"{value:.{decimals + 3}f}; difference {abs(value - claimed):.2g} > {tolerance(decimals):.2g}"
                 ),
             )
