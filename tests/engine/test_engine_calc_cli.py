@@ -141,3 +141,11 @@ def test_plain_never_parses_text_as_markup():
     out = buf.getvalue()
     for literal in ("[bold]title[/bold]", "[@click=app.quit]explain", "[red]note[/red]", "[link=x]T[/link]"):
         assert literal in out
+
+
+def test_plain_names_a_shape_once_when_it_is_already_in_numbers():
+    code, out = run("--plain", "-e", "noam")
+    assert code == 0
+    assert "shape    [7]" in out and "[7]  = [7]" not in out and "[]  = []" not in out
+    code, out = run("--plain")  # symbolic shapes keep their numbers beside them
+    assert "[S, d_k]  = [3, 2]" in out

@@ -305,18 +305,23 @@ def _slices(values, shape: str):
         yield label, values[idx]
 
 
+def _shape_line(symbolic: str, shape: tuple[int, ...]):
+    """"[S, d_k]  = [3, 2]"; a shape already given in numbers ("[4]") is not repeated."""
+    from rich.text import Text
+
+    concrete = "[" + ", ".join(str(n) for n in shape) + "]"
+    if symbolic.replace(" ", "") == concrete.replace(" ", ""):
+        return Text.assemble(("shape    ", "dim"), concrete)
+    return Text.assemble(("shape    ", "dim"), symbolic, ("  = ", "dim"), concrete)
+
+
 def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -> None:
     import numpy as np
     from rich.console import Console, Group
     from rich.panel import Panel
     from rich.text import Text
 
-    try:
-        from drill.content.latex import render_latex
-    except ImportError:  # the content layer's renderer is optional here
-
-        def render_latex(src, **_):
-            return src
+    from drill.content.latex import render_latex
 
     if console is None:
         console = Console(highlight=False)
@@ -335,7 +340,7 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
             formula = step.formula
         lines = [
             Text.assemble(("formula  ", "dim"), formula),
-            Text.assemble(("shape    ", "dim"), step.shape, ("  = ", "dim"), str(list(values.shape))),
+            _shape_line(step.shape, values.shape),
         ]
         if step.inputs:
             lines.append(Text.assemble(("inputs   ", "dim"), ", ".join(step.inputs)))
