@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 import fsrs
@@ -12,6 +13,7 @@ from store_support import CARDS, open_test_store
 
 from drill.errors import StoreError
 from drill.srs import Phase
+from drill.store import open_store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday morning, after the 04:00 day start
 
@@ -358,3 +360,27 @@ def test_sqlite_fast_path_equals_sqlalchemy(sqlite_url):
                 assert fast is not None and fast[4].tzinfo is UTC
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(
+    "name,fragment",
+    [
+        ("   ", "--user must not be empty"),
+        ("x" * 201, "--user is 201 characters long; at most 200"),
+        ("a\x1b[31mb", "contains the control character U+001B"),
+        ("a\nb", "contains the control character U+000A"),
+        ("a\x9bb", "contains the control character U+009B"),
+    ],
+)
+def test_user_names_that_cannot_be_stored_or_printed_are_refused(db_url, name, fragment):
+    with pytest.raises(StoreError, match=re.escape(fragment)):
+        open_store(db_url, name)
+
+
+def test_odd_but_printable_user_names_work(db_url):
+    for name in ("名字", "o'brien; drop table users", "x" * 200, "  padded  "):
+        store = open_store(db_url, name)
+        try:
+            assert store.user == name.strip() and store.user_id > 0
+        finally:
+            store.close()

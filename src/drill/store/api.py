@@ -102,6 +102,23 @@ def default_user() -> str:
     return name.strip() or FALLBACK_USER
 
 
+USER_NAME_MAX = 200  # users.name is String(200)
+
+
+def check_user_name(name: str) -> str:
+    """The user name, stripped; StoreError when it is empty, too long for the users table, or holds control
+    characters (names are printed in reports and the cohort view: they must not drive the terminal)."""
+    name = name.strip()
+    if not name:
+        raise StoreError("--user must not be empty")
+    if len(name) > USER_NAME_MAX:
+        raise StoreError(f"--user is {len(name)} characters long; at most {USER_NAME_MAX}")
+    bad = next((ch for ch in name if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F), None)
+    if bad is not None:
+        raise StoreError(f"--user {name!r} contains the control character U+{ord(bad):04X}; use printable text")
+    return name
+
+
 def _aware(moment: datetime, what: str = "now") -> datetime:
     if not isinstance(moment, datetime) or moment.tzinfo is None:
         raise ValueError(f"{what} must be a timezone-aware datetime, got {moment!r}")
@@ -121,9 +138,7 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
     names the database and what to do (e.g. ``drill restore``) when it is corrupt or unusable.
     """
     url = engines.resolve_url(url)
-    user = (user or default_user()).strip()
-    if not user:
-        raise StoreError("--user must not be empty")
+    user = check_user_name(user or default_user())
     where = engines.display_url(url)
     db_file = engines.sqlite_file(url)
     if db_file is not None:
