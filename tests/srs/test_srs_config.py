@@ -151,6 +151,9 @@ def test_set_validates_and_writes(config_file):
         ("leech_action", "bury", "suspend or tag"),
         ("learning_steps", "1x", "duration"),
         ("parameters", "1,2,3", "21"),
+        # too long for a timedelta: was an OverflowError traceback
+        ("learning_steps", "99999999999d", "longer than a year"),
+        ("relearning_steps", "1e9d", "duration"),
     ],
 )
 def test_set_refuses_bad_values_and_leaves_the_file(config_file, key, text, needle):

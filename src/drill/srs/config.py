@@ -55,6 +55,7 @@ DEFAULT_CONFIG = SrsConfig()
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_MAX_STEP = timedelta(days=365)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -64,6 +65,8 @@ def parse_duration(text: str) -> timedelta:
     seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
     if seconds <= 0:
         raise ValueError(f"{text!r} must be longer than zero")
+    if seconds > _MAX_STEP.total_seconds():  # (and beyond timedelta's range: OverflowError)
+        raise ValueError(f"{text!r}: a step longer than a year is not a learning step")
     return timedelta(seconds=seconds)
 
 
@@ -133,8 +136,6 @@ def _steps(value: Any) -> tuple[timedelta, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValueError(f'expected a list of durations like ["1m", "10m"], got {value!r}')
     steps = tuple(parse_duration(item) for item in value)
-    if any(step > timedelta(days=365) for step in steps):
-        raise ValueError("a step longer than a year is not a learning step")
     return steps
 
 
