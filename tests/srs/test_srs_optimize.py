@@ -145,6 +145,7 @@ def test_optimize_with_too_little_history_in_a_real_store():
     assert result.exit_code == 2
     assert "you have 0 of those (2 grades in all)" in result.output
     assert "512 more needed" in result.output
+    assert "Fitting" not in result.output  # no promise of a fit that will not happen
     assert load_config().parameters is None
 
 
@@ -183,6 +184,7 @@ def test_dry_run_shows_but_does_not_save(monkeypatch):
     monkeypatch.setattr(drill.store, "open_store", OneLogStore)
     monkeypatch.setattr(optimize, "missing_modules", lambda: [])
     monkeypatch.setattr(optimize, "fit_parameters", fake_fit)
+    monkeypatch.setattr(optimize, "require_enough", lambda records: len(records))
     result = CliRunner().invoke(cli, ["optimize", "--dry-run"], prog_name="drill")
     assert result.exit_code == 0, result.output
     assert seen == [records]

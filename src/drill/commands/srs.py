@@ -97,23 +97,25 @@ def optimize(db_url: str | None, user_name: str | None, dry_run: bool) -> None:
     Needs the optimizer extra (pip install 'drill[optimizer]') and at least 512 reviews made a day or
     more after the card's previous review.
     """
+    from drill.srs import optimize as fsrs_fit
     from drill.srs.config import config_path, load_config, set_values
-    from drill.srs.optimize import EXTRA_HINT, OptimizerMissing, fit_parameters, missing_modules
 
     path = config_path(None)
     load_config(path)  # a broken config file is reported before a long fit, not after
-    missing = missing_modules()
+    missing = fsrs_fit.missing_modules()
     if missing:
-        raise OptimizerMissing(
-            f"`drill optimize` needs the optimizer extra ({', '.join(missing)} not installed): {EXTRA_HINT}"
+        raise fsrs_fit.OptimizerMissing(
+            f"`drill optimize` needs the optimizer extra ({', '.join(missing)} not installed): "
+            f"{fsrs_fit.EXTRA_HINT}"
         )
 
     from drill.store import open_store
 
     with open_store(db_url, user_name, readonly=True) as store:
         records = store.review_logs()
+    fsrs_fit.require_enough(records)  # before "Fitting…", which would promise a fit that cannot happen
     click.echo(f"Fitting FSRS-6 weights to {len(records)} grades (this can take a minute)...", err=True)
-    result = fit_parameters(records)
+    result = fsrs_fit.fit_parameters(records)
     click.echo(
         f"Fitted on {result.countable_reviews} reviews a day or more apart "
         f"({result.total_reviews} grades, {result.cards} cards)."

@@ -98,15 +98,21 @@ def not_enough_message(countable: int, total: int) -> str:
     )
 
 
-def fit_parameters(records: Iterable[ReviewRecord]) -> FitResult:
-    """Fit FSRS-6 weights to these review-log records. Deterministic (py-fsrs seeds its shuffle)."""
-    records = list(records)
-    by_card = _histories(records)
-    countable = _count_countable(by_card)
+def require_enough(records: list[ReviewRecord]) -> int:
+    """The countable reviews in ``records``; NotEnoughReviews (saying how many more) below MIN_REVIEWS."""
+    countable = countable_reviews(records)
     if countable < MIN_REVIEWS:
         raise NotEnoughReviews(
             not_enough_message(countable, len(records)), countable=countable, total=len(records)
         )
+    return countable
+
+
+def fit_parameters(records: Iterable[ReviewRecord]) -> FitResult:
+    """Fit FSRS-6 weights to these review-log records. Deterministic (py-fsrs seeds its shuffle)."""
+    records = list(records)
+    countable = require_enough(records)
+    by_card = _histories(records)
     missing = missing_modules()
     if missing:
         raise OptimizerMissing(
@@ -148,6 +154,7 @@ def fit_parameters(records: Iterable[ReviewRecord]) -> FitResult:
 __all__ = [
     "EXTRA_HINT",
     "MIN_REVIEWS",
+    "require_enough",
     "FitResult",
     "NotEnoughReviews",
     "OptimizerMissing",
