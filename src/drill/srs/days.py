@@ -65,7 +65,7 @@ def day_start(day: date, day_starts_at: int = 4, tz: tzinfo | None = None) -> da
     local = datetime.combine(day, time(day_starts_at), tzinfo=zone)
     # A start hour inside a spring-forward gap doesn't exist; zoneinfo reads it with the offset before
     # the change, which is exactly the transition instant. In a repeated (fall-back) hour fold=0 picks
-    # the first occurrence. Either way study_day() agrees with these bounds (tests/srs/test_days.py).
+    # the first occurrence. Either way study_day() agrees with these bounds (tests/srs/test_srs_days.py).
     return local.astimezone(UTC)
 
 
