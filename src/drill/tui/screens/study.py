@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.widgets import Static
 
 from drill.errors import DrillError
 from drill.tui.options import AppOptions
@@ -28,7 +30,7 @@ NARROW_WIDTH = 100
 class StudyScreen(Screen):
     CSS_PATH = "../styles/study.tcss"
     reports_paint = True
-    AUTO_FOCUS = "#card"
+    AUTO_FOCUS = None  # the card view is mounted after the first paint and focused then
 
     BINDINGS = [
         Binding("space", "reveal", "Show answer", priority=True),
@@ -62,10 +64,11 @@ class StudyScreen(Screen):
     # --- layout -----------------------------------------------------------------------------------------
 
     def compose(self):
-        # The first paint is just this shell; the side pane, grade bar and footer are mounted right after it.
+        # The first paint is just this shell (as light as a bare app's); the card, side pane, grade bar and
+        # footer are mounted right after it.
         yield StudyHeader(self.options.timer, id="header")
         with Horizontal(id="body"):
-            yield CardView(id="card")
+            yield Static(Text("loading the cards and your progress…", style="italic"), id="loading")
 
     def on_mount(self) -> None:
         self._apply_width(self.app.size.width)
@@ -80,8 +83,10 @@ class StudyScreen(Screen):
         from drill.tui.widgets.grade_bar import GradeBar
         from drill.tui.widgets.step_pane import StepPane
 
-        await self.query_one("#body").mount(StepPane(id="steps"))
+        await self.query_one("#loading").remove()
+        await self.query_one("#body").mount(CardView(id="card"), StepPane(id="steps"))
         await self.mount(GradeBar(id="grades"), Footer())
+        self.query_one(CardView).focus()
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         self.load_session()
 
