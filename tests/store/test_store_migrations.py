@@ -236,6 +236,15 @@ def test_upgrade_to_0003_records_each_reviews_study_day(db_url, monkeypatch):
         # Reviews every ten hours per card: some share a study day (not first), most don't.
         assert {first for _, first in got} == {True, False}
         assert len({day for day, _ in got}) > 1
+        engine = create_engine(db_url)
+        try:
+            days, cards = _summaries(engine)
+        finally:
+            engine.dispose()
+        assert sum(n for _, _, n, _ in days) == REVIEWS
+        assert sum(ms for _, _, _, ms in days) == sum(1000 + n for n in range(REVIEWS))
+        firsts = sum(first for _, first in got)
+        assert sum(f for _, _, f, _ in cards) == firsts
     finally:
         local_timezone.cache_clear()
 
@@ -264,3 +273,43 @@ def test_grade_and_undo_keep_the_study_day_columns(sqlite_url):
             engine.dispose()
     day = (datetime(2026, 3, 6) - datetime(1970, 1, 1)).days
     assert [(d, bool(f)) for d, f in rows] == [(day, True), (day + 1, True), (day + 1, False)]
+
+
+def _summaries(engine) -> tuple[list, list]:
+    with engine.connect() as conn:
+        days = conn.execute(text(
+            "SELECT user_id, study_day, reviews, duration_ms FROM study_day_totals WHERE reviews > 0 "
+            "ORDER BY user_id, study_day")).all()
+        cards = conn.execute(text(
+            "SELECT user_id, card_id, first_reviews, first_passes FROM card_states ORDER BY user_id, card_id")).all()
+    return [tuple(r) for r in days], [tuple(r) for r in cards]
+
+
+def test_grade_and_undo_keep_the_summaries_equal_to_the_log(db_url):
+    """study_day_totals and card_states' retention counters, kept grade by grade (and undo by undo), equal
+    what rebuild_summaries recomputes from review_logs."""
+    from zoneinfo import ZoneInfo
+
+    from drill.store import open_store
+    from drill.store.review_days import rebuild_summaries
+
+    with open_store(db_url, "alice") as store:
+        store.tz = ZoneInfo("Europe/Berlin")
+        store.sync_content([("pack-a", f"c{i:02d}", "7.1") for i in range(4)])
+        moment = datetime(2026, 3, 27, 20, 0, tzinfo=UTC)  # across Berlin's spring-forward night
+        for n in range(40):
+            store.grade(f"c{n % 4:02d}", (1, 3, 3, 2, 4)[n % 5], moment, 1000 + n)
+            if n % 7 == 6:
+                store.undo_last()
+            moment += timedelta(hours=5)
+        engine = create_engine(db_url)
+        try:
+            kept = _summaries(engine)
+            with engine.begin() as conn:
+                rebuild_summaries(conn)
+            assert _summaries(engine) == kept
+            days, cards = kept
+            assert sum(n for _, _, n, _ in days) == len(store.review_logs())
+            assert any(first != passed for _, _, first, passed in cards)
+        finally:
+            engine.dispose()

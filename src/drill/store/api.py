@@ -57,7 +57,7 @@ from drill.store import migrate
 from drill.store.models import Card as CardRow
 from drill.store.models import CardState as StateRow
 from drill.store.models import QuizAnswer, QuizAttempt, ReviewLog, StudySession, User, UTCDateTime
-from drill.store.review_days import review_day_fields
+from drill.store.review_days import count_grade, review_day_fields
 from drill.store.types import (
     BROWSE_STATES,
     BURIED,
@@ -667,6 +667,7 @@ class Store:
                 "elapsed_days": outcome.elapsed_days, "leech_after": leech,
                 "study_day": day, "first_of_day": first_of_day,
             }).scalar_one()  # fmt: skip
+            count_grade(conn, self.user_id, row_id, day, first_of_day, int(grade), duration_ms)
         return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
     def preview(self, card_id: str, now: datetime) -> dict[int, datetime]:
@@ -681,7 +682,8 @@ class Store:
         """Undo this user's latest grade: restore the card's exact state before it and delete its log row.
 
         Returns what was undone, or None when there is no grade to undo. (The row's study_day and
-        first_of_day go with it: no other row depends on the latest one.)
+        first_of_day go with it — no other row depends on the latest one — and its share of the day totals
+        and retention counters is taken back.)
         """
         with self._tx(write=True) as conn:
             log = conn.execute(
@@ -701,6 +703,8 @@ class Store:
                 "leech": log.leech_before,
             })  # fmt: skip
             conn.execute(delete(logs_t).where(logs_t.c.id == log.id))
+            count_grade(conn, self.user_id, log.card_id, log.study_day, log.first_of_day, log.rating,
+                        log.duration_ms, sign=-1)
         return UndoResult(log.content_id, log.rating, _utc(log.reviewed_at))
 
     def _set_flags(self, card_id: str, **values: Any) -> None:

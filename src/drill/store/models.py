@@ -135,6 +135,22 @@ class CardState(Base):
     suspended: Mapped[bool] = mapped_column(Boolean, default=False)
     buried_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     leech: Mapped[bool] = mapped_column(Boolean, default=False)
+    # True retention counters, kept by Store.grade/undo_last (drill.store.review_days): the card's
+    # first-of-study-day grades, and how many of them were not Again.
+    first_reviews: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    first_passes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class StudyDayTotal(Base):
+    """A user's reviews and answer time per study day, kept by Store.grade/undo_last (a summary of
+    review_logs, so reports read one row per day instead of every review)."""
+
+    __tablename__ = "study_day_totals"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    study_day: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    reviews: Mapped[int] = mapped_column(Integer, default=0)
+    duration_ms: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class StudySession(Base):
@@ -158,10 +174,11 @@ class ReviewLog(Base):
         Index("ix_review_logs_user_reviewed", "user_id", "reviewed_at", "card_id", "rating", "state_before"),
         # A card's history; also covers per-card aggregates (retention per card or section) in one pass.
         Index("ix_review_logs_card", "card_id", "user_id", "state_before", "rating"),
-        # The report: reviews and answer time per study day (GROUP BY study_day in index order), and true
-        # retention (the first grade of each card's study day) per card, both answered from these indexes.
+        # Reports over part of the log (a section, --since): reviews and answer time per study day, and true
+        # retention (the first grade of each card's study day) per card since a day, from these indexes.
+        # (The whole log's figures come from study_day_totals and card_states' counters.)
         Index("ix_review_logs_user_day", "user_id", "study_day", "card_id", "duration_ms"),
-        Index("ix_review_logs_user_first", "user_id", "first_of_day", "card_id", "study_day", "rating"),
+        Index("ix_review_logs_user_first", "user_id", "first_of_day", "study_day", "card_id", "rating"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

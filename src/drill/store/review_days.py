@@ -26,3 +26,98 @@ def review_day_fields(
     reviewed at ``previous`` (None: never)."""
     day = day_number(reviewed_at, day_starts_at, tz)
     return day, previous is None or day_number(previous, day_starts_at, tz) < day
+
+
+# -- summaries kept at write time ----------------------------------------------------------------------
+# study_day_totals (reviews and answer ms per user and study day) and card_states.first_reviews/first_passes
+# (true retention per card) are sums over review_logs. Store.grade adds a grade's share and undo_last takes
+# it back (``count_grade``); ``rebuild_summaries`` recomputes both from the log (migration backfill, bulk
+# loads). tests/store checks that the two agree.
+
+
+_STATEMENTS: dict[str, object] = {}
+
+
+def _statements() -> dict[str, object]:
+    """count_grade's statements, built once (building SQLAlchemy statements costs more than running them)."""
+    if not _STATEMENTS:
+        from sqlalchemy import bindparam, insert, update
+
+        from drill.store.models import CardState, StudyDayTotal
+
+        days, states = StudyDayTotal.__table__, CardState.__table__
+        _STATEMENTS["day"] = (
+            update(days)
+            .where(days.c.user_id == bindparam("b_user"), days.c.study_day == bindparam("b_day"))
+            .values(reviews=days.c.reviews + bindparam("b_n"), duration_ms=days.c.duration_ms + bindparam("b_ms"))
+        )
+        _STATEMENTS["new_day"] = insert(days)
+        _STATEMENTS["card"] = (
+            update(states)
+            .where(states.c.user_id == bindparam("b_user"), states.c.card_id == bindparam("b_card"))
+            .values(first_reviews=states.c.first_reviews + bindparam("b_n"),
+                    first_passes=states.c.first_passes + bindparam("b_passed"))
+        )
+    return _STATEMENTS
+
+
+def count_grade(conn, user_id: int, card_id: int, day: int, first_of_day: bool, rating: int,
+                duration_ms: int | None, sign: int = 1) -> None:
+    """Add (sign=1) or take back (sign=-1) one grade's share of the summaries."""
+    statements = _statements()
+    ms = sign * (duration_ms or 0)
+    changed = conn.execute(statements["day"], {"b_user": user_id, "b_day": day, "b_n": sign, "b_ms": ms}).rowcount
+    if not changed and sign > 0:
+        # Writes to one user's day are serialised on SQLite (BEGIN IMMEDIATE). On PostgreSQL a second session
+        # racing to create the same day's row fails on the primary key, and its grade with it (nothing is
+        # written; the grade can be retried) rather than losing a count.
+        conn.execute(statements["new_day"], {"user_id": user_id, "study_day": day, "reviews": 1, "duration_ms": ms})
+    if first_of_day:
+        conn.execute(statements["card"], {"b_user": user_id, "b_card": card_id, "b_n": sign,
+                                          "b_passed": sign if rating != 1 else 0})
+
+
+def rebuild_summaries(conn) -> None:
+    """Recompute study_day_totals and the first-of-day counters of card_states from review_logs."""
+    from sqlalchemy import (
+        Boolean,
+        Integer,
+        and_,
+        case,
+        column,
+        delete,
+        func,
+        insert,
+        select,
+        table,
+        true,
+        update,
+    )
+
+    # Only the columns used, as plain table clauses: migration 0003 calls this too, whatever the models
+    # later become.
+    days = table("study_day_totals", *(column(c, Integer) for c in ("user_id", "study_day", "reviews",
+                                                                    "duration_ms")))
+    states = table("card_states", *(column(c, Integer) for c in ("user_id", "card_id", "first_reviews",
+                                                                 "first_passes")))
+    logs = table("review_logs", *(column(c, Integer) for c in ("user_id", "card_id", "study_day", "rating",
+                                                               "duration_ms")), column("first_of_day", Boolean))
+    conn.execute(delete(days))
+    conn.execute(insert(days).from_select(
+        ["user_id", "study_day", "reviews", "duration_ms"],
+        select(logs.c.user_id, logs.c.study_day, func.count(), func.coalesce(func.sum(logs.c.duration_ms), 0))
+        .group_by(logs.c.user_id, logs.c.study_day),
+    ))
+    conn.execute(update(states).values(first_reviews=0, first_passes=0))
+    per_card = (
+        select(logs.c.user_id, logs.c.card_id, func.count().label("n"),
+               func.sum(case((logs.c.rating != 1, 1), else_=0)).label("passed"))
+        .where(logs.c.first_of_day == true())
+        .group_by(logs.c.user_id, logs.c.card_id)
+        .subquery()
+    )
+    conn.execute(
+        update(states)
+        .where(and_(states.c.user_id == per_card.c.user_id, states.c.card_id == per_card.c.card_id))
+        .values(first_reviews=per_card.c.n, first_passes=per_card.c.passed)
+    )

@@ -1,9 +1,11 @@
-"""Each review log row records its study day and whether it was the card's first grade that day.
+"""Each review log row records its study day and whether it was the card's first grade that day; summaries.
 
 Reports count reviews per study day and true retention (the first grade of a card each study day) with
 indexed aggregates over these two columns instead of recomputing local days for every row. Existing rows
 are backfilled in batches with the same function Store.grade uses (drill.store.review_days), in the
 machine's time zone and the configured ``day_starts_at`` — the day definition the store has been using.
+Two summaries Store.grade/undo_last keep from then on are filled from the log: ``study_day_totals`` (reviews
+and answer time per user and study day) and card_states' ``first_reviews``/``first_passes``.
 
 On SQLite the columns are added in place (ADD COLUMN), filled, then the table is rebuilt once (batch mode,
 foreign keys off as for every migration) to make them NOT NULL and add the indexes.
@@ -84,11 +86,32 @@ def upgrade() -> None:
         batch.alter_column("first_of_day", existing_type=sa.Boolean(), nullable=False)
         batch.create_index("ix_review_logs_user_day", ["user_id", "study_day", "card_id", "duration_ms"])
         batch.create_index(
-            "ix_review_logs_user_first", ["user_id", "first_of_day", "card_id", "study_day", "rating"]
+            "ix_review_logs_user_first", ["user_id", "first_of_day", "study_day", "card_id", "rating"]
         )
+    with op.batch_alter_table("card_states", recreate="auto") as batch:  # SQLite: plain ADD COLUMN
+        batch.add_column(sa.Column("first_reviews", sa.Integer(), server_default="0", nullable=False))
+        batch.add_column(sa.Column("first_passes", sa.Integer(), server_default="0", nullable=False))
+    op.create_table(
+        "study_day_totals",
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("study_day", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("reviews", sa.Integer(), nullable=False),
+        sa.Column("duration_ms", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name="fk_study_day_totals_user_id_users", ondelete="CASCADE"
+        ),
+        sa.PrimaryKeyConstraint("user_id", "study_day", name="pk_study_day_totals"),
+    )
+    from drill.store.review_days import rebuild_summaries
+
+    rebuild_summaries(op.get_bind())
 
 
 def downgrade() -> None:
+    op.drop_table("study_day_totals")
+    with op.batch_alter_table("card_states", recreate=_recreate()) as batch:
+        batch.drop_column("first_passes")
+        batch.drop_column("first_reviews")
     with op.batch_alter_table("review_logs", recreate=_recreate()) as batch:
         batch.drop_index("ix_review_logs_user_first")
         batch.drop_index("ix_review_logs_user_day")
