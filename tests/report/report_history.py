@@ -174,7 +174,7 @@ def write_history(history: History, url: str) -> None:
 
     from drill.store import open_store
     from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
-    from drill.store.review_days import review_day_fields
+    from drill.store.review_days import rebuild_summaries, review_day_fields
 
     open_store(url, history.users[0]).close()
     engine = create_engine(url)
@@ -217,6 +217,7 @@ def write_history(history: History, url: str) -> None:
             for r in history.reviews
         ]
         conn.execute(insert(ReviewLog.__table__), rows)
+        rebuild_summaries(conn)  # the per-day totals and retention counters Store.grade keeps, from the log
         for q in history.quizzes:
             conn.execute(insert(QuizAttempt.__table__).values(
                 user_id=user_ids[q.user], started_at=q.started_at, finished_at=q.started_at + timedelta(minutes=5),

@@ -57,7 +57,7 @@ from drill.report.data import (
 )
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
-from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
+from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudyDayTotal, StudySession, User
 
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
@@ -70,6 +70,7 @@ logs_t = ReviewLog.__table__
 users_t = User.__table__
 quiz_t = QuizAttempt.__table__
 sessions_t = StudySession.__table__
+days_t = StudyDayTotal.__table__
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,19 @@ class Decay:
         (``(now - last_review).days``)."""
         if not stability or stability <= 0 or elapsed_seconds is None:
             return None
-        elapsed_days = max(0, int(elapsed_seconds // 86400))
-        return (1 + self.factor * elapsed_days / stability) ** self.decay
+        return self.retrievabilities([stability], [elapsed_seconds])[0]
+
+    def retrievabilities(self, stability, elapsed_seconds) -> list[float | None]:
+        """``retrievability`` for many cards at once (numpy; NaN stability or time: None)."""
+        import numpy as np
+
+        stability = np.asarray(stability, dtype=np.float64)
+        elapsed = np.asarray(elapsed_seconds, dtype=np.float64)
+        known = (stability > 0) & ~np.isnan(elapsed)  # (NaN > 0 is False)
+        days = np.maximum(0.0, np.floor_divide(np.where(known, elapsed, 0.0), 86400.0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = (1 + self.factor * days / np.where(known, stability, 1.0)) ** self.decay
+        return [value if ok else None for value, ok in zip(r.tolist(), known.tolist(), strict=True)]
 
 
 def parse_since(text: str | None) -> date | None:
@@ -242,10 +254,12 @@ class _CardRow:
     stability: float | None
     difficulty: float | None
     due: datetime | None
-    last_review: datetime | None
+    last_review: float | None  # seconds since 1970 (UTC); NaN when never reviewed
     reps: int
     lapses: int
     suspended: bool
+    first_reviews: int  # first-of-study-day grades (true retention), kept by the store
+    first_passes: int
 
 
 class _Computation:
@@ -283,6 +297,14 @@ class _Computation:
         )
         return {int(day): (int(n), int(ms or 0)) for day, n, ms in self.conn.execute(query)}
 
+    def summary_day_totals(self, user_id: int, since_day: int | None) -> dict[int, tuple[int, int]]:
+        """study day -> (reviews, answer ms) from the totals the store keeps per study day (a row per day)."""
+        query = select(days_t.c.study_day, days_t.c.reviews, days_t.c.duration_ms).where(
+            days_t.c.user_id == user_id, days_t.c.reviews > 0)
+        if since_day is not None:
+            query = query.where(days_t.c.study_day >= since_day)
+        return {int(day): (int(n), int(ms or 0)) for day, n, ms in self.conn.execute(query)}
+
     def first_of_day_per_card(self, where) -> dict[int, tuple[int, int]]:
         """card -> (first-of-day reviews, of which passed): the first-of-day rows only, grouped by card in the
         order of the (user, first_of_day, card, ...) index — no sort, no per-review row in Python."""
@@ -306,14 +328,23 @@ class _Computation:
         where = self.log_filter(user_id, card_ids, since_day)
 
         with _Background(self) as background:
-            # The two log aggregates are SQL-bound (the database works without the GIL): with an Engine they
-            # run on their own connections while this thread builds the per-card figures.
-            day_totals = background.submit(lambda comp: comp.day_totals(where))
-            firsts = background.submit(lambda comp: comp.first_of_day_per_card(where))
+            # The whole log's figures are summaries the store keeps (study_day_totals; card_states' retention
+            # counters, read with the card rows). Only a section or --since needs the log itself: those
+            # indexed aggregates run on their own connections (with an Engine) while this thread builds the
+            # per-card figures.
+            if filters.section is None:
+                day_totals = background.submit(lambda comp: comp.summary_day_totals(user_id, since_day))
+            else:
+                day_totals = background.submit(lambda comp: comp.day_totals(where))
+            firsts = (background.submit(lambda comp: comp.first_of_day_per_card(where))
+                      if since_day is not None else None)
             last_ratings = self.last_ratings(user_id)
             figures = self.card_figures(scope, last_ratings)
             per_day_totals = day_totals.result()
-            per_card = firsts.result()
+            if firsts is not None:
+                per_card = firsts.result()
+            else:
+                per_card = {c.db_id: (c.first_reviews, c.first_passes) for c in scope if c.first_reviews}
         per_day = {day: n for day, (n, _ms) in per_day_totals.items()}
         reviews = sum(per_day.values())
         review_ms = sum(ms for _n, ms in per_day_totals.values())
@@ -371,14 +402,16 @@ class _Computation:
             states_t.c.state, states_t.c.stability, states_t.c.difficulty, self.timestamp_column(states_t.c.due),
             self.timestamp_column(states_t.c.last_review), states_t.c.reps, states_t.c.lapses,
             type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing; bool() below)
+            states_t.c.first_reviews, states_t.c.first_passes,
         ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
-        rows = []
-        for db_id, cid, section, retired, state, stab, diff, due, last, reps, lapses, suspended in (
-            self.conn.execute(query).fetchall()
-        ):
-            rows.append(_CardRow(db_id, cid, section or "", bool(retired), state, stab, diff,
-                                 _parse_ts(due), _parse_ts(last), reps or 0, lapses or 0, bool(suspended)))
-        return rows
+        fetched = self.conn.execute(query).fetchall()
+        last_reviews = _epoch_seconds([row[8] for row in fetched])
+        return [
+            _CardRow(db_id, cid, section or "", bool(retired), state, stab, diff, _parse_ts(due) if due else None,
+                     last, reps or 0, lapses or 0, bool(suspended), firsts or 0, passes or 0)
+            for (db_id, cid, section, retired, state, stab, diff, due, _, reps, lapses, suspended, firsts, passes),
+            last in zip(fetched, last_reviews, strict=True)
+        ]
 
     def scope(self, cards: list[_CardRow], section: str | None) -> list[_CardRow]:
         if section is None:
@@ -404,12 +437,15 @@ class _Computation:
     def card_figures(self, scope: list[_CardRow], last_ratings: dict[int, int]) -> list[CardFigure]:
         questions = self.questions()
         now_ts = self.now.timestamp()
+        nan = float("nan")
+        # Retrievability of every card at once; a card never reviewed (state new) has none.
+        rs = self.decay.retrievabilities(
+            [c.stability if c.stability is not None and (c.state or "new") != "new" else nan for c in scope],
+            [now_ts - c.last_review for c in scope],
+        )
         figures = []
-        for card in scope:
+        for card, r in zip(scope, rs, strict=True):
             reviewed = (card.state or "new") != "new"
-            r = None
-            if reviewed and card.last_review is not None:
-                r = self.decay.retrievability(card.stability, now_ts - card.last_review.timestamp())
             rating = last_ratings.get(card.db_id) if reviewed else None
             figures.append(CardFigure(
                 id=card.content_id,
@@ -668,6 +704,19 @@ def _parse_ts(value) -> datetime | None:
     if isinstance(value, str):
         return datetime.fromisoformat(value + "+00:00")  # (faster than parsing, then .replace(tzinfo=UTC))
     return _utc(value)
+
+
+def _epoch_seconds(values: list) -> list[float]:
+    """Seconds since 1970 (UTC) of database timestamps (SQLite's text or datetimes); NaN for None. The same
+    float as ``datetime.timestamp()`` (the whole microseconds divided by 10**6), parsed by numpy at once."""
+    import numpy as np
+
+    if any(isinstance(v, datetime) for v in values):
+        return [_utc(v).timestamp() if v is not None else float("nan") for v in values]
+    micros = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]")
+    seconds = micros.astype(np.int64) / 1e6
+    seconds[np.isnat(micros)] = np.nan
+    return seconds.tolist()
 
 
 def _utc(moment: datetime | None) -> datetime | None:
