@@ -223,3 +223,25 @@ def test_a_db_value_that_is_no_url_is_one_clear_line(url, command):
 def test_an_unknown_kind_of_database_is_named():
     with pytest.raises(StoreError, match=r"unknown kind of database 'foo'"):
         open_store("foo://bar/baz", "alice")
+
+
+@pytest.mark.parametrize("folder", ["we#ird", "a?b", "pct%20x", "sp ace"])
+def test_backup_and_restore_in_a_folder_with_url_characters(tmp_path, monkeypatch, folder):
+    """'#', '?', '%' in the data folder: the default URL and the backup's read-only URI must quote them
+    (unquoted, '?' moved the database and '#' made the backup copy an empty database)."""
+    data = tmp_path / folder
+    monkeypatch.setenv("DRILL_DATA_DIR", str(data))
+    monkeypatch.delenv("DRILL_DB_URL", raising=False)
+    store = open_store(None, "alice")
+    store.sync_content(CARDS)
+    store.grade(CARDS[0][1], 3, NOW)
+    store.close()
+    assert (data / "drill.sqlite3").is_file()
+    result = CliRunner().invoke(cli, ["backup"])
+    assert result.exit_code == 0, result.output
+    backups = list_backups(data / "drill.sqlite3")
+    assert len(backups) == 1 and _review_count(backups[0]) == 1
+    result = CliRunner().invoke(cli, ["restore"])
+    assert result.exit_code == 0, result.output
+    assert _review_count(data / "drill.sqlite3") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder]  # nothing created beside the folder

@@ -41,6 +41,12 @@ def list_backups(db_path: Path, folder: Path | None = None) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
+def _readonly_uri(path: Path) -> str:
+    """A read-only SQLite URI for ``path``. Percent-encoded: a '#', '?' or '%' in a folder name would otherwise
+    end the path early, and SQLite would quietly create (and back up) an empty database elsewhere."""
+    return Path(path).absolute().as_uri() + "?mode=ro"
+
+
 def _where(path: Path) -> str:
     return str(path)
 
@@ -56,7 +62,7 @@ def make_backup(db_path: Path, *, reason: str | None = None, folder: Path | None
     target = folder / f"{db_path.stem}-{stamp}{suffix}.sqlite3"
     partial = target.with_name(target.name + ".partial")
     try:
-        source = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=30)
+        source = sqlite3.connect(_readonly_uri(db_path), uri=True, timeout=30)
         try:
             dest = sqlite3.connect(partial)
             try:
@@ -107,7 +113,7 @@ def check_file(path: Path) -> None:
     if not path.is_file():
         raise StoreError(f"no backup file at {path}")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(_readonly_uri(path), uri=True)
         try:
             result = conn.execute("PRAGMA quick_check").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -149,7 +155,7 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
     db_path.parent.mkdir(parents=True, exist_ok=True)
     partial = db_path.with_name(db_path.name + ".restoring")
     try:
-        source = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
+        source = sqlite3.connect(_readonly_uri(backup), uri=True)
         try:
             dest = sqlite3.connect(partial)
             try:

@@ -14,9 +14,10 @@ import errno
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import unquote
 
 from sqlalchemy import Connection, Engine, create_engine, event, exc
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
 from drill.errors import StoreError
 
@@ -33,7 +34,8 @@ def resolve_url(url: str | None) -> str:
 
     path = default_db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{path}"
+    # URL.create quotes the path: "sqlite:///" + a path with '?' or '%' in a folder name would be misread.
+    return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
 
 
 def parse_url(url: str):
@@ -56,7 +58,7 @@ def sqlite_file(url: str) -> Path | None:
     if not database or database == ":memory:":
         return None
     if database.startswith("file:"):
-        database = database[len("file:") :].split("?", 1)[0]
+        database = unquote(database[len("file:") :].split("?", 1)[0])  # SQLite URIs are percent-encoded
         if not database or database == ":memory:" or "mode=memory" in url:
             return None
     return Path(database)
