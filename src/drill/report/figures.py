@@ -1,12 +1,13 @@
 """Every figure of a progress report, computed once: ``compute(...) -> ReportData``.
 
-The review log can hold millions of rows, so it is only ever read by indexed aggregates the database runs
-(SQLAlchemy Core). Each log row records its study day and whether it was the card's first grade that day
-(``study_day``, ``first_of_day``: set by Store.grade with drill.srs's day rules, backfilled by migration
-0003), so reviews per day are a GROUP BY study_day over ``ix_review_logs_user_day`` and true retention a
-GROUP BY card over the first-of-day rows of ``ix_review_logs_user_first`` — no local-time arithmetic per row.
-The per-card figures read ``card_states`` (one row per card) and look up each card's latest grade by index.
-Python sees rows per card, per day and per quiz attempt, never per review.
+The review log can hold millions of rows, so the report never reads it row by row. Store.grade records what
+the report needs as it writes (drill.store.review_days): each log row's study day and whether it was the
+card's first grade that day, the user's reviews and answer time per study day (``study_day_totals``) and each
+card's first-of-day grades and passes (``card_states``). So the whole log's figures read a row per day and a
+row per card; a ``--section`` or ``--since`` report runs indexed aggregates over the log's study_day /
+first_of_day columns instead. Study days are the ones recorded at grade time (drill.srs's day rules, the
+store's time zone and ``day_starts_at``). Python sees rows per card, per day and per quiz attempt, never per
+review.
 """
 
 from __future__ import annotations

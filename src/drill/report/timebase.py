@@ -1,18 +1,16 @@
-"""Local study days in Python (drill.srs.days, the scheduler's own definition) and the same arithmetic in SQL.
+"""Local study days for the report (drill.srs.days, the scheduler's own definition) as dates and day numbers.
 
-A review at UTC instant ``t`` belongs to the study day ``date(t + utcoffset(t) - day_start)``. In SQL the UTC
-offset is a CASE over the zone's transitions within the data's range, so daylight-saving days are counted
-exactly as Python counts them, and the database does the grouping.
+Review logs record their study day number at grade time (drill.store.review_days: days since 1970-01-01);
+the calendar, streak, forecast and --since use the same numbering.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 
 from drill.srs.days import day_start, study_day
-
-EPOCH_DAY = date(1970, 1, 1)
+from drill.store.review_days import EPOCH_DAY
 
 
 def timezone_name(tz: tzinfo) -> str:
@@ -33,32 +31,6 @@ class DayClock:
     def start_of(self, day: date) -> datetime:
         """The UTC instant the local study day ``day`` begins."""
         return day_start(day, self.day_start_hour, self.tz)
-
-    def offset_segments(self, first: datetime, last: datetime) -> list[tuple[datetime | None, int]]:
-        """[(segment start or None for "from the beginning", offset seconds)] covering [first, last]."""
-        first, last = first.astimezone(UTC), last.astimezone(UTC)
-        segments: list[tuple[datetime | None, int]] = [(None, _offset(self.tz, first))]
-        probe = first
-        while probe < last:
-            step = min(probe + timedelta(days=1), last)
-            if _offset(self.tz, step) != segments[-1][1]:
-                # The change happens in (lo, hi]: bisect on whole seconds (zones change on whole seconds).
-                lo, hi = int(probe.timestamp()), int(step.timestamp()) + 1
-                while hi - lo > 1:
-                    mid = (lo + hi) // 2
-                    if _offset(self.tz, datetime.fromtimestamp(mid, UTC)) == segments[-1][1]:
-                        lo = mid
-                    else:
-                        hi = mid
-                hi = datetime.fromtimestamp(hi, UTC)
-                segments.append((hi, _offset(self.tz, hi)))
-            probe = step
-        return segments
-
-
-def _offset(tz: tzinfo, moment: datetime) -> int:
-    delta = moment.astimezone(tz).utcoffset()
-    return int(delta.total_seconds()) if delta is not None else 0
 
 
 def day_from_number(number: int) -> date:
