@@ -245,3 +245,17 @@ def test_backup_and_restore_in_a_folder_with_url_characters(tmp_path, monkeypatc
     assert result.exit_code == 0, result.output
     assert _review_count(data / "drill.sqlite3") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder]  # nothing created beside the folder
+
+
+def test_a_failed_restore_puts_the_current_database_back(tmp_path):
+    from drill.store.backup import restore
+
+    path = tmp_path / "drill.sqlite3"
+    _make_db(path, grades=3)
+    backup = make_backup(path, folder=tmp_path / "backups")
+    _make_db(path, grades=2)  # two more grades after the backup (5 in all)
+    (tmp_path / "drill.sqlite3.restoring").mkdir()  # the copy's target cannot be created
+    with pytest.raises(StoreError, match="the current database is unchanged"):
+        restore(path, backup)
+    assert _review_count(path) == 5
+    assert not any(".replaced-" in p.name for p in tmp_path.iterdir())

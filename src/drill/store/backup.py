@@ -9,6 +9,7 @@ PostgreSQL databases are backed up with the server's tools (pg_dump); drill says
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -143,15 +144,18 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
     check_file(backup)
     stamp = datetime.now(UTC).strftime(_STAMP)
     aside = None
+    moves: list[tuple[Path, Path]] = []  # (from, to), undone if the copy fails
     if db_path.exists():
         aside = db_path.with_name(f"{db_path.name}.replaced-{stamp}")
         os.replace(db_path, aside)
+        moves.append((db_path, aside))
     for extra in ("-wal", "-shm"):
         side = db_path.with_name(db_path.name + extra)
         if side.exists():
             # A stale -wal next to the restored file would be replayed into it: move it with its database.
             moved = aside.with_name(aside.name + extra) if aside else side.with_name(f"{side.name}.orphan-{stamp}")
             os.replace(side, moved)
+            moves.append((side, moved))
     db_path.parent.mkdir(parents=True, exist_ok=True)
     partial = db_path.with_name(db_path.name + ".restoring")
     try:
@@ -168,6 +172,9 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
         _fsync(partial)
         os.replace(partial, db_path)
     except (sqlite3.DatabaseError, OSError) as err:
-        partial.unlink(missing_ok=True)
-        raise StoreError(f"cannot restore {backup} to {db_path}: {err}") from None
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        for original, moved in reversed(moves):  # put the current database back where it was
+            os.replace(moved, original)
+        raise StoreError(f"cannot restore {backup} to {db_path}: {err}; the current database is unchanged") from None
     return backup, aside
