@@ -7,6 +7,24 @@ built by drill.engine.examples.
 
 from __future__ import annotations
 
+# GQA and MQA (7.15) trace the same steps: query heads share KV heads, repeated to match.
+_SHARED_KV = (
+    "x",
+    "project_q",
+    "project_k",
+    "project_v",
+    "split_heads",
+    "split_k",
+    "split_v",
+    "repeat_k",
+    "repeat_v",
+    "scores",
+    "scale",
+    "softmax",
+    "weighted_sum",
+    "concat_heads",
+    "output_proj",
+)
 _ATTENTION = ("x", "project_q", "project_k", "project_v", "scores", "scale")
 
 EXAMPLE_STEPS: dict[str, tuple[str, ...]] = {
@@ -82,40 +100,8 @@ EXAMPLE_STEPS: dict[str, tuple[str, ...]] = {
     # 7.14: the chapter's concat example (two given head outputs, W_O = I).
     "mha_concat": ("head_1", "head_2", "concat_heads", "output_proj"),
     # 7.14 Q3 / 7.15: grouped-query and multi-query attention (query heads share KV heads).
-    "gqa": (
-        "x",
-        "project_q",
-        "project_k",
-        "project_v",
-        "split_heads",
-        "split_k",
-        "split_v",
-        "repeat_k",
-        "repeat_v",
-        "scores",
-        "scale",
-        "softmax",
-        "weighted_sum",
-        "concat_heads",
-        "output_proj",
-    ),
-    "mqa": (
-        "x",
-        "project_q",
-        "project_k",
-        "project_v",
-        "split_heads",
-        "split_k",
-        "split_v",
-        "repeat_k",
-        "repeat_v",
-        "scores",
-        "scale",
-        "softmax",
-        "weighted_sum",
-        "concat_heads",
-        "output_proj",
-    ),
+    "gqa": _SHARED_KV,
+    "mqa": _SHARED_KV,
     # 7.18: cross-attention, S_dec = 2 queries over S_enc = 3 keys.
     "cross": (
         "x_dec",
