@@ -374,3 +374,19 @@ async def test_a_grade_that_cannot_be_saved_is_not_acknowledged(study_app, db_ur
     finally:
         readonly.close()
     assert store.review_logs() == []
+
+
+async def test_bad_content_ends_with_the_loaders_error(tmp_path):
+    from drill.errors import ContentError
+    from drill.tui.app import make_app
+
+    pack = tmp_path / "broken"
+    pack.mkdir()
+    (pack / "questions.yaml").write_text("pack: broken\ntitle: x\ncards:\n  - id: a1\n    section: 7.1\n")
+    app = make_app(
+        "study", content_path=str(pack), db_url=f"sqlite:///{tmp_path / 'p.sqlite3'}", exit_after=None
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: not app.is_running)
+    assert isinstance(app.error, ContentError)
+    assert "questions.yaml" in str(app.error)
