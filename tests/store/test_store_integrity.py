@@ -259,3 +259,24 @@ def test_a_failed_restore_puts_the_current_database_back(tmp_path):
         restore(path, backup)
     assert _review_count(path) == 5
     assert not any(".replaced-" in p.name for p in tmp_path.iterdir())
+
+
+def test_a_data_folder_that_is_a_file_is_one_clear_line(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("DRILL_DATA_DIR", str(blocker))
+    monkeypatch.delenv("DRILL_DB_URL", raising=False)
+    with pytest.raises(StoreError, match="cannot create the data folder"):
+        open_store(None, "alice")
+    for command in (["backup"], ["restore", "--list"]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 2 and "cannot create the data folder" in result.output, result.output
+
+
+def test_a_backup_folder_that_cannot_be_made_is_one_clear_line(tmp_path):
+    path = tmp_path / "drill.sqlite3"
+    _make_db(path, grades=1)
+    blocker = tmp_path / "blocked"
+    blocker.write_text("")
+    with pytest.raises(StoreError, match="cannot create the backup folder"):
+        make_backup(path, folder=blocker / "backups")

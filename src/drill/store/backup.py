@@ -57,7 +57,10 @@ def make_backup(db_path: Path, *, reason: str | None = None, folder: Path | None
     if not db_path.exists():
         raise StoreError(f"there is no progress database at {db_path} to back up")
     folder = folder or backup_folder()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise StoreError(f"cannot create the backup folder {folder}: {err.strerror or err}") from None
     stamp = datetime.now(UTC).strftime(_STAMP)
     suffix = f"-{reason}" if reason else ""
     target = folder / f"{db_path.stem}-{stamp}{suffix}.sqlite3"

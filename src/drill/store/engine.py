@@ -33,7 +33,12 @@ def resolve_url(url: str | None) -> str:
     from drill.paths import default_db_path
 
     path = default_db_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # e.g. DRILL_DATA_DIR names a file
+        raise StoreError(
+            f"cannot create the data folder {path.parent} for the progress database: {err.strerror or err}"
+        ) from None
     # URL.create quotes the path: "sqlite:///" + a path with '?' or '%' in a folder name would be misread.
     return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
 
