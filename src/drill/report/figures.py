@@ -154,7 +154,7 @@ def compute(
     decay = Decay.from_parameters(parameters)
 
     preferred = getattr(store, "user", None)
-    with _connect(engine_or_conn) as conn:
+    with _connect(engine_or_conn) as conn, _gc_paused():
         engine = engine_or_conn if isinstance(engine_or_conn, Engine) else None
         return _Computation(conn, clock, decay, now, library, engine=engine).run(
             user=user,
@@ -179,6 +179,24 @@ def _connectable(source: Any) -> tuple[Engine | Connection, Any]:
     if isinstance(engine, Engine):
         return engine, source
     raise TypeError(f"compute() needs a Store, Engine or Connection, got {type(source).__name__}")
+
+
+class _gc_paused:
+    """The cyclic garbage collector off while the figures are built: a report makes a few hundred thousand
+    small acyclic objects (a row and a figure per card), and the collector's passes over them cost more than
+    building them. Restored afterwards (and left alone if someone else turned it off)."""
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+
+        if self.was_enabled:
+            gc.enable()
 
 
 class _connect:
@@ -321,36 +339,38 @@ class _Computation:
     def run(self, *, user: str | None, preferred: str | None, filters: Filters, tz_name: str,
             day_source: str) -> ReportData:
         user_id, user = self.resolve_user(user, preferred)
-        cards = self.card_rows(user_id)
-        scope = self.scope(cards, filters.section)
-        card_ids = None if filters.section is None else [c.db_id for c in scope]
         since_at = self.clock.start_of(filters.since) if filters.since else None
         since_day = (filters.since - EPOCH_DAY).days if filters.since else None
-        where = self.log_filter(user_id, card_ids, since_day)
 
         with _Background(self) as background:
             # The whole log's figures are summaries the store keeps (study_day_totals; card_states' retention
-            # counters, read with the card rows). Only a section or --since needs the log itself: those
-            # indexed aggregates run on their own connections (with an Engine) while this thread builds the
-            # per-card figures.
+            # counters, read with the card rows). Only a section or --since needs the log itself. With an
+            # Engine, the SQL-bound queries (the database works without the GIL) run on their own connections
+            # while this thread reads the card rows and builds the per-card figures.
+            last_ratings = background.submit(lambda comp: comp.last_ratings(user_id))
+            cards = self.card_rows(user_id)
+            scope = self.scope(cards, filters.section)
+            card_ids = None if filters.section is None else [c.db_id for c in scope]
+            where = self.log_filter(user_id, card_ids, since_day)
             if filters.section is None:
                 day_totals = background.submit(lambda comp: comp.summary_day_totals(user_id, since_day))
             else:
                 day_totals = background.submit(lambda comp: comp.day_totals(where))
             firsts = (background.submit(lambda comp: comp.first_of_day_per_card(where))
                       if since_day is not None else None)
-            last_ratings = self.last_ratings(user_id)
+            last_ratings = last_ratings.result()
             figures = self.card_figures(scope, last_ratings)
             per_day_totals = day_totals.result()
             if firsts is not None:
-                per_card = firsts.result()
+                sections = {c.db_id: c.section for c in cards}
+                per_section = [(sections.get(card_id, ""), n, passed) for card_id, (n, passed) in
+                               firsts.result().items()]
             else:
-                per_card = {c.db_id: (c.first_reviews, c.first_passes) for c in scope if c.first_reviews}
+                per_section = [(c.section, c.first_reviews, c.first_passes) for c in scope if c.first_reviews]
         per_day = {day: n for day, (n, _ms) in per_day_totals.items()}
         reviews = sum(per_day.values())
         review_ms = sum(ms for _n, ms in per_day_totals.values())
-        sections = {c.db_id: c.section for c in cards}
-        retention = self.retention(per_card, sections)
+        retention = self.retention(per_section)
         return ReportData(
             generated_at=self.now,
             user=user,
@@ -391,7 +411,8 @@ class _Computation:
         raise InputError(f"no progress for {wanted!r} in this database: choose one with --user (users: {known})")
 
     def timestamp_column(self, column):
-        """A timestamp column fetched cheaply: SQLite's stored text (parsed by ``_parse_ts``), else as is."""
+        """A timestamp column fetched cheaply: SQLite's stored text (parsed by numpy in ``_timestamps`` /
+        ``_epoch_seconds``), else as is."""
         return type_coerce(column, String) if self.dialect == "sqlite" else column
 
     def card_rows(self, user_id: int) -> list[_CardRow]:
@@ -406,12 +427,13 @@ class _Computation:
             states_t.c.first_reviews, states_t.c.first_passes,
         ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
         fetched = self.conn.execute(query).fetchall()
+        dues = _timestamps([row[7] for row in fetched])
         last_reviews = _epoch_seconds([row[8] for row in fetched])
         return [
-            _CardRow(db_id, cid, section or "", bool(retired), state, stab, diff, _parse_ts(due) if due else None,
-                     last, reps or 0, lapses or 0, bool(suspended), firsts or 0, passes or 0)
-            for (db_id, cid, section, retired, state, stab, diff, due, _, reps, lapses, suspended, firsts, passes),
-            last in zip(fetched, last_reviews, strict=True)
+            _CardRow(db_id, cid, section or "", bool(retired), state, stab, diff, due, last, reps or 0, lapses or 0,
+                     bool(suspended), firsts or 0, passes or 0)
+            for (db_id, cid, section, retired, state, stab, diff, _, _, reps, lapses, suspended, firsts, passes),
+            due, last in zip(fetched, dues, last_reviews, strict=True)
         ]
 
     def scope(self, cards: list[_CardRow], section: str | None) -> list[_CardRow]:
@@ -529,10 +551,11 @@ class _Computation:
                 for day in (start + timedelta(days=i) for i in range((today - start).days + 1))]
         return Calendar(start=start, end=today, days=days, max_reviews=max((d.reviews for d in days), default=0))
 
-    def retention(self, per_card, sections: dict[int, str]) -> Retention:
+    def retention(self, per_card: list[tuple[str, int, int]]) -> Retention:
+        """From (section, first-of-day reviews, passed) per card."""
         sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for card_id, (firsts, passes) in per_card.items():
-            total = sums[sections.get(card_id, "")]
+        for section, firsts, passes in per_card:
+            total = sums[section]
             total[0] += firsts
             total[1] += passes
         by_section = [SectionRetention(s, _retention(*sums[s])) for s in sorted(sums, key=section_key)]
@@ -698,13 +721,18 @@ def _quiz_label(settings: Any) -> str:
     return "quiz"
 
 
-def _parse_ts(value) -> datetime | None:
-    """A timestamp from the database: SQLite's text ("2026-01-02 03:04:05.000006", UTC) or a datetime."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return datetime.fromisoformat(value + "+00:00")  # (faster than parsing, then .replace(tzinfo=UTC))
-    return _utc(value)
+def _first_value(values: list):
+    return next((v for v in values if v is not None), None)
+
+
+def _timestamps(values: list) -> list[datetime | None]:
+    """Aware UTC datetimes of database timestamps (SQLite's text, parsed by numpy at once, or datetimes)."""
+    import numpy as np
+
+    if isinstance(_first_value(values), datetime):
+        return [_utc(v) for v in values]
+    naive = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]").astype(object)
+    return [None if v is None else v.replace(tzinfo=UTC) for v in naive.tolist()]
 
 
 def _epoch_seconds(values: list) -> list[float]:
@@ -712,7 +740,7 @@ def _epoch_seconds(values: list) -> list[float]:
     float as ``datetime.timestamp()`` (the whole microseconds divided by 10**6), parsed by numpy at once."""
     import numpy as np
 
-    if any(isinstance(v, datetime) for v in values):
+    if isinstance(_first_value(values), datetime):
         return [_utc(v).timestamp() if v is not None else float("nan") for v in values]
     micros = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]")
     seconds = micros.astype(np.int64) / 1e6
