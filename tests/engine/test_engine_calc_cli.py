@@ -101,9 +101,10 @@ def test_large_matrices_are_elided_in_plain():
         (["--x", " ; "], "X (--x): no values between the separators"),
         (["--x", "1,,0"], "X (--x), row 1 ('1,,0'): a value is missing between commas"),
         # Sizes that would exhaust memory (h·S² weights per step are kept) are refused before any work.
-        (["--seed", "1", "--tokens", "100000"], "--tokens 100000 with --heads 1 makes h·S² = 10,000,000,000"),
-        (["--seed", "1", "--tokens", "256", "--heads", "8"], "at most 262,144 (e.g. --tokens 512 with one head)"),
-        (["--seed", "1", "--tokens", "4", "--d-model", "100000"], "--d-model 100000 with --tokens 4 is too large"),
+        (["--seed", "1", "--tokens", "100000"], "S = 100000 tokens with h = 1 head(s) make h·S² = 10,000,000,000"),
+        (["--seed", "1", "--tokens", "256", "--heads", "8"], "at most 262,144 (e.g. 512 tokens with one head)"),
+        (["--seed", "1", "--tokens", "4", "--d-model", "100000"], "d_model = 100000 with S = 4 tokens is too large"),
+        (["--x", ";".join(["1,0"] * 600)], "S = 600 tokens with h = 1 head(s) make h·S² = 360,000"),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem(args, fragment):

@@ -159,6 +159,7 @@ def build_trace(
         xs, wqs, wks, wvs, wos = _random_inputs(seed, tokens, d_model, h, g)
     else:
         xs, wqs, wks, wvs, wos = _typed_inputs(x, wq, wk, wv, wo, h, g)
+    _check_size(xs.shape[0], xs.shape[1], h)
     mask = None
     if pad is not None:
         from drill.engine.parse import parse_mask
@@ -178,15 +179,16 @@ MAX_ENTRIES = 2**18
 
 
 def _check_size(s: int, d: int, h: int) -> None:
+    """Typed (--x) and random (--tokens/--d-model) inputs alike."""
     if h * s * s > MAX_ENTRIES:
         raise InputError(
-            f"--tokens {s} with --heads {h} makes h·S² = {h * s * s:,} attention weights per step; drill calc "
-            f"keeps every step, so at most {MAX_ENTRIES:,} (e.g. --tokens 512 with one head)"
+            f"S = {s} tokens with h = {h} head(s) make h·S² = {h * s * s:,} attention weights per step; "
+            f"drill calc keeps every step, so at most {MAX_ENTRIES:,} (e.g. 512 tokens with one head)"
         )
     if max(s, d) * d > MAX_ENTRIES:
         raise InputError(
-            f"--d-model {d} with --tokens {s} is too large for drill calc: at most {MAX_ENTRIES:,} values "
-            f"per matrix (e.g. --d-model 512)"
+            f"d_model = {d} with S = {s} tokens is too large for drill calc: at most {MAX_ENTRIES:,} values "
+            f"per matrix (e.g. d_model = 512)"
         )
 
 
