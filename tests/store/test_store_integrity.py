@@ -280,3 +280,19 @@ def test_a_backup_folder_that_cannot_be_made_is_one_clear_line(tmp_path):
     blocker.write_text("")
     with pytest.raises(StoreError, match="cannot create the backup folder"):
         make_backup(path, folder=blocker / "backups")
+
+
+def test_another_programs_sqlite_database_is_left_alone(tmp_path):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match=r"is not a drill progress database \(it holds other tables: invoices\)"):
+        open_store(f"sqlite:///{path}", "alice")
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    finally:
+        conn.close()
+    assert tables == ["invoices"]  # no drill table was added

@@ -187,6 +187,20 @@ def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bo
                 if mode.lower() != "wal":
                     raw.execute("PRAGMA journal_mode = WAL")
         revision = migrate.current_revision(conn)
+        if revision is None and engine.dialect.name == "sqlite":
+            # No drill schema: a new file, or another program's database that --db names by mistake.
+            # Never create drill's tables beside someone else's.
+            others = [
+                row[0]
+                for row in raw.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                ).fetchall()
+            ]
+            if others:
+                raise StoreError(
+                    f"{where} is not a drill progress database (it holds other tables: {', '.join(others[:5])}"
+                    f"{', …' if len(others) > 5 else ''}); point --db at a new file or at drill's database"
+                )
         conn.rollback()
     return revision, readonly
 
