@@ -296,3 +296,12 @@ def test_another_programs_sqlite_database_is_left_alone(tmp_path):
     finally:
         conn.close()
     assert tables == ["invoices"]  # no drill table was added
+
+
+def test_restoring_the_database_onto_itself_is_refused(tmp_path, monkeypatch):
+    path = tmp_path / "drill.sqlite3"
+    monkeypatch.setenv("DRILL_DB_URL", f"sqlite:///{path}")
+    _make_db(path, grades=2)
+    result = CliRunner().invoke(cli, ["restore", str(path)])
+    assert result.exit_code == 2 and "is the progress database itself" in result.output, result.output
+    assert _review_count(path) == 2 and not any(".replaced-" in p.name for p in tmp_path.iterdir())

@@ -144,6 +144,8 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
             raise StoreError(f"there is no backup of {db_path} in {folder or backup_folder()}")
         backup = backups[-1]
     backup = Path(backup)
+    if backup.absolute().resolve() == Path(db_path).absolute().resolve():
+        raise StoreError(f"{backup} is the progress database itself; name one of its backups (drill restore --list)")
     check_file(backup)
     stamp = datetime.now(UTC).strftime(_STAMP)
     aside = None
