@@ -1,7 +1,7 @@
 """Every named example and its step names, as pure Python (no numpy), for content validation.
 
 Content cards refer to steps as "<example>/<step>" (e.g. "worked/softmax"). These names are stable: steps may
-be added, never renamed or removed. tests/engine/test_catalog.py checks this table against the real traces
+be added, never renamed or removed. tests/engine/test_engine_catalog.py checks this table against the real traces
 built by drill.engine.examples.
 """
 

@@ -5,7 +5,7 @@ else belongs to one user and every query filters on ``user_id``. Timestamps go t
 always come back timezone-aware UTC, on SQLite too (which stores them naive).
 
 Whenever this module changes, add an Alembic revision in ``drill/store/migrations/versions`` and bump
-``HEAD_REVISION``; tests/store/test_migrations.py checks the two agree.
+``HEAD_REVISION``; tests/store/test_store_migrations.py checks the two agree.
 """
 
 from __future__ import annotations
