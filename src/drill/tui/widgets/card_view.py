@@ -20,11 +20,16 @@ def answer_markdown(card: Any) -> str:
     """The answer side as one Markdown document, LaTeX turned into Unicode."""
     from drill.content.latex import render_text
 
-    parts = [render_text(card.answer)]
+    def md(text: str) -> str:
+        # markdown=True: multi-line formulas become fenced blocks (a Markdown paragraph would join a
+        # matrix's rows into one line) and inline ones are escaped so `_` or `*` can't turn into emphasis.
+        return render_text(text, markdown=True)
+
+    parts = [md(card.answer)]
     if card.bank_answer:
-        parts.append("---\n\n**题库答案（7.24）**\n\n" + render_text(card.bank_answer))
+        parts.append("---\n\n**题库答案（7.24）**\n\n" + md(card.bank_answer))
     if card.pitfalls:
-        parts.append("**常见误区**\n\n" + "\n".join(f"- {render_text(p)}" for p in card.pitfalls))
+        parts.append("**常见误区**\n\n" + "\n".join(f"- {md(p)}" for p in card.pitfalls))
     return visible("\n\n".join(parts))
 
 
