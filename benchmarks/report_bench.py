@@ -3,8 +3,8 @@
 Builds the store benchmark's synthetic collection (benchmarks/store_bench.py: cards over 25 sections, 2M review
 logs over two years, each with its previous review, study day and first-of-day flag as Store.grade records them),
 then times in one process:
-  - baseline: every SQL statement the report issues (recorded from a run), replayed through raw sqlite3 and
-    fetched as tuples — the aggregates' own cost, without SQLAlchemy or any Python figure work;
+  - baseline: every SQL statement the report runs (recorded from a run by sqlite3's trace callback), replayed
+    through raw sqlite3 and fetched as tuples — the aggregates' own cost, without SQLAlchemy or any Python figure work;
   - the full computation, ``drill.report.figures.compute`` (SQLAlchemy, every figure, cohort off);
   - rendering the result as JSON, HTML, Markdown and CSV;
 and prints the ratio full / raw and the peak memory (ru_maxrss). Goals (issue 6): <= 1.5 s, <= 300 MB.
@@ -52,22 +52,33 @@ def timed_both(fn, repeat: int) -> tuple[list[float], list[float]]:
 
 
 def raw_statements(engine, user: str) -> list[tuple[str, tuple]]:
-    """Every SQL statement one report issues, exactly as sent to sqlite3 (recorded from a real run)."""
+    """Every SQL statement one report runs, as sqlite3 ran it (recorded from a real run with sqlite3's trace
+    callback on every connection the report uses, so statements the report sends to the driver directly
+    are included; parameters come inlined)."""
     from sqlalchemy import event
 
     from drill.report.figures import compute
 
     recorded: list[tuple[str, tuple]] = []
 
-    def record(conn, cursor, statement, parameters, context, executemany):
-        recorded.append((statement, tuple(parameters)))
+    def record(statement: str) -> None:
+        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
+            recorded.append((statement, ()))
 
-    event.listen(engine, "before_cursor_execute", record)
+    def checkout(dbapi_connection, connection_record, connection_proxy):
+        dbapi_connection.set_trace_callback(record)
+
+    def checkin(dbapi_connection, connection_record):
+        dbapi_connection.set_trace_callback(None)
+
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
     try:
         compute(engine, user=user, now=store_bench.NOW, tz=store_bench.BENCH_TZ, tz_name="UTC",
                 day_start_hour=store_bench.DAY_STARTS_AT)
     finally:
-        event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine, "checkout", checkout)
+        event.remove(engine, "checkin", checkin)
     return recorded
 
 
