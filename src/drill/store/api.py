@@ -15,7 +15,6 @@ Contract (docs/architecture.md, "Scheduling and store"):
 from __future__ import annotations
 
 import contextlib
-import getpass
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -57,6 +56,8 @@ from drill.store import migrate
 from drill.store.models import Card as CardRow
 from drill.store.models import CardState as StateRow
 from drill.store.models import QuizAnswer, QuizAttempt, ReviewLog, StudySession, User, UTCDateTime
+from drill.store.peek import FALLBACK_USER, default_user  # noqa: F401 (FALLBACK_USER: public name)
+from drill.store.peek import choose as choose_next
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.types import (
     BROWSE_STATES,
@@ -91,15 +92,6 @@ _UPDATE_STATE = update(states_t).where(
 )
 _INSERT_STATE = insert(states_t)
 _INSERT_LOG = insert(logs_t).returning(logs_t.c.id)
-FALLBACK_USER = "learner"
-
-
-def default_user() -> str:
-    try:
-        name = getpass.getuser()
-    except Exception:  # no login name (e.g. a container without a passwd entry)
-        name = ""
-    return name.strip() or FALLBACK_USER
 
 
 USER_NAME_MAX = 200  # users.name is String(200)
@@ -451,8 +443,16 @@ class Store:
 
     def _done_today(self, conn: Connection, now: datetime) -> tuple[int, int, int]:
         """(all grades, new cards introduced, review-state grades) since the study day began."""
+        by_state = self._done_by_state(conn, now)
+        return sum(by_state.values()), by_state.get(Phase.NEW.value, 0), by_state.get(Phase.REVIEW.value, 0)
+
+    def _done_by_state(self, conn: Connection, now: datetime) -> dict[str, int]:
         start, end = self._day(now)
-        stmt = self._stmt(
+        return {state: n for state, n in conn.execute(self._done_query(), {"start": start, "end": end})}
+
+    def _done_query(self):
+        """Today's grades counted by the state before the grade (parameters ``start``, ``end``)."""
+        return self._stmt(
             ("done",),
             lambda: select(logs_t.c.state_before, func.count())
             .where(
@@ -462,8 +462,6 @@ class Store:
             )
             .group_by(logs_t.c.state_before),
         )
-        by_state = {state: n for state, n in conn.execute(stmt, {"start": start, "end": end})}
-        return sum(by_state.values()), by_state.get(Phase.NEW.value, 0), by_state.get(Phase.REVIEW.value, 0)
 
     @staticmethod
     def _not_buried():
@@ -525,12 +523,18 @@ class Store:
         connection: SQLAlchemy's per-execution bookkeeping would otherwise cost ten times the query.
         """
         key = ("due1", section, include_reviews)
-        stmt = self._stmt(key, lambda: self._due_query(section, include_reviews).limit(1))
+        stmt = self._first_due_stmt(section, include_reviews)
         if not self._is_sqlite:
             row = conn.execute(stmt, {"now": now}).first()
             return None if row is None else tuple(row)
         fast = self._stmt(("fast",) + key, lambda: _Prepared(stmt, self._engine.dialect, "now"))
         return fast.first(conn, now)
+
+    def _first_due_stmt(self, section: str | None, include_reviews: bool):
+        return self._stmt(("due1", section, include_reviews), lambda: self._due_query(section, include_reviews).limit(1))
+
+    def _first_new_stmt(self, section: str | None):
+        return self._stmt(("new1", section), lambda: self._new_query(section).limit(1))
 
     def next_card(self, now: datetime, section: str | None = None) -> DueCard | None:
         """The card to show at ``now``, or None when nothing is left today.
@@ -538,23 +542,16 @@ class Store:
         Due learning/relearning/review cards first (earliest due first; review cards within the daily
         review limit), then new cards in content order within the daily new limit. Suspended, buried
         (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
+        The choice is `drill.store.peek.choose`, shared with the read-only first-card peek.
         """
         now = _aware(now)
-        params = {"now": now}
         with self._tx() as conn:
-            _, new_done, reviews_done = self._done_today(conn, now)
-            new_left, reviews_left = remaining_today(new_done, reviews_done, self.config)
-            include_reviews = reviews_left > 0
-            row = self._first_due(conn, now, section, include_reviews)
-            if row is not None:
-                content_id, pack, card_section, state, due, reps, lapses = row
-                return DueCard(content_id, pack, card_section, Phase(state), due, reps, lapses)
-            if new_left <= 0:
-                return None
-            row = conn.execute(self._stmt(("new1", section), lambda: self._new_query(section).limit(1)), params).first()
-            if row is None:
-                return None
-            return DueCard(row.content_id, row.pack, row.section, Phase.NEW, None, 0, 0)
+            return choose_next(
+                self._done_by_state(conn, now),
+                self.config,
+                lambda include_reviews: self._first_due(conn, now, section, include_reviews),
+                lambda: conn.execute(self._first_new_stmt(section), {"now": now}).first(),
+            )
 
     def counts(self, now: datetime, section: str | None = None) -> Counts:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
