@@ -29,9 +29,17 @@ class SessionStats:
         return self.again / self.reviewed if self.reviewed else 0.0
 
 
-def open_study_session(options: AppOptions) -> StudySession:
-    """Load the content and open the store (slow imports; run in a worker thread)."""
+def load_library(options: AppOptions, *, cached_only: bool = False) -> Any:
+    """The content to study (from the JSON cache when it is fresh: no YAML parser), with --section checked.
+
+    ``cached_only``: None unless the JSON cache is fresh — a few milliseconds, so the screen can call it
+    on the UI thread (a thread worker's imports and reads crawl while the UI thread is busy: the GIL).
+    """
     library = options.library
+    if library is None and cached_only:
+        library = _cached_library(options)
+        if library is None:
+            return None
     if library is None:
         from drill.content import load_content
 
@@ -43,13 +51,63 @@ def open_study_session(options: AppOptions) -> StudySession:
         raise InputError(
             f"--section {options.section}: no cards in that section (sections: {', '.join(sections)})"
         )
+    return library
+
+
+def _cached_library(options: AppOptions) -> Any | None:
+    """`load_content`'s cache hit, without its fallback to the YAML files."""
+    try:
+        from drill.content import cache as content_cache
+        from drill.content.loader import engine_catalog, find_packs, resolve_content_path
+
+        pack_dirs = find_packs(resolve_content_path(options.content_path))
+        return content_cache.read(content_cache.cache_key(pack_dirs, engine_catalog()))
+    except Exception:  # noqa: BLE001 - anything odd: the worker's full load reports it properly
+        return None
+
+
+def peek_first_card(library: Any, options: AppOptions) -> Any | None:
+    """The card the session will most likely start with, read without opening the store (no SQLAlchemy):
+    `drill.store.peek` runs the store's own next-card SQL on a read-only connection. Only a preview: the
+    session's own ``next_card`` decides, and nothing can be graded before it has. None when unsure."""
+    if options.store is not None:
+        return None  # a store is already open (tests): ask it
+    from drill.store.peek import peek_next_card
+
+    packs = {pack.id for pack in library.packs} | {card.pack for card in library.cards.values()}
+    due = peek_next_card(
+        options.clock(), packs=sorted(packs), section=options.section, user=options.user, db_url=options.db_url
+    )
+    return None if due is None else choose_card(library, due, SessionStats(), options)
+
+
+def open_study_session(options: AppOptions, library: Any = None) -> StudySession:
+    """Load the content (unless given) and open the store (slow imports; run in a worker thread)."""
+    if library is None:
+        library = load_library(options)
     store = options.store
     if store is None:
         from drill.store import open_store
 
         store = open_store(options.db_url, options.user)
     store.sync_content(library)
+    if options.store is None:
+        from drill.store.peek import save_plan
+
+        save_plan(store, options.section)  # so the next `drill study` can show its first card at once
     return StudySession(library, store, options)
+
+
+def choose_card(library: Any, due: Any, stats: SessionStats, options: AppOptions) -> Any | None:
+    """The content Card for the store's choice ``due``, or None when the session is over (--limit, --new)."""
+    if due is None:
+        return None
+    if options.limit is not None and stats.reviewed >= options.limit:
+        return None
+    # Due cards come before new ones, so once --new is used up a new card means the session is done.
+    if due.kind == "new" and options.new_limit is not None and stats.new_seen >= options.new_limit:
+        return None
+    return library.cards.get(due.card_id)
 
 
 class StudySession:
@@ -68,7 +126,7 @@ class StudySession:
 
     @property
     def pack_title(self) -> str:
-        return " + ".join(pack.id for pack in self.library.packs) or "no pack"
+        return pack_title(self.library)
 
     # --- choosing cards -------------------------------------------------------------------------------
 
@@ -81,16 +139,7 @@ class StudySession:
         if self.limit_reached():
             return None
         due = self.store.next_card(self.now(), section=self.options.section)
-        if due is None:
-            return None
-        # Due cards come before new ones, so once --new is used up a new card means the session is done.
-        if (
-            due.kind == "new"
-            and self.options.new_limit is not None
-            and self.stats.new_seen >= self.options.new_limit
-        ):
-            return None
-        return self.library.cards.get(due.card_id)
+        return choose_card(self.library, due, self.stats, self.options)
 
     def card(self, card_id: str) -> Any | None:
         return self.library.cards.get(card_id)
@@ -161,6 +210,10 @@ class StudySession:
         if self.session_id is not None:
             session_id, self.session_id = self.session_id, None
             self.store.end_session(session_id, self.now())
+
+
+def pack_title(library: Any) -> str:
+    return " + ".join(pack.id for pack in library.packs) or "no pack"
 
 
 def _section_key(section: str) -> tuple:

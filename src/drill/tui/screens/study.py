@@ -1,9 +1,13 @@
 """`drill study`: the review screen.
 
-The shell (header, empty card, grade bar, footer) paints at once; a thread worker then loads the content and
-opens the store (sqlalchemy) and hands a `StudySession` back. Grades are committed synchronously on the UI
-thread (a few milliseconds) so a grade the screen acknowledged is on disk; then the next card is shown. The
-side pane builds its engine traces (numpy) in another worker, only when a card names steps.
+The shell (header, empty card, grade bar, footer) paints at once. A thread worker then loads the content
+(JSON cache) and peeks at the first card with the stdlib's sqlite3 (`drill.store.peek`: the store's own SQL,
+read-only); that question is shown at once. Only then does another worker open the store (sqlalchemy) and
+hand a `StudySession` back, which chooses the first card itself (swapping the peeked one in the rare case
+they differ). Nothing that needs the store — grades, intervals, undo, suspend... — runs before that: such a
+key says so on screen. Grades are committed synchronously on the UI thread (a few milliseconds) so a grade
+the screen acknowledged is on disk; then the next card is shown. The side pane builds its engine traces
+(numpy) in another worker, only when a card names steps.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from textual.widgets import Static
 
 from drill.errors import DrillError
 from drill.tui.options import AppOptions
-from drill.tui.study_session import GRADE_NAMES, StudySession
+from drill.tui.study_session import GRADE_NAMES, StudySession, pack_title
 from drill.tui.widgets.card_view import CardView
 from drill.tui.widgets.header import StudyHeader
 
@@ -56,7 +60,9 @@ class StudyScreen(Screen):
         super().__init__()
         self.options = options
         self.session: StudySession | None = None
+        self.library: Any | None = None
         self.card: Any | None = None
+        self.question_shown = False  # the "question" milestone was reported
         self.pane_wanted: bool | None = None  # None: follow the terminal width
         self._shown_at = options.timer()
         self._ended = False
@@ -78,17 +84,40 @@ class StudyScreen(Screen):
         self.call_after_refresh(self._after_first_paint)
 
     async def _after_first_paint(self) -> None:
+        # The card first: a peeked question shows before the side pane, grade bar and footer are built.
+        await self.query_one("#loading").remove()
+        await self.query_one("#body").mount(CardView(id="card"))
+        self.query_one(CardView).focus()
+        self.load_first()
+
+    async def _complete_screen(self) -> None:
+        """Mount the side pane, grade bar and footer, then open the store."""
         from textual.widgets import Footer
 
         from drill.tui.widgets.grade_bar import GradeBar
         from drill.tui.widgets.step_pane import StepPane
 
-        await self.query_one("#loading").remove()
-        await self.query_one("#body").mount(CardView(id="card"), StepPane(id="steps"))
+        await self.query_one("#body").mount(StepPane(id="steps"))
         await self.mount(GradeBar(id="grades"), Footer())
-        self.query_one(CardView).focus()
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
-        self.load_session()
+        if self.card is not None and self.session is None:
+            self._show_steps(tuple(self.card.steps))
+        self.load_session(self.library)
+
+    def load_first(self) -> None:
+        """The content, and (default SQLite database) a read-only peek at the first card: no sqlalchemy.
+        From the content cache this takes a few milliseconds, done here; otherwise in a worker."""
+        from drill.tui.study_session import load_library, peek_first_card
+
+        try:
+            library = load_library(self.options, cached_only=True)
+        except DrillError as err:
+            self.app.fail(err)
+            return
+        if library is None:
+            self.load_first_in_worker()
+        else:
+            self._first_card_known(library, peek_first_card(library, self.options))
 
     def on_resize(self, event) -> None:
         self._apply_width(event.size.width)
@@ -104,21 +133,61 @@ class StudyScreen(Screen):
     # --- loading ------------------------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="load")
-    def load_session(self) -> None:
-        from drill.tui.study_session import open_study_session
+    def load_first_in_worker(self) -> None:
+        from drill.tui.study_session import load_library, peek_first_card
 
         try:
-            session = open_study_session(self.options)
+            library = load_library(self.options)
         except DrillError as err:
             self.app.call_from_thread(self.app.fail, err)
             return
-        self.app.call_from_thread(self._session_ready, session)
+        card = peek_first_card(library, self.options)
+        self.app.call_from_thread(self._first_card_known, library, card)
+
+    def _first_card_known(self, library: Any, card: Any | None) -> None:
+        self.library = library
+        if card is None:
+            self.call_later(self._complete_screen)
+            return
+        self._show_question(card, steps=False)
+        self.query_one(StudyHeader).set_pack(pack_title(library))
+        self._question_reached()
+        # The rest of the screen and the store's imports would compete with painting the question.
+        self.call_after_refresh(self._complete_screen)
+
+    def _question_reached(self) -> None:
+        if not self.question_shown:
+            self.question_shown = True
+            self.app.reached("question", via=self)
+
+    @work(thread=True, exclusive=True, group="open")
+    def load_session(self, library: Any) -> None:
+        from drill.tui.study_session import open_study_session
+
+        try:
+            session = open_study_session(self.options, library)
+        except DrillError as err:
+            self.app.call_from_thread(self.app.fail, err)
+            return
+        try:
+            self.app.call_from_thread(self._session_ready, session)
+        except Exception:  # the app ended while the store was opening (q before it was ready)
+            session.close()
+            if self.options.store is None:
+                session.store.close()
+            raise
 
     def _session_ready(self, session: StudySession) -> None:
         self.session = session
         self.app.study_stats = session.stats
-        self.show_next()
-        self.app.reached("question", via=self)
+        card = session.next_card()
+        if card is not None and self.card is not None and card.id == self.card.id:
+            self._show_store_parts(card)  # the peek was right: the card stays as it is (revealed or not)
+        elif card is None:
+            self.end_session()
+        else:
+            self.show_card(card)
+        self._question_reached()
         self.warm_steps(tuple({tuple(card.steps) for card in session.library.cards.values() if card.steps}))
 
     # --- showing cards --------------------------------------------------------------------------------------
@@ -132,14 +201,23 @@ class StudyScreen(Screen):
         self.show_card(card)
 
     def show_card(self, card: Any) -> None:
+        self._show_question(card)
+        self._show_store_parts(card)
+
+    def _show_question(self, card: Any, *, steps: bool = True) -> None:
+        """What the content alone can show: the card and its steps."""
         self.card = card
         self._ended = False
         self.query_one(CardView).show_card(card)
+        self._shown_at = self.options.timer()
+        if steps:
+            self._show_steps(tuple(card.steps))
+        self._apply_width(self.app.size.width)
+
+    def _show_store_parts(self, card: Any) -> None:
+        """What needs the store: each grade's interval, the counts; and the card's errata notes."""
         self.query_one("#grades").set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
-        self._shown_at = self.options.timer()
-        self._show_steps(tuple(card.steps))
-        self._apply_width(self.app.size.width)
         if self.session.errata_checks(card.id):
             self.load_errata(card)
 
@@ -164,7 +242,7 @@ class StudyScreen(Screen):
     def refresh_counts(self) -> None:
         counts = self.session.counts()
         self.query_one(StudyHeader).set_counts(
-            pack=self.session.pack_title
+            pack=pack_title(self.session.library)
             + (" · READ-ONLY: grades are not saved" if self.session.readonly else ""),
             due=counts.due,
             new=counts.new,
@@ -227,6 +305,10 @@ class StudyScreen(Screen):
     # --- actions --------------------------------------------------------------------------------------------
 
     def _ready(self) -> bool:
+        """Whether the store is open; if not, the learner is told the key had no effect (nothing is lost)."""
+        if self.session is None:
+            self.notify("Still opening your progress database — nothing was done; try again in a moment.",
+                        timeout=2)
         return self.session is not None
 
     async def action_reveal(self) -> None:
@@ -239,6 +321,8 @@ class StudyScreen(Screen):
         view = self.query_one(CardView)
         if not view.revealed:
             self.notify("Reveal the answer first (space).", timeout=2)
+            return
+        if not self._ready():
             return
         duration_ms = int((self.options.timer() - self._shown_at) * 1000)
         try:
@@ -300,7 +384,7 @@ class StudyScreen(Screen):
             self._card_action("Bury", self.session.bury)
 
     def action_info(self) -> None:
-        if self.card is None:
+        if self.card is None or not self._ready():
             return
         from drill.tui.screens.card_info import CardInfoScreen
 

@@ -34,6 +34,10 @@ class StudyHeader(Static):
     def elapsed(self) -> float:
         return self._timer() - self._started
 
+    def set_pack(self, pack: str) -> None:
+        self.pack = pack
+        self._refresh_text()
+
     def set_counts(self, *, pack: str, due: int, new: int, done: int) -> None:
         self.pack, self.due, self.new, self.done = pack, due, new, done
         self._refresh_text()
