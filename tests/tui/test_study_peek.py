@@ -1,0 +1,134 @@
+"""The first question comes from the read-only peek; grading waits for the real store, which has the last word."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from drill.store import open_store
+from drill.store.peek import save_plan
+from drill.tui import study_session
+from drill.tui.app import make_app
+from drill.tui.widgets.card_view import CardView
+
+from .conftest import NOW, frozen_clock, frozen_timer, wait_until
+from .test_startup_imports import load_runner
+
+
+@pytest.fixture
+def default_db(library):
+    """The default database (the isolated data folder) with a first card that is due, not new, and a plan."""
+    store = open_store(None, "tester")
+    try:
+        store.sync_content(library)
+        first = store.next_card(NOW)
+        store.grade(first.card_id, 1, NOW.replace(hour=8))  # Again an hour ago: due now, in learning
+        expected = store.next_card(NOW)
+        assert expected.kind.value == "learning"
+        save_plan(store, None)
+    finally:
+        store.close()
+    return expected
+
+
+@pytest.fixture
+def held_store(monkeypatch):
+    """Hold the store's opening until the test releases it (the peeked question must not need it)."""
+    release = threading.Event()
+    original = study_session.open_study_session
+
+    def held(options, library=None):
+        assert release.wait(timeout=60)
+        return original(options, library)
+
+    monkeypatch.setattr(study_session, "open_study_session", held)
+    yield release
+    release.set()
+
+
+def peek_app(library):
+    return make_app(
+        "study", library=library, user="tester", clock=frozen_clock, timer=frozen_timer, exit_after=None
+    )
+
+
+def notices(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_peeked_question_first_then_grading_once_the_store_is_ready(library, default_db, held_store):
+    app = peek_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.mode_screen
+        await wait_until(pilot, lambda: screen is not None and screen.card is not None)
+        assert screen.session is None  # the store is not open: the card came from the peek
+        assert screen.card.id == default_db.card_id
+        view = screen.query_one(CardView)
+        await pilot.press("space")  # revealing needs only the content
+        await wait_until(pilot, lambda: view.revealed)
+        await pilot.press("3")  # a grade needs the store: refused, and said so
+        await wait_until(pilot, lambda: any("Still opening" in text for text in notices(app)))
+        assert screen.card.id == default_db.card_id
+        held_store.set()
+        await wait_until(pilot, lambda: screen.session is not None)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.card.id == default_db.card_id and view.revealed  # the peek was right: nothing moved
+        assert "·" in str(screen.query_one("#grade-3").render()) and "…" not in str(
+            screen.query_one("#grade-3").render()
+        )
+        await pilot.press("3")
+        await wait_until(pilot, lambda: screen.card is None or screen.card.id != default_db.card_id)
+    store = open_store(None, "tester")
+    try:
+        logs = store.review_logs()
+    finally:
+        store.close()
+    assert [(log.card_id, log.rating) for log in logs] == [(default_db.card_id, 1), (default_db.card_id, 3)]
+
+
+async def test_a_wrong_peek_is_replaced_by_the_store_s_card(library, default_db, held_store, monkeypatch):
+    other = next(card for card in library.cards.values() if card.id != default_db.card_id)
+    monkeypatch.setattr(study_session, "peek_first_card", lambda library, options: other)
+    app = peek_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.mode_screen
+        await wait_until(pilot, lambda: screen is not None and screen.card is not None)
+        assert screen.card.id == other.id and screen.session is None
+        held_store.set()
+        await wait_until(pilot, lambda: screen.session is not None)
+        await pilot.pause()
+        assert screen.card.id == default_db.card_id
+
+
+async def test_no_peek_without_a_plan_the_store_shows_the_first_card(library):
+    app = peek_app(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.mode_screen
+        await wait_until(pilot, lambda: screen is not None and screen.session is not None)
+        await pilot.pause()
+        assert screen.card is not None
+    # and the session left a plan for next time
+    from drill.paths import default_db_path
+    from drill.store.peek import plan_path
+
+    assert plan_path(default_db_path()).is_file()
+
+
+def test_first_question_is_on_screen_before_sqlalchemy_is_imported(tmp_path):
+    """Real `drill study` on a pseudo-terminal: the first run creates the database (and the plan); the second
+    shows its first question with neither sqlalchemy nor numpy loaded."""
+    import os
+    import sys
+
+    run_in_pty = load_runner()
+    env = dict(os.environ, DRILL_EXIT_AFTER="question")
+    argv = [sys.executable, "-m", "drill", "study"]
+    first = run_in_pty(argv, env, tmp_path / "marks1.txt", size=(100, 30))
+    assert "sqlalchemy" in first["question"][1]  # no plan yet: the store chose the first card
+    second = run_in_pty(argv, env, tmp_path / "marks2.txt", size=(100, 30))
+    assert set(second) == {"paint", "question"}
+    assert second["paint"][1] == "-"
+    assert second["question"][1] == "-"
+    assert second["paint"][0] < second["question"][0]
