@@ -63,6 +63,7 @@ class StudyScreen(Screen):
         self.library: Any | None = None
         self.card: Any | None = None
         self.question_shown = False  # the "question" milestone was reported
+        self.pane_shown = False
         self.pane_wanted: bool | None = None  # None: follow the terminal width
         self._shown_at = options.timer()
         self._ended = False
@@ -87,6 +88,7 @@ class StudyScreen(Screen):
         # The card first: a peeked question shows before the side pane, grade bar and footer are built.
         await self.query_one("#loading").remove()
         await self.query_one("#body").mount(CardView(id="card"))
+        self._apply_width(self.app.size.width)
         self.query_one(CardView).focus()
         self.load_first()
 
@@ -98,6 +100,7 @@ class StudyScreen(Screen):
         from drill.tui.widgets.step_pane import StepPane
 
         await self.query_one("#body").mount(StepPane(id="steps"))
+        self._apply_width(self.app.size.width)
         await self.mount(GradeBar(id="grades"), Footer())
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         if self.card is not None and self.session is None:
@@ -128,7 +131,13 @@ class StudyScreen(Screen):
         has_steps = self.card is not None and bool(self.card.steps)
         # Unless the learner toggled it: shown when there is room and the card names steps.
         shown = self.pane_wanted if self.pane_wanted is not None else (not narrow and has_steps)
-        self.set_class(not shown, "pane-hidden")
+        self.pane_shown = shown
+        # Set on the two widgets, not as a class on the screen: a screen class change restyles every node
+        # (the answer's Markdown blocks included), tens of milliseconds on each grade that toggles the pane.
+        for node in self.query("#steps"):
+            node.display = shown
+        for node in self.query("#card"):
+            node.display = not (narrow and shown)  # a narrow terminal: the asked-for pane takes the body
 
     # --- loading ------------------------------------------------------------------------------------------
 
@@ -339,8 +348,7 @@ class StudyScreen(Screen):
         self.query_one("#steps").move(delta)
 
     def action_toggle_pane(self) -> None:
-        currently_shown = not self.has_class("pane-hidden")
-        self.pane_wanted = not currently_shown
+        self.pane_wanted = not self.pane_shown
         self._apply_width(self.app.size.width)
 
     def action_undo(self) -> None:
