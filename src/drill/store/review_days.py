@@ -35,43 +35,69 @@ def review_day_fields(
 # loads). tests/store checks that the two agree.
 
 
-_STATEMENTS: dict[str, object] = {}
+_STATEMENTS: dict[str, dict[str, object]] = {}
 
 
-def _statements() -> dict[str, object]:
-    """count_grade's statements, built once (building SQLAlchemy statements costs more than running them)."""
-    if not _STATEMENTS:
-        from sqlalchemy import bindparam, insert, update
+def _statements(dialect: str) -> dict[str, object]:
+    """count_grade's statements for one dialect, built once (building SQLAlchemy statements costs more than
+    running them)."""
+    if dialect not in _STATEMENTS:
+        from sqlalchemy import bindparam, update
 
         from drill.store.models import CardState, StudyDayTotal
 
         days, states = StudyDayTotal.__table__, CardState.__table__
-        _STATEMENTS["day"] = (
+        day = (
             update(days)
             .where(days.c.user_id == bindparam("b_user"), days.c.study_day == bindparam("b_day"))
             .values(reviews=days.c.reviews + bindparam("b_n"), duration_ms=days.c.duration_ms + bindparam("b_ms"))
         )
-        _STATEMENTS["new_day"] = insert(days)
-        _STATEMENTS["card"] = (
+        card = (
             update(states)
             .where(states.c.user_id == bindparam("b_user"), states.c.card_id == bindparam("b_card"))
             .values(first_reviews=states.c.first_reviews + bindparam("b_n"),
                     first_passes=states.c.first_passes + bindparam("b_passed"))
         )
-    return _STATEMENTS
+        _STATEMENTS[dialect] = {"day": day, "upsert_day": _upsert_day(days, dialect), "card": card}
+    return _STATEMENTS[dialect]
+
+
+def _upsert_day(days, dialect: str):
+    """INSERT … ON CONFLICT DO UPDATE where the database has it: two sessions of one user making the first
+    grade of a study day at once both count (an update-then-insert would fail one of them on PostgreSQL)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:
+        return None
+    stmt = insert(days)
+    return stmt.on_conflict_do_update(
+        index_elements=[days.c.user_id, days.c.study_day],
+        set_={"reviews": days.c.reviews + stmt.excluded.reviews,
+              "duration_ms": days.c.duration_ms + stmt.excluded.duration_ms},
+    )
 
 
 def count_grade(conn, user_id: int, card_id: int, day: int, first_of_day: bool, rating: int,
                 duration_ms: int | None, sign: int = 1) -> None:
     """Add (sign=1) or take back (sign=-1) one grade's share of the summaries."""
-    statements = _statements()
+    statements = _statements(conn.dialect.name)
     ms = sign * (duration_ms or 0)
-    changed = conn.execute(statements["day"], {"b_user": user_id, "b_day": day, "b_n": sign, "b_ms": ms}).rowcount
-    if not changed and sign > 0:
-        # Writes to one user's day are serialised on SQLite (BEGIN IMMEDIATE). On PostgreSQL a second session
-        # racing to create the same day's row fails on the primary key, and its grade with it (nothing is
-        # written; the grade can be retried) rather than losing a count.
-        conn.execute(statements["new_day"], {"user_id": user_id, "study_day": day, "reviews": 1, "duration_ms": ms})
+    new_row = {"user_id": user_id, "study_day": day, "reviews": 1, "duration_ms": ms}
+    if sign > 0 and statements["upsert_day"] is not None:
+        conn.execute(statements["upsert_day"], new_row)
+    else:
+        changed = conn.execute(
+            statements["day"], {"b_user": user_id, "b_day": day, "b_n": sign, "b_ms": ms}
+        ).rowcount
+        if not changed and sign > 0:
+            # Other databases: serialised writes are the caller's affair.
+            from sqlalchemy import insert
+
+            from drill.store.models import StudyDayTotal
+
+            conn.execute(insert(StudyDayTotal.__table__), new_row)
     if first_of_day:
         conn.execute(statements["card"], {"b_user": user_id, "b_card": card_id, "b_n": sign,
                                           "b_passed": sign if rating != 1 else 0})
