@@ -33,6 +33,19 @@ def answer_markdown(card: Any) -> str:
     return visible("\n\n".join(parts))
 
 
+class CardText(Static):
+    """A Static whose resize doesn't ask for a second layout pass.
+
+    After a layout, Textual gives each resized widget its new virtual size through a reactive that requests
+    another full layout; for a leaf like this (its virtual size is its size, just computed by that layout)
+    the second pass changes nothing but costs a reflow and a repaint on every grade whose question has
+    another height. (textual is pinned exactly; `_size_updated` is its hook for this.)
+    """
+
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
+
 def card_meta(card: Any) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"§{visible(card.section)}", style="bold")
@@ -47,6 +60,11 @@ def card_meta(card: Any) -> Text:
 class CardView(VerticalScroll):
     """Question always; answer, bank answer, pitfalls and errata once revealed."""
 
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        # As CardText: its children are already placed by the layout calling this, and a change in whether
+        # the scrollbar shows requests its own layout (`_scroll_update`); the gutter is kept anyway (tcss).
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.card: Any | None = None
@@ -54,11 +72,11 @@ class CardView(VerticalScroll):
         self._markdown = None
 
     def compose(self):
-        yield Static(Text("loading…", style="italic"), id="card-meta")
-        yield Static("", id="question")
-        yield Static(Text("space / enter  show answer", style="dim"), id="reveal-hint")
+        yield CardText(Text("loading…", style="italic"), id="card-meta")
+        yield CardText("", id="question")
+        yield CardText(Text("space / enter  show answer", style="dim"), id="reveal-hint")
         with Vertical(id="answer"):
-            yield Static("", id="errata")
+            yield CardText("", id="errata")
 
     def show_card(self, card: Any) -> None:
         self.card = card

@@ -36,7 +36,7 @@ class GradeButton(Static):
             from drill.srs.scheduler import format_interval  # drill.srs is not needed for the first paint
 
             text.append(format_interval(interval))
-        self.update(text)
+        self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text
 
     def on_click(self) -> None:
         self.post_message(self.Pressed(self.rating))

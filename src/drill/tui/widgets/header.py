@@ -56,4 +56,4 @@ class StudyHeader(Static):
             text.append(f"done today {self.done}")
         text.append("  │  ")
         text.append(f"session {format_clock(self.elapsed())}")
-        self.update(text)
+        self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text
