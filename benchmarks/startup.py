@@ -7,7 +7,10 @@
 Each Textual process runs in a pseudo-terminal (120x40) with a real driver. The apps write
 `<milestone> <time.monotonic()> <heavy modules loaded>` to $DRILL_BENCH_MARKS once the milestone is painted
 (`call_after_refresh`, the same hook in both), so a time is "spawn -> painted", not "spawn -> exit".
-The study runs use a fresh data directory whose database is created by one warm-up run first.
+The study runs use a fresh data directory whose database is created by one warm-up run first; that run
+also leaves the store's next-card plan beside the database, so the measured runs show the first question
+from the read-only peek (`drill.store.peek`, no SQLAlchemy) while the store opens, as a learner's second
+and later `drill study` do.
 
     python benchmarks/startup.py [--runs 15]
 """
