@@ -82,3 +82,18 @@ def test_export_anki(tmp_path):
     assert "cards written" in result.stderr
     bad = run("export", "--anki", str(tmp_path / "deck.zip"))
     assert bad.exit_code == 2 and "ends in .apkg" in bad.stderr
+
+
+def test_report_on_a_database_from_an_older_drill_migrates_it_first(tmp_path):
+    """A learner who upgrades drill and asks for a report first: the report opens read-only, so the store
+    says an upgrade is needed; the command then migrates (after a backup) and reports instead of failing."""
+    from drill.store import migrate
+    from drill.store.backup import list_backups
+
+    path = tmp_path / "old.sqlite3"
+    url = f"sqlite:///{path}"
+    migrate.upgrade(url, "0002")
+    result = run("report", "--db", url, "--user", "alice", "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["schema_version"] == "1.0"
+    assert len(list_backups(path)) == 1

@@ -52,9 +52,15 @@ def _write(text: str, output: str | None) -> None:
 
 
 def _open_store(db_url: str | None, user_name: str | None):
+    """Read-only (a report never creates a database), unless a newer drill must first migrate it: then the
+    migration runs as it would for `drill study` (after a backup)."""
+    from drill.errors import StoreUpgradeNeeded
     from drill.store import open_store
 
-    return open_store(db_url, user_name, readonly=True)
+    try:
+        return open_store(db_url, user_name, readonly=True)
+    except StoreUpgradeNeeded:
+        return open_store(db_url, user_name)
 
 
 def _library(content_path: str | None):

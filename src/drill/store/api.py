@@ -35,7 +35,7 @@ from sqlalchemy import (
     update,
 )
 
-from drill.errors import StoreError
+from drill.errors import StoreError, StoreUpgradeNeeded
 from drill.srs import (
     CardState,
     Phase,
@@ -147,7 +147,7 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
             if migrate.needs_upgrade(revision):
                 migrate.check_known(revision, where)
                 if readonly:
-                    raise StoreError(
+                    raise StoreUpgradeNeeded(
                         f"the progress database {where} needs an upgrade (schema {revision} -> "
                         f"{migrate.HEAD_REVISION}) but is read-only; open it once with write access"
                     )
