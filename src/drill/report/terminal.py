@@ -161,10 +161,11 @@ def _card_table(title: str, cards: list[CardFigure]) -> Table:
     table = Table(box=box.SIMPLE_HEAD, title=_title(title), title_justify="left")
     table.add_column("card", no_wrap=True)
     table.add_column("section", no_wrap=True)
-    table.add_column("question", ratio=1, overflow="ellipsis", no_wrap=True, max_width=60)
-    table.add_column("R", justify="right")
-    table.add_column("lapses", justify="right")
-    table.add_column("reviews", justify="right")
+    # The question gives way (ellipsis) so the figures fit an 80-column terminal whole.
+    table.add_column("question", ratio=1, overflow="ellipsis", no_wrap=True, max_width=30)
+    table.add_column("R", justify="right", no_wrap=True)
+    table.add_column("lapses", justify="right", no_wrap=True)
+    table.add_column("reviews", justify="right", no_wrap=True)
     for card in cards:
         table.add_row(
             Text(card.id), Text(card.section), Text(charts.one_line(card.question)),
@@ -202,15 +203,16 @@ def _quizzes(data: ReportData) -> RenderableType:
 
 
 def _mastery(data: ReportData) -> RenderableType:
-    table = Table(box=box.SIMPLE_HEAD, title=_title("Mastery by section"), title_justify="left")
-    for name in ("section", "cards", "new", "learning", "review", "mastered", "mean R", "retention"):
-        table.add_column(name, justify="left" if name == "section" else "right")
-    table.add_column("mastery", min_width=22)
+    table = Table(box=box.SIMPLE_HEAD, title=_title("Mastery by section"), title_justify="left", pad_edge=False)
+    # Short headers and an 8-cell bar: the table fits an 80-column terminal without truncating a figure.
+    for name in ("section", "cards", "new", "learn", "review", "mastered", "mean R", "retain"):
+        table.add_column(name, justify="left" if name == "section" else "right", no_wrap=True)
+    table.add_column("mastery", no_wrap=True)
     for m in data.mastery:
         table.add_row(
             Text(m.section), str(m.cards), str(m.new), str(m.learning), str(m.review), str(m.mastered),
             charts.pct(m.mean_retrievability, 0), charts.pct(m.retention, 0),
-            Text(f"{charts.pct(m.mastery, 0):>4} ") + Text(charts.bar(m.mastery, 1, 16), style="green"),
+            Text(f"{charts.pct(m.mastery, 0):>4} ") + Text(charts.bar(m.mastery, 1, 8), style="green"),
         )
     return table
 
