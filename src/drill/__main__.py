@@ -1,3 +1,3 @@
-from drill.cli import main
+from drill.entry import main
 
 main()

@@ -67,3 +67,10 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main(sys.argv[1:])
+
+
+def render_help() -> str:
+    """`drill --help` exactly as click prints it on a terminal of 80 columns or more (the text that
+    drill.entry serves without importing click; tests/test_cli.py keeps the two equal)."""
+    ctx = cli.make_context("drill", ["--help"], terminal_width=78, resilient_parsing=True)
+    return cli.get_help(ctx) + "\n"
