@@ -68,9 +68,16 @@ def test_drill_content_env_var_is_the_default(monkeypatch, mini_pack):
     assert [p.id for p in load_content(PACKS).packs] == ["extra", "mini"]
 
 
-def test_default_is_the_repository_data_in_a_source_checkout():
-    assert default_content_path() == REPO / "data"
-    assert load_content().packs[0].path == REPO / "data"
+def test_default_is_the_packaged_copy_or_the_checkouts_data():
+    """Installed from a wheel (as CI and the README install it): drill/data inside the package; in an editable
+    or source checkout: the repository's data/. Either way it is the repository's content."""
+    import drill
+
+    packaged = Path(drill.__file__).resolve().parent / "data"
+    expected = packaged if (packaged / "questions.yaml").is_file() else REPO / "data"
+    assert default_content_path() == expected
+    assert (expected / "questions.yaml").read_bytes() == (REPO / "data" / "questions.yaml").read_bytes()
+    assert load_content().packs[0].path == expected
 
 
 @pytest.mark.parametrize(
