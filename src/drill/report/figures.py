@@ -618,19 +618,24 @@ class _Computation:
         # per section: [cards, new, learning, review, mastered, out, active, sum R, n R]
         acc: dict[str, list[float]] = {}
         index = {"new": 1, "learning": 2, "relearning": 2, "review": 3, "suspended": 5, "retired": 5}
+        mastered_days = MASTERED_STABILITY_DAYS
         for f in figures:
-            row = acc.get(f.section)
+            section = f.section
+            row = acc.get(section)
             if row is None:
-                row = acc[f.section] = [0, 0, 0, 0, 0, 0, 0, 0.0, 0]
+                row = acc[section] = [0, 0, 0, 0, 0, 0, 0, 0.0, 0]
+            state = f.state
+            slot = index[state]
             row[0] += 1
-            row[index[f.state]] += 1
-            if f.state in ("suspended", "retired"):
+            row[slot] += 1
+            if slot == 5:  # suspended or retired
                 continue
             row[6] += 1
-            if f.state == "review" and (f.stability or 0) >= MASTERED_STABILITY_DAYS:
+            if slot == 3 and (f.stability or 0) >= mastered_days:
                 row[4] += 1
-            if f.retrievability is not None:
-                row[7] += f.retrievability
+            r = f.retrievability
+            if r is not None:
+                row[7] += r
                 row[8] += 1
         rates = {item.section: item.retention.rate for item in retention.by_section}
         return [
