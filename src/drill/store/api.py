@@ -522,12 +522,14 @@ class Store:
         microseconds, so on SQLite it runs as SQL compiled once by SQLAlchemy on the pooled DBAPI
         connection: SQLAlchemy's per-execution bookkeeping would otherwise cost ten times the query.
         """
-        key = ("due1", section, include_reviews)
+        fast = self._stmts.get(("fast", section, include_reviews))  # the hot path: one dict lookup
+        if fast is not None:
+            return fast.first(conn, now)
         stmt = self._first_due_stmt(section, include_reviews)
         if not self._is_sqlite:
             row = conn.execute(stmt, {"now": now}).first()
             return None if row is None else tuple(row)
-        fast = self._stmt(("fast",) + key, lambda: _Prepared(stmt, self._engine.dialect, "now"))
+        fast = self._stmt(("fast", section, include_reviews), lambda: _Prepared(stmt, self._engine.dialect, "now"))
         return fast.first(conn, now)
 
     def _first_due_stmt(self, section: str | None, include_reviews: bool):
@@ -972,7 +974,9 @@ class _Prepared:
 
 def _sqlite_timestamp(value: datetime) -> str:
     """An aware datetime as SQLAlchemy's SQLite DateTime stores it (UTC, naive, microseconds)."""
-    return _aware(value).replace(tzinfo=None).isoformat(" ", "microseconds")
+    if value.tzinfo is not UTC:  # the common case (drill's own clocks) skips the conversion
+        value = _aware(value)
+    return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _sqlite_utc(value: str | None) -> datetime | None:
