@@ -508,32 +508,17 @@ def _gqa_weights(kv_heads: int):
     return x, wq, wk, wv, wo
 
 
+def _shared_kv(kv_heads: int, title: str) -> Trace:
+    """4 query heads over ``kv_heads`` shared key/value heads (GQA; MQA when there is one)."""
+    return attention_trace(*_gqa_weights(kv_heads), heads=4, kv_heads=kv_heads, title=title)
+
+
 def gqa() -> Trace:
-    x, wq, wk, wv, wo = _gqa_weights(2)
-    return attention_trace(
-        x,
-        wq,
-        wk,
-        wv,
-        wo,
-        heads=4,
-        kv_heads=2,
-        title="GQA: 4 query heads share 2 KV heads (d_model = 8, d_k = 2)",
-    )
+    return _shared_kv(2, "GQA: 4 query heads share 2 KV heads (d_model = 8, d_k = 2)")
 
 
 def mqa() -> Trace:
-    x, wq, wk, wv, wo = _gqa_weights(1)
-    return attention_trace(
-        x,
-        wq,
-        wk,
-        wv,
-        wo,
-        heads=4,
-        kv_heads=1,
-        title="MQA: 4 query heads share 1 KV head (d_model = 8, d_k = 2)",
-    )
+    return _shared_kv(1, "MQA: 4 query heads share 1 KV head (d_model = 8, d_k = 2)")
 
 
 def cross() -> Trace:
