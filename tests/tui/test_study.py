@@ -304,6 +304,44 @@ async def test_erratum_note_shows_both_numbers(study_app, library):
         assert f"the chapter printed {printed}; drill computes {computed}" in text
 
 
+async def test_erratum_note_is_shown_again_when_the_card_comes_back(study_app, library):
+    # The second showing takes the notes verified the first time: the same text, set with the card.
+    from .conftest import library_of
+
+    app = study_app(library=library_of([library.cards["q07"]], library))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        await pilot.press("space")
+        await wait_until(pilot, lambda: app.screen.query_one("#errata").display)
+        first = _plain(app.screen.query_one("#errata"))
+        await pilot.press("3")
+        await wait_until(pilot, lambda: shown_card_id(app) is None)
+        await pilot.press("escape")  # the summary screen
+        await pilot.pause()
+        await pilot.press("u")
+        await wait_until(pilot, lambda: shown_card_id(app) == "q07")
+        errata = study_screen(app).query_one("#errata")
+        assert errata.display
+        await pilot.press("space")
+        await pilot.pause()
+        assert _plain(errata) == first and "drill computes" in first
+
+
+def test_errata_are_verified_once_per_process(library, monkeypatch):
+    import drill.engine.verify as verify
+    from drill.tui import steps
+
+    calls = []
+    real = verify.verify_checks
+    monkeypatch.setattr(verify, "verify_checks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(steps, "_ERRATA", {})
+    checks = [c for c in library.checks if c.card == "q07" and c.erratum]
+    assert steps.cached_errata(checks) is None
+    notes = steps.errata_notes(checks)
+    assert steps.errata_notes(checks) == notes == steps.cached_errata(checks)
+    assert len(calls) == 1 and len(notes) == len(checks)
+
+
 async def test_unknown_section_ends_with_a_clear_error(study_app):
     from drill.errors import InputError
 

@@ -58,12 +58,34 @@ def _build_views(refs: tuple[str, ...]) -> list[StepView]:
     return views
 
 
+# check ids -> notes, so a card with errata doesn't re-verify them (a sampling example: ~0.25 s) on each showing.
+_ERRATA: dict[tuple[str, ...], list[str]] = {}
+
+
+def cached_errata(checks: list[Any]) -> list[str] | None:
+    return _ERRATA.get(tuple(str(check.id) for check in checks))
+
+
 def errata_notes(checks: list[Any]) -> list[str]:
     """ "the chapter printed X; drill computes Y" for each check whose erratum the engine confirms."""
+    key = tuple(str(check.id) for check in checks)
+    notes = _ERRATA.get(key)
+    if notes is None:
+        notes = _ERRATA[key] = _build_errata_notes(checks)
+    return notes
+
+
+def _build_errata_notes(checks: list[Any]) -> list[str]:
     from drill.engine.verify import verify_checks
 
+    traces = {}
+    for check in checks:  # the side pane's traces: each example is computed once per process
+        try:
+            traces[check.example] = _trace(check.example)
+        except Exception:  # verify_checks reports an example that can't be built
+            pass
     notes = []
-    for result in verify_checks(checks):
+    for result in verify_checks(checks, traces):
         computed = "?" if result.value is None else f"{result.value:.{result.decimals}f}"
         note = f"the chapter printed {result.claimed:.{result.decimals}f}; drill computes {computed}"
         if result.erratum:

@@ -197,7 +197,11 @@ class StudyScreen(Screen):
         else:
             self.show_card(card)
         self._question_reached()
-        self.warm_steps(tuple({tuple(card.steps) for card in session.library.cards.values() if card.steps}))
+        cards = session.library.cards.values()
+        self.warm_steps(
+            tuple({tuple(card.steps) for card in cards if card.steps}),
+            tuple(checks for card in cards if (checks := session.errata_checks(card.id))),
+        )
 
     # --- showing cards --------------------------------------------------------------------------------------
 
@@ -227,8 +231,15 @@ class StudyScreen(Screen):
         """What needs the store: each grade's interval, the counts; and the card's errata notes."""
         self.query_one("#grades").set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
-        if self.session.errata_checks(card.id):
-            self.load_errata(card)
+        checks = self.session.errata_checks(card.id)
+        if checks:
+            from drill.tui.steps import cached_errata
+
+            notes = cached_errata(checks)
+            if notes is None:
+                self.load_errata(card)
+            else:
+                self.query_one(CardView).show_errata(notes)
 
     def _show_steps(self, refs: tuple[str, ...]) -> None:
         from drill.tui.steps import cached_steps
@@ -266,12 +277,15 @@ class StudyScreen(Screen):
         self.app.call_from_thread(self.query_one("#steps").show_views, refs, views)
 
     @work(thread=True, group="warm-steps")
-    def warm_steps(self, all_refs: tuple[tuple[str, ...], ...]) -> None:
-        """Build every card's steps in the background, so later cards show their pane with the card."""
-        from drill.tui.steps import load_steps
+    def warm_steps(self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list, ...] = ()) -> None:
+        """Build every card's steps and errata notes in the background, so later cards show them with the
+        card instead of after a worker's round trip (and its CPU) following each grade."""
+        from drill.tui.steps import errata_notes, load_steps
 
         for refs in all_refs:
             load_steps(refs)
+        for checks in all_errata:
+            errata_notes(checks)
 
     @work(thread=True, exclusive=True, group="errata")
     def load_errata(self, card: Any) -> None:
