@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from drill.tui.steps import StepView
 from drill.tui.widgets.matrix import matrix_table
+from drill.tui.widgets.rendered_once import RenderedOnce
 
 
 class StepPane(VerticalScroll):
@@ -21,6 +22,8 @@ class StepPane(VerticalScroll):
         self.views: list[StepView] = []
         self.index = 0
         self.refs: tuple[str, ...] = ()
+        # (refs, index) -> the step's body, laid out once per width: the same steps come back card after card.
+        self._bodies: dict[tuple[tuple[str, ...], int], RenderedOnce] = {}
 
     def compose(self):
         yield Static(Text("steps"), id="step-title")
@@ -61,22 +64,31 @@ class StepPane(VerticalScroll):
         if view.step is None:
             self._set(title, Text(view.problem or "unavailable"))
             return
-        step = view.step
-        parts = [Text(step.title, style="bold")]
-        if view.formula:
-            parts.append(Text(view.formula))
-        parts.append(Text(f"shape {step.shape}"))
-        if step.inputs:
-            parts.append(Text("from " + ", ".join(step.inputs), style="dim"))
-        parts.append(Text(""))
-        parts.append(matrix_table(step.output, title=step.name))
-        if step.explanation:
-            parts.append(Text(""))
-            parts.append(Text(step.explanation))
-        if step.note:
-            parts.append(Text("note: " + step.note, style="italic"))
-        self._set(title, Group(*parts))
+        key = (self.refs, self.index)
+        body = self._bodies.get(key)
+        if body is None:
+            body = self._bodies[key] = RenderedOnce(step_body(view))
+        self._set(title, body)
 
     def _set(self, title, body) -> None:
         self.query_one("#step-title", Static).update(title)
         self.query_one("#step-body", Static).update(body)
+
+
+def step_body(view: StepView) -> Group:
+    """A step's title, formula, shape and inputs, its output as a table, and what it means."""
+    step = view.step
+    parts = [Text(step.title, style="bold")]
+    if view.formula:
+        parts.append(Text(view.formula))
+    parts.append(Text(f"shape {step.shape}"))
+    if step.inputs:
+        parts.append(Text("from " + ", ".join(step.inputs), style="dim"))
+    parts.append(Text(""))
+    parts.append(matrix_table(step.output, title=step.name))
+    if step.explanation:
+        parts.append(Text(""))
+        parts.append(Text(step.explanation))
+    if step.note:
+        parts.append(Text("note: " + step.note, style="italic"))
+    return Group(*parts)
