@@ -229,3 +229,27 @@ def test_a_connection_gives_the_same_report_as_an_engine(engine, library):
     with engine.connect() as conn:
         inline = to_json(compute_report(conn, library, user="alice", cohort=True))
     assert inline == to_json(compute_report(engine, library, user="alice", cohort=True))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"since": date(2026, 1, 1)}, {"section": "7.12"}, {"cohort": True}, {"user": "bob"},
+    {"section": "7.12", "since": date(2026, 6, 1), "cohort": True},
+], ids=["whole", "since", "section", "cohort", "bob", "all-filters"])
+def test_without_the_card_list_every_other_figure_is_the_same(engine, library, kwargs):
+    # The terminal, Markdown and HTML reports skip the per-card list; nothing they show may change with it.
+    import dataclasses
+
+    full = compute_report(engine, library, **kwargs)
+    lean = compute_report(engine, library, cards=False, **kwargs)
+    assert lean.cards is None and len(full.cards) == full.totals.cards
+    assert lean == dataclasses.replace(full, cards=None, generated_at=lean.generated_at)
+    assert full.weakest and full.most_lapses  # (the comparison covers the listed cards, last grades included)
+
+
+def test_exports_refuse_a_report_without_its_card_list(engine, library):
+    from drill.report.csvout import to_csv
+
+    lean = compute_report(engine, library, cards=False)
+    for export in (to_json, to_csv):
+        with pytest.raises(ValueError, match="per-card list"):
+            export(lean)

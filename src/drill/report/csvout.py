@@ -39,6 +39,8 @@ def row(card: CardFigure) -> list[str]:
 
 
 def to_csv(data: ReportData) -> str:
+    if data.cards is None:
+        raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)

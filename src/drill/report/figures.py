@@ -7,14 +7,13 @@ card's first-of-day grades and passes (``card_states``). So the whole log's figu
 row per card; a ``--section`` or ``--since`` report runs indexed aggregates over the log's study_day /
 first_of_day columns instead. Study days are the ones recorded at grade time (drill.srs's day rules, the
 store's time zone and ``day_starts_at``). Python sees rows per card, per day and per quiz attempt, never per
-review.
+review; the per-card figures are computed over the card rows' columns (drill.report.card_table), and a
+Python object per card is made only when the caller asks for the per-card list (the CSV and JSON exports).
 """
 
 from __future__ import annotations
 
-import heapq
 import re
-from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,10 +34,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
+from drill.report.card_table import CardTable
 from drill.report.data import (
     MASTERED_STABILITY_DAYS,
-    RATINGS,
-    STATES,
     Calendar,
     CardFigure,
     Cohort,
@@ -63,7 +61,6 @@ from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudyDay
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
 TOP_CARDS = 10
-_SCHEDULED = frozenset({"learning", "review", "relearning"})
 
 cards_t = Card.__table__
 states_t = CardState.__table__
@@ -98,7 +95,12 @@ class Decay:
         return self.retrievabilities([stability], [elapsed_seconds])[0]
 
     def retrievabilities(self, stability, elapsed_seconds) -> list[float | None]:
-        """``retrievability`` for many cards at once (numpy; NaN stability or time: None)."""
+        """``retrievability`` for many cards at once (NaN stability or time: None)."""
+        r = self.retrievability_array(stability, elapsed_seconds)
+        return [None if value != value else value for value in r.tolist()]
+
+    def retrievability_array(self, stability, elapsed_seconds):
+        """R for many cards at once, as a numpy array (NaN where the stability or the time is unknown)."""
         import numpy as np
 
         stability = np.asarray(stability, dtype=np.float64)
@@ -107,7 +109,7 @@ class Decay:
         days = np.maximum(0.0, np.floor_divide(np.where(known, elapsed, 0.0), 86400.0))
         with np.errstate(divide="ignore", invalid="ignore"):
             r = (1 + self.factor * days / np.where(known, stability, 1.0)) ** self.decay
-        return [value if ok else None for value, ok in zip(r.tolist(), known.tolist(), strict=True)]
+        return np.where(known, r, np.nan)
 
 
 def parse_since(text: str | None) -> date | None:
@@ -132,8 +134,12 @@ def compute(
     tz_name: str | None = None,
     day_start_hour: int | None = None,
     parameters: Iterable[float] | None = None,
+    cards: bool = True,
 ) -> ReportData:
     """The report for ``user`` over a Store, an Engine or a Connection.
+
+    ``cards=False`` leaves out the per-card list (``ReportData.cards`` is None): the terminal, Markdown and
+    HTML reports don't show it, and building a figure per card is most of a large collection's cost.
 
     ``library`` (a drill.content Library) supplies question text; without it questions are empty.
     ``tz``/``day_start_hour`` default to the machine's zone and the srs config's ``day_starts_at``.
@@ -162,6 +168,7 @@ def compute(
             filters=Filters(since=since, section=section, user=user, cohort=cohort),
             tz_name=tz_name or timezone_name(tz),
             day_source=day_source,
+            with_cards=cards,
         )
 
 
@@ -263,24 +270,6 @@ def in_section(card_section: str, wanted: str) -> bool:
     return card_section == wanted or card_section.startswith(wanted + ".")
 
 
-@dataclass(slots=True)
-class _CardRow:
-    db_id: int
-    content_id: str
-    section: str
-    retired: bool
-    state: str | None
-    stability: float | None
-    difficulty: float | None
-    due: datetime | None
-    last_review: float | None  # seconds since 1970 (UTC); NaN when never reviewed
-    reps: int
-    lapses: int
-    suspended: bool
-    first_reviews: int  # first-of-study-day grades (true retention), kept by the store
-    first_passes: int
-
-
 class _Computation:
     def __init__(self, conn: Connection, clock: DayClock, decay: Decay, now: datetime, library: Any,
                  engine: Engine | None = None) -> None:
@@ -337,7 +326,7 @@ class _Computation:
     # -- the report ----------------------------------------------------------------------------------------
 
     def run(self, *, user: str | None, preferred: str | None, filters: Filters, tz_name: str,
-            day_source: str) -> ReportData:
+            day_source: str, with_cards: bool = True) -> ReportData:
         user_id, user = self.resolve_user(user, preferred)
         since_at = self.clock.start_of(filters.since) if filters.since else None
         since_day = (filters.since - EPOCH_DAY).days if filters.since else None
@@ -346,11 +335,11 @@ class _Computation:
             # The whole log's figures are summaries the store keeps (study_day_totals; card_states' retention
             # counters, read with the card rows). Only a section or --since needs the log itself. With an
             # Engine, the SQL-bound queries (the database works without the GIL) run on their own connections
-            # while this thread reads the card rows and builds the per-card figures.
-            last_ratings = background.submit(lambda comp: comp.last_ratings(user_id))
-            cards = self.card_rows(user_id)
-            scope = self.scope(cards, filters.section)
-            card_ids = None if filters.section is None else [c.db_id for c in scope]
+            # while this thread reads the card rows and computes the per-card figures over their columns.
+            last_ratings = background.submit(lambda comp: comp.last_ratings(user_id)) if with_cards else None
+            table = self.card_table(user_id)
+            scope = self.scope(table, filters.section)
+            card_ids = None if filters.section is None else scope.db_id.tolist()
             where = self.log_filter(user_id, card_ids, since_day)
             if filters.section is None:
                 day_totals = background.submit(lambda comp: comp.summary_day_totals(user_id, since_day))
@@ -358,15 +347,22 @@ class _Computation:
                 day_totals = background.submit(lambda comp: comp.day_totals(where))
             firsts = (background.submit(lambda comp: comp.first_of_day_per_card(where))
                       if since_day is not None else None)
-            last_ratings = last_ratings.result()
-            figures = self.card_figures(scope, last_ratings)
+            r = scope.retrievability(self.decay, self.now)
+            weakest, most_lapsed = scope.weakest(r, TOP_CARDS), scope.most_lapsed(r, TOP_CARDS)
+            if last_ratings is None:
+                listed = [int(scope.db_id[i]) for i in {*weakest, *most_lapsed}]
+                last_ratings = self.last_ratings(user_id, listed) if listed else {}
+            else:
+                last_ratings = last_ratings.result()
+            cards = self.card_figures(scope, range(len(scope)), r, last_ratings) if with_cards else None
             per_day_totals = day_totals.result()
             if firsts is not None:
-                sections = {c.db_id: c.section for c in cards}
+                sections = dict(zip(table.db_id.tolist(), (table.sections[c] for c in table.section_code.tolist()),
+                                    strict=True))
                 per_section = [(sections.get(card_id, ""), n, passed) for card_id, (n, passed) in
                                firsts.result().items()]
             else:
-                per_section = [(c.section, c.first_reviews, c.first_passes) for c in scope if c.first_reviews]
+                per_section = self.stored_retention(scope)
         per_day = {day: n for day, (n, _ms) in per_day_totals.items()}
         reviews = sum(per_day.values())
         review_ms = sum(ms for _n, ms in per_day_totals.values())
@@ -378,15 +374,15 @@ class _Computation:
             timezone=tz_name,
             day_start_hour=self.clock.day_start_hour,
             day_start_source=day_source,
-            totals=self.totals(figures, reviews, review_ms, per_day, user_id, since_at, filters.section is not None),
+            totals=self.totals(scope, reviews, review_ms, per_day, user_id, since_at, filters.section is not None),
             calendar=self.calendar(per_day),
             retention=retention,
             forecast=self.forecast(scope),
-            weakest=self.weakest(figures),
-            most_lapses=self.most_lapses(figures),
+            weakest=self.listed(weakest, cards, scope, r, last_ratings),
+            most_lapses=self.listed(most_lapsed, cards, scope, r, last_ratings),
             quizzes=self.quizzes(user_id, since_at),
-            mastery=self.mastery(figures, retention),
-            cards=figures,
+            mastery=self.mastery(scope, r, retention),
+            cards=cards,
             cohort=self.cohort(scope, card_ids, since_at) if filters.cohort else None,
         )
 
@@ -424,79 +420,56 @@ class _Computation:
         sql = str(query.compile(dialect=self.conn.dialect, compile_kwargs={"literal_binds": True}))
         return self.conn.connection.driver_connection.execute(sql).fetchall()
 
-    def card_rows(self, user_id: int) -> list[_CardRow]:
+    def card_table(self, user_id: int) -> CardTable:
+        """Every card with the user's state of it, in the collection's order, as columns."""
         joined = cards_t.outerjoin(
             states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id)
         )
         query = select(
             cards_t.c.id, cards_t.c.content_id, cards_t.c.section, type_coerce(cards_t.c.retired, Integer),
             states_t.c.state, states_t.c.stability, states_t.c.difficulty, self.timestamp_column(states_t.c.due),
-            self.timestamp_column(states_t.c.last_review), states_t.c.reps, states_t.c.lapses,
-            type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing; bool() below)
-            states_t.c.first_reviews, states_t.c.first_passes,
+            self.timestamp_column(states_t.c.last_review), func.coalesce(states_t.c.reps, 0),
+            func.coalesce(states_t.c.lapses, 0),
+            type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing)
+            func.coalesce(states_t.c.first_reviews, 0), func.coalesce(states_t.c.first_passes, 0),
         ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
-        fetched = self.plain_rows(query)
-        dues = _timestamps([row[7] for row in fetched])
-        last_reviews = _epoch_seconds([row[8] for row in fetched])
-        return [
-            _CardRow(db_id, cid, section or "", bool(retired), state, stab, diff, due, last, reps or 0, lapses or 0,
-                     bool(suspended), firsts or 0, passes or 0)
-            for (db_id, cid, section, retired, state, stab, diff, _, _, reps, lapses, suspended, firsts, passes),
-            due, last in zip(fetched, dues, last_reviews, strict=True)
-        ]
+        return CardTable.from_rows(self.plain_rows(query), _epoch_seconds)
 
-    def scope(self, cards: list[_CardRow], section: str | None) -> list[_CardRow]:
+    def scope(self, table: CardTable, section: str | None) -> CardTable:
         if section is None:
-            return cards
-        chosen = [c for c in cards if in_section(c.section, section)]
-        if not chosen:
-            known = sorted({c.section for c in cards if c.section}, key=section_key)
+            return table
+        chosen = table.where(table.in_sections(lambda card_section: in_section(card_section, section)))
+        if not len(chosen):
+            known = sorted({s for s in table.sections if s}, key=section_key)
             raise InputError(f"--section {section!r}: no cards in that section (sections: {', '.join(known)})")
         return chosen
-
-    @staticmethod
-    def state_of(card: _CardRow) -> str:
-        if card.retired:
-            return "retired"
-        if card.suspended:
-            return "suspended"
-        return card.state or "new"
 
     def questions(self) -> dict[str, str]:
         cards = getattr(self.library, "cards", None) or {}
         return {cid: card.question for cid, card in cards.items()}
 
-    def card_figures(self, scope: list[_CardRow], last_ratings: dict[int, int]) -> list[CardFigure]:
-        questions = self.questions()
-        now_ts = self.now.timestamp()
-        nan = float("nan")
-        # Retrievability of every card at once; a card never reviewed (state new) has none.
-        rs = self.decay.retrievabilities(
-            [c.stability if c.stability is not None and (c.state or "new") != "new" else nan for c in scope],
-            [now_ts - c.last_review for c in scope],
-        )
-        # Positional construction, names bound locally: this loop runs once per card (100k).
-        figures = []
-        append = figures.append
-        get_question = questions.get
-        get_rating = last_ratings.get
-        ratings = RATINGS
-        figure = CardFigure
-        for card, r in zip(scope, rs, strict=True):
-            state = card.state or "new"
-            if state != "new":
-                rating = get_rating(card.db_id)
-                due = card.due
-            else:
-                rating = due = None
-            shown = "retired" if card.retired else "suspended" if card.suspended else state  # state_of(card)
-            append(figure(card.content_id, card.section, get_question(card.content_id, ""), shown, due,
-                          card.stability, card.difficulty, r, card.reps, card.lapses,
-                          ratings.get(rating) if rating else None))
-        return figures
+    def card_figures(self, scope: CardTable, indexes, r, last_ratings: dict[int, int]) -> list[CardFigure]:
+        return scope.figures(indexes, r, self.questions(), last_ratings, _timestamps)
 
-    def last_ratings(self, user_id: int) -> dict[int, int]:
-        """Each card's latest grade: the log row at the card's last_review (an index look-up per card)."""
+    def listed(self, indexes: list[int], cards: list[CardFigure] | None, scope: CardTable, r,
+               last_ratings: dict[int, int]) -> list[CardFigure]:
+        """The figures of a top ten: the export's own objects when every card was built, else built here."""
+        if cards is not None:
+            return [cards[i] for i in indexes]
+        return self.card_figures(scope, indexes, r, last_ratings)
+
+    def stored_retention(self, scope: CardTable) -> list[tuple[str, int, int]]:
+        """(section, first-of-day reviews, passed) per section, from the counters the store keeps per card."""
+        graded = scope.first_reviews > 0
+        cards = scope.per_section(graded)
+        firsts = scope.per_section(graded, scope.first_reviews)
+        passes = scope.per_section(graded, scope.first_passes)
+        return [(section, int(firsts[code]), int(passes[code]))
+                for code, section in enumerate(scope.sections) if cards[code]]
+
+    def last_ratings(self, user_id: int, card_ids: list[int] | None = None) -> dict[int, int]:
+        """Each card's latest grade (of ``card_ids``, or all): the log row at the card's last_review (an index
+        look-up per card)."""
         query = (
             select(logs_t.c.card_id, logs_t.c.rating, logs_t.c.id)
             .select_from(
@@ -511,21 +484,21 @@ class _Computation:
             )
             .where(states_t.c.user_id == user_id, logs_t.c.user_id == user_id)
         )
+        if card_ids is not None:
+            query = query.where(states_t.c.card_id.in_(card_ids))
         latest: dict[int, tuple[int, int]] = {}
         for card_id, rating, log_id in self.conn.execute(query):
             if card_id not in latest or log_id > latest[card_id][0]:
                 latest[card_id] = (log_id, rating)
         return {card_id: rating for card_id, (_, rating) in latest.items()}
 
-    def totals(self, figures, reviews, review_ms, per_day, user_id, since_at, section_filtered: bool) -> Totals:
-        by_state = dict.fromkeys(STATES, 0)
-        for f in figures:
-            by_state[f.state] += 1
+    def totals(self, scope: CardTable, reviews, review_ms, per_day, user_id, since_at,
+               section_filtered: bool) -> Totals:
         review_seconds = review_ms / 1000
         session_seconds = None if section_filtered else self.session_seconds(user_id, since_at)
         return Totals(
-            cards=len(figures),
-            by_state=by_state,
+            cards=len(scope),
+            by_state=scope.by_state(),
             reviews=reviews,
             review_seconds=review_seconds,
             session_seconds=session_seconds,
@@ -572,30 +545,12 @@ class _Computation:
         overall = _retention(sum(v[0] for v in sums.values()), sum(v[1] for v in sums.values()))
         return Retention(overall=overall, by_section=by_section)
 
-    def forecast(self, scope: list[_CardRow]) -> Forecast:
+    def forecast(self, scope: CardTable) -> Forecast:
         today = self.clock.day_of(self.now)
         starts = [self.clock.start_of(today + timedelta(days=i)).timestamp() for i in range(FORECAST_DAYS + 1)]
-        counts = [0] * FORECAST_DAYS
-        overdue = 0
-        for card in scope:
-            if card.due is None or card.retired or card.suspended or card.state not in _SCHEDULED:
-                continue
-            ts = card.due.timestamp()
-            if ts < starts[0]:
-                overdue += 1
-            elif ts < starts[-1]:
-                counts[bisect_right(starts, ts) - 1] += 1
+        overdue, counts = scope.due_counts(starts)
         return Forecast(overdue=overdue, days=[ForecastDay(today + timedelta(days=i), n)
                                                for i, n in enumerate(counts)])
-
-    def weakest(self, figures: list[CardFigure]) -> list[CardFigure]:
-        active = [f for f in figures if f.retrievability is not None and f.state in _SCHEDULED]
-        return heapq.nsmallest(TOP_CARDS, active, key=lambda f: (f.retrievability, -f.lapses, f.id))
-
-    def most_lapses(self, figures: list[CardFigure]) -> list[CardFigure]:
-        lapsed = [f for f in figures if f.lapses > 0]
-        return heapq.nsmallest(TOP_CARDS, lapsed, key=lambda f: (
-            -f.lapses, f.retrievability if f.retrievability is not None else 2.0, f.id))
 
     def quizzes(self, user_id: int, since_at: datetime | None) -> list[QuizPoint]:
         query = select(quiz_t.c.started_at, quiz_t.c.settings, quiz_t.c.score, quiz_t.c.total).where(
@@ -614,47 +569,31 @@ class _Computation:
             ))
         return points
 
-    def mastery(self, figures: list[CardFigure], retention: Retention) -> list[SectionMastery]:
-        # per section: [cards, new, learning, review, mastered, out, active, sum R, n R]
-        acc: dict[str, list[float]] = {}
-        index = {"new": 1, "learning": 2, "relearning": 2, "review": 3, "suspended": 5, "retired": 5}
-        mastered_days = MASTERED_STABILITY_DAYS
-        for f in figures:
-            section = f.section
-            row = acc.get(section)
-            if row is None:
-                row = acc[section] = [0, 0, 0, 0, 0, 0, 0, 0.0, 0]
-            state = f.state
-            slot = index[state]
-            row[0] += 1
-            row[slot] += 1
-            if slot == 5:  # suspended or retired
-                continue
-            row[6] += 1
-            if slot == 3 and (f.stability or 0) >= mastered_days:
-                row[4] += 1
-            r = f.retrievability
-            if r is not None:
-                row[7] += r
-                row[8] += 1
+    def mastery(self, scope: CardTable, r, retention: Retention) -> list[SectionMastery]:
+        counts = {name: column.tolist() for name, column in scope.mastery_counts(r).items()}
         rates = {item.section: item.retention.rate for item in retention.by_section}
         return [
             SectionMastery(
-                section=section, cards=int(row[0]), new=int(row[1]), learning=int(row[2]), review=int(row[3]),
-                mastered=int(row[4]), suspended=int(row[5]),
-                mean_retrievability=(row[7] / row[8]) if row[8] else None,
+                section=section, cards=int(counts["cards"][code]), new=int(counts["new"][code]),
+                learning=int(counts["learning"][code]), review=int(counts["review"][code]),
+                mastered=int(counts["mastered"][code]), suspended=int(counts["out"][code]),
+                mean_retrievability=(counts["sum_r"][code] / counts["n_r"][code]) if counts["n_r"][code] else None,
                 retention=rates.get(section),
-                mastery=(row[4] / row[6]) if row[6] else 0.0,
+                mastery=(counts["mastered"][code] / counts["active"][code]) if counts["active"][code] else 0.0,
             )
-            for section, row in sorted(acc.items(), key=lambda item: section_key(item[0]))
+            for code, section in sorted(enumerate(scope.sections), key=lambda item: section_key(item[1]))
+            if counts["cards"][code]
         ]
 
     # -- cohort --------------------------------------------------------------------------------------------
 
-    def cohort(self, scope: list[_CardRow], card_ids: list[int] | None, since_at: datetime | None) -> Cohort:
+    def cohort(self, scope: CardTable, card_ids: list[int] | None, since_at: datetime | None) -> Cohort:
         users = {r.id: r.name for r in self.conn.execute(select(users_t.c.id, users_t.c.name))}
-        in_scope = {c.db_id: c for c in scope}
-        active_cards = sum(1 for c in scope if not c.retired)
+        # db id -> (content id, section, retired) of the cards in scope
+        in_scope = {db_id: _ScopeCard(cid, scope.sections[code], retired) for db_id, cid, code, retired in zip(
+            scope.db_id.tolist(), scope.content_id.tolist(), scope.section_code.tolist(), scope.retired.tolist(),
+            strict=True)}
+        active_cards = int(len(scope) - scope.retired.sum())
 
         seen: dict[int, int] = defaultdict(int)
         mastered: dict[int, int] = defaultdict(int)
@@ -721,6 +660,13 @@ class _Computation:
             .group_by(logs_t.c.user_id, logs_t.c.card_id)
         )
         return [(int(u), int(c), int(n), int(f or 0), int(p or 0)) for u, c, n, f, p in self.conn.execute(query)]
+
+
+@dataclass(frozen=True, slots=True)
+class _ScopeCard:
+    content_id: str
+    section: str
+    retired: bool
 
 
 def _retention(reviews: int, passed: int) -> RetentionFigure:

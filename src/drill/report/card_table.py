@@ -1,0 +1,226 @@
+"""The report's cards as columns: one row per card fetched once, then every per-card figure in numpy.
+
+A collection can hold 100k cards. The report's own figures (cards per state, mastery and mean retrievability
+per section, the forecast, the weakest and most-lapsed cards) are sums, counts and a top ten over the
+columns, so no Python object is made per card for them. A ``CardFigure`` per card is built only when it is
+listed: the top tens, or every card for the CSV and JSON exports (``figures``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+
+from drill.report.data import MASTERED_STABILITY_DAYS, RATINGS, STATES, CardFigure
+
+# FSRS state codes (a card without a state row is new) and the shown-state codes, both indexes into STATES:
+# the shown state is the FSRS state unless the card is suspended or retired.
+NEW, LEARNING, REVIEW, RELEARNING, SUSPENDED, RETIRED = range(6)
+STATE_CODES = {name: code for code, name in enumerate(STATES)}
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """One entry per card, in the collection's order (position, id)."""
+
+    db_id: np.ndarray  # int64
+    content_id: np.ndarray  # object (str)
+    section_code: np.ndarray  # int64, an index into ``sections``
+    sections: tuple[str, ...]
+    retired: np.ndarray  # bool
+    fsrs_state: np.ndarray  # int8: NEW, LEARNING, REVIEW or RELEARNING
+    shown: np.ndarray  # int8: fsrs_state, or SUSPENDED / RETIRED
+    stability: np.ndarray  # float64, NaN when none
+    difficulty: np.ndarray  # float64, NaN when none
+    due_raw: np.ndarray  # object: the database's values (parsed into datetimes only for listed cards)
+    due_s: np.ndarray  # float64 seconds since 1970 (UTC), NaN when none
+    last_s: np.ndarray  # float64 seconds since 1970 (UTC), NaN when never reviewed
+    reps: np.ndarray  # int64
+    lapses: np.ndarray  # int64
+    first_reviews: np.ndarray  # int64, first-of-study-day grades (true retention), kept by the store
+    first_passes: np.ndarray  # int64
+
+    # Columns fetched, in this order, by ``from_rows``'s query (figures.card_table).
+    COLUMNS = ("db_id", "content_id", "section", "retired", "state", "stability", "difficulty", "due",
+               "last_review", "reps", "lapses", "suspended", "first_reviews", "first_passes")
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[tuple], epoch_seconds: Callable[[list], list[float]]) -> CardTable:
+        n = len(rows)
+        columns = list(zip(*rows, strict=True)) if rows else [()] * len(cls.COLUMNS)
+        (db_id, content_id, section, retired, state, stability, difficulty, due, last_review, reps, lapses,
+         suspended, first_reviews, first_passes) = columns
+        # Codes by C-level look-ups (map over a dict), not a Python loop per card.
+        present = set(section)
+        names = sorted({s or "" for s in present})
+        codes: dict[str | None, int] = {name: code for code, name in enumerate(names)}
+        if None in present:
+            codes[None] = codes[""]
+        section_code = np.fromiter(map(codes.__getitem__, section), np.int64, n)
+        fsrs_state = np.fromiter(map(STATE_CODES.get, state, repeat(NEW, n)), np.int8, n)
+        retired_a = np.array(retired, dtype=bool).reshape(n)  # (None is False)
+        shown = fsrs_state.copy()
+        shown[np.array(suspended, dtype=bool).reshape(n)] = SUSPENDED
+        shown[retired_a] = RETIRED
+        return cls(
+            db_id=np.array(db_id, dtype=np.int64).reshape(n),
+            content_id=_objects(content_id),
+            section_code=section_code,
+            sections=tuple(names),
+            retired=retired_a,
+            fsrs_state=fsrs_state,
+            shown=shown,
+            stability=np.array(stability, dtype=np.float64).reshape(n),  # (None is NaN)
+            difficulty=np.array(difficulty, dtype=np.float64).reshape(n),
+            due_raw=_objects(due),
+            due_s=np.array(epoch_seconds(list(due)), dtype=np.float64).reshape(n),
+            last_s=np.array(epoch_seconds(list(last_review)), dtype=np.float64).reshape(n),
+            reps=np.array(reps, dtype=np.int64).reshape(n),  # (the query coalesces these to 0)
+            lapses=np.array(lapses, dtype=np.int64).reshape(n),
+            first_reviews=np.array(first_reviews, dtype=np.int64).reshape(n),
+            first_passes=np.array(first_passes, dtype=np.int64).reshape(n),
+        )
+
+    def __len__(self) -> int:
+        return len(self.db_id)
+
+    def where(self, mask: np.ndarray) -> CardTable:
+        """The cards where ``mask`` holds, in the same order (sections keep their codes)."""
+        return replace(self, **{name: getattr(self, name)[mask] for name in _ARRAYS})
+
+    def in_sections(self, wanted: Callable[[str], bool]) -> np.ndarray:
+        """A mask of the cards whose section satisfies ``wanted`` (asked once per section)."""
+        chosen = np.array([wanted(s) for s in self.sections] or [False], dtype=bool)
+        return chosen[self.section_code] if len(self) else np.zeros(0, dtype=bool)
+
+    # -- figures over the columns ----------------------------------------------------------------------
+
+    def retrievability(self, decay: Any, now: datetime) -> np.ndarray:
+        """R now for every card (NaN for a card never reviewed)."""
+        stability = np.where(self.fsrs_state != NEW, self.stability, np.nan)
+        return decay.retrievability_array(stability, now.timestamp() - self.last_s)
+
+    def by_state(self) -> dict[str, int]:
+        counts = np.bincount(self.shown, minlength=len(STATES))
+        return {name: int(counts[code]) for code, name in enumerate(STATES)}
+
+    def per_section(self, mask: np.ndarray | None = None, weights: np.ndarray | None = None) -> np.ndarray:
+        """Per section code: the number of cards (where ``mask``), or the sum of ``weights`` over them, summed
+        in the cards' order."""
+        codes, w = self.section_code, weights
+        if mask is not None:
+            codes = codes[mask]
+            w = None if weights is None else weights[mask]
+        return np.bincount(codes, weights=w, minlength=len(self.sections))
+
+    def mastery_counts(self, r: np.ndarray) -> dict[str, np.ndarray]:
+        """Per section code: cards, new, learning (+ relearning), review, mastered, out of rotation (suspended
+        or retired), active, and the sum and count of R over active reviewed cards."""
+        shown = self.shown
+        active = shown < SUSPENDED
+        with np.errstate(invalid="ignore"):
+            mastered = (shown == REVIEW) & (self.stability >= MASTERED_STABILITY_DAYS)  # (NaN is not)
+        has_r = active & ~np.isnan(r)
+        return {
+            "cards": self.per_section(),
+            "new": self.per_section(shown == NEW),
+            "learning": self.per_section((shown == LEARNING) | (shown == RELEARNING)),
+            "review": self.per_section(shown == REVIEW),
+            "mastered": self.per_section(mastered),
+            "out": self.per_section(~active),
+            "active": self.per_section(active),
+            "sum_r": self.per_section(has_r, np.where(has_r, r, 0.0)),
+            "n_r": self.per_section(has_r),
+        }
+
+    def scheduled(self) -> np.ndarray:
+        """Cards in rotation with an FSRS schedule (not new, suspended or retired)."""
+        return (self.shown >= LEARNING) & (self.shown <= RELEARNING)
+
+    def due_counts(self, starts: Sequence[float]) -> tuple[int, list[int]]:
+        """(cards due before ``starts[0]``, cards due in each [starts[i], starts[i+1])) over scheduled cards."""
+        due = self.due_s[self.scheduled() & ~np.isnan(self.due_s)]
+        bounds = np.asarray(starts, dtype=np.float64)
+        overdue = int(np.count_nonzero(due < bounds[0]))
+        upcoming = due[(due >= bounds[0]) & (due < bounds[-1])]
+        days = np.searchsorted(bounds, upcoming, side="right") - 1
+        return overdue, np.bincount(days, minlength=len(bounds) - 1).tolist()
+
+    def weakest(self, r: np.ndarray, count: int) -> list[int]:
+        """Indexes of the ``count`` scheduled cards least likely to be recalled (ties: more lapses, then id)."""
+        chosen = np.flatnonzero(self.scheduled() & ~np.isnan(r))
+        return self._top(chosen, (r, -self.lapses), count, r, lambda rv, lapses, cid: (rv, -lapses, cid))
+
+    def most_lapsed(self, r: np.ndarray, count: int) -> list[int]:
+        """Indexes of the ``count`` cards with the most lapses (ties: lower R, never reviewed last, then id)."""
+        chosen = np.flatnonzero(self.lapses > 0)
+        return self._top(chosen, (-self.lapses, np.where(np.isnan(r), 2.0, r)), count, r,
+                         lambda rv, lapses, cid: (-lapses, 2.0 if rv is None else rv, cid))
+
+    def _top(self, chosen: np.ndarray, numeric: tuple[np.ndarray, ...], count: int, r: np.ndarray,
+             key) -> list[int]:
+        """The first ``count`` of ``chosen`` by ``key(R or None, lapses, id)``, whose leading elements order as
+        the ``numeric`` columns do: numpy finds the count-th card by those, and only the cards up to it (its
+        ties included) are sorted in Python, by the whole key."""
+        if len(chosen) > count:
+            columns = [column[chosen] for column in numeric]
+            kth = np.lexsort(columns[::-1])[count - 1]  # (lexsort's last key is its primary one)
+            before, tied = np.zeros(len(chosen), dtype=bool), np.ones(len(chosen), dtype=bool)
+            for column in columns:
+                before |= tied & (column < column[kth])
+                tied &= column == column[kth]
+            chosen = chosen[before | tied]
+        keyed = [
+            (key(None if rv != rv else rv, lapses, cid), i)
+            for i, rv, lapses, cid in zip(chosen.tolist(), r[chosen].tolist(), self.lapses[chosen].tolist(),
+                                          self.content_id[chosen].tolist(), strict=True)
+        ]
+        keyed.sort()
+        return [i for _, i in keyed[:count]]
+
+    def figures(self, indexes: Sequence[int] | np.ndarray, r: np.ndarray, questions: dict[str, str],
+                last_ratings: dict[int, int], timestamps: Callable[[list], list[datetime | None]]) -> list[CardFigure]:
+        """A CardFigure for each card of ``indexes`` (every card for the exports; a top ten otherwise)."""
+        at = np.asarray(indexes, dtype=np.int64)
+        dues = timestamps(self.due_raw[at].tolist())
+        sections = self.sections
+        names = STATES
+        get_question = questions.get
+        get_rating = last_ratings.get
+        ratings = RATINGS
+        figure = CardFigure
+        figures = []
+        append = figures.append
+        # Positional construction, names bound locally: for an export this loop runs once per card.
+        for db_id, cid, code, fsrs, shown, stab, diff, due, rv, reps, lapses in zip(
+            self.db_id[at].tolist(), self.content_id[at].tolist(), self.section_code[at].tolist(),
+            self.fsrs_state[at].tolist(), self.shown[at].tolist(), self.stability[at].tolist(),
+            self.difficulty[at].tolist(), dues, r[at].tolist(), self.reps[at].tolist(), self.lapses[at].tolist(),
+            strict=True,
+        ):
+            if fsrs != NEW:
+                rating = get_rating(db_id)
+            else:
+                rating = due = None
+            append(figure(cid, sections[code], get_question(cid, ""), names[shown], due,
+                          None if stab != stab else stab, None if diff != diff else diff, None if rv != rv else rv,
+                          reps, lapses, ratings.get(rating) if rating else None))
+        return figures
+
+
+_ARRAYS = ("db_id", "content_id", "section_code", "retired", "fsrs_state", "shown", "stability", "difficulty",
+           "due_raw", "due_s", "last_s", "reps", "lapses", "first_reviews", "first_passes")
+
+
+def _objects(values: Sequence[Any]) -> np.ndarray:
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array
+
+
+
