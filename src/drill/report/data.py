@@ -172,23 +172,37 @@ class ReportData:
     most_lapses: list[CardFigure]
     quizzes: list[QuizPoint]
     mastery: list[SectionMastery]
-    cards: list[CardFigure]
+    cards: list[CardFigure] | None  # None when computed without the per-card list (compute(cards=False))
     cohort: Cohort | None = None
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict:
         """Plain JSON-ready data: dates and datetimes as ISO 8601 strings."""
-        return _jsonable(self)
+        return jsonable(self)
+
+
+def jsonable(value, skip: tuple[str, ...] = ()):
+    """``value`` as plain JSON-ready data (a dataclass's fields in ``skip`` left out)."""
+    # Hand-rolled rather than dataclasses.asdict (which deep-copies): a report may hold 100k cards.
+    if isinstance(value, CardFigure):  # the common case by far: one per card
+        return {name: _jsonable(getattr(value, name)) for name in _CARD_FIELDS}
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__ if name not in skip}
+    return _jsonable(value)
 
 
 def _jsonable(value):
-    # Hand-rolled rather than dataclasses.asdict (which deep-copies): a report may hold 100k cards.
+    if value is None or isinstance(value, str | int | float):
+        return value
     if isinstance(value, datetime | date):
         return value.isoformat()
     if hasattr(value, "__dataclass_fields__"):
-        return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
+        return jsonable(value)
     if isinstance(value, dict):
         return {key: _jsonable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_jsonable(item) for item in value]
     return value
+
+
+_CARD_FIELDS = tuple(CardFigure.__dataclass_fields__)
