@@ -80,6 +80,37 @@ def test_corrupt_pages_fail_the_quick_check(tmp_path):
         open_store(f"sqlite:///{path}", "alice")
 
 
+def _scribble(path: Path) -> None:
+    """Damage every page after the schema page, as test_corrupt_pages_fail_the_quick_check does."""
+    page_size = 4096
+    with open(path, "r+b") as handle:
+        for page in range(2, path.stat().st_size // page_size):
+            handle.seek(page * page_size + 8)
+            handle.write(b"\xff" * 200)
+
+
+def test_a_report_on_damaged_pages_is_one_clear_line(tmp_path):
+    # A read-only open (a report) skips the whole-file check; the damage its queries meet is still named.
+    path = tmp_path / "drill.sqlite3"
+    _make_db(path, grades=20)
+    _scribble(path)
+    out = subprocess.run(
+        [sys.executable, "-m", "drill", "report", "--user", "alice"], capture_output=True, text=True, env=_env(path)
+    )
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith("drill: error: ") and "corrupt" in out.stderr and "drill restore" in out.stderr
+    assert "Traceback" not in out.stderr and str(path) in out.stderr
+
+
+def test_a_read_only_open_of_a_file_that_is_no_database_is_named(tmp_path):
+    path = tmp_path / "drill.sqlite3"
+    _make_db(path)
+    with open(path, "r+b") as handle:
+        handle.write(b"this is not sqlite at all")
+    with pytest.raises(StoreError, match="corrupt.*drill restore"):
+        open_store(f"sqlite:///{path}", "alice", readonly=True)
+
+
 def test_read_only_database_reads_but_refuses_grades_clearly(tmp_path):
     path = tmp_path / "drill.sqlite3"
     _make_db(path)

@@ -125,7 +125,7 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
     (``getpass.getuser()``, falling back to ``"learner"``). ``readonly``: never write (also chosen
     automatically when the database cannot be written; ``Store.readonly`` says which).
 
-    At open: ``PRAGMA quick_check`` (SQLite); pending Alembic migrations are applied after an automatic
+    At open: ``PRAGMA quick_check`` (SQLite, unless read-only: see ``_prepare``); pending Alembic migrations are applied after an automatic
     backup (only when an existing database needs migrating). Raises ``StoreError`` with a message that
     names the database and what to do (e.g. ``drill restore``) when it is corrupt or unusable.
     """
@@ -169,10 +169,13 @@ def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bo
     with engine.connect() as conn:
         if engine.dialect.name == "sqlite":
             raw = conn.connection.driver_connection
-            result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
-            if result != ["ok"]:
-                raise StoreError(engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})")
             if not readonly:
+                # Before anything may be written: writing onto damaged pages could spread the damage. The check
+                # reads the whole file (seconds for millions of reviews), so an open asked to be read-only (a
+                # report) skips it; damage such a reader meets is reported the same way (engines.describe).
+                result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
+                if result != ["ok"]:
+                    raise StoreError(engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})")
                 readonly = _sqlite_readonly(raw)
             if not readonly:
                 mode = raw.execute("PRAGMA journal_mode").fetchone()[0]
@@ -291,6 +294,11 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def errors_translated(self):
+        """A context in which database failures the user can act on (corrupt, locked...) become StoreError:
+        for callers that query ``engine`` themselves (reports)."""
+        return engines.translate_errors(self.where)
 
     @property
     def engine(self) -> Engine:
