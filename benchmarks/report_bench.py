@@ -5,7 +5,9 @@ logs over two years, each with its previous review, study day and first-of-day f
 then times in one process:
   - baseline: every SQL statement the report runs (recorded from a run by sqlite3's trace callback), replayed
     through raw sqlite3 and fetched as tuples — the aggregates' own cost, without SQLAlchemy or any Python figure work;
-  - the full computation, ``drill.report.figures.compute`` (SQLAlchemy, every figure, cohort off);
+  - the report, ``drill.report.figures.compute(..., cards=False)``: every figure `drill report` shows in the
+    terminal, Markdown or HTML (SQLAlchemy, cohort off) -- the goal's measure;
+  - the same with the per-card list the CSV and JSON exports add (``cards=True``: a figure object per card);
   - rendering the result as JSON, HTML, Markdown and CSV;
 and prints the ratio full / raw and the peak memory (ru_maxrss). Goals (issue 6): <= 1.5 s, <= 300 MB.
 
@@ -75,7 +77,7 @@ def raw_statements(engine, user: str) -> list[tuple[str, tuple]]:
     event.listen(engine, "checkin", checkin)
     try:
         compute(engine, user=user, now=store_bench.NOW, tz=store_bench.BENCH_TZ, tz_name="UTC",
-                day_start_hour=store_bench.DAY_STARTS_AT)
+                day_start_hour=store_bench.DAY_STARTS_AT, cards=False)
     finally:
         event.remove(engine, "checkout", checkout)
         event.remove(engine, "checkin", checkin)
@@ -123,16 +125,24 @@ def run(path: Path, repeat: int) -> None:
     rss_start = peak_mb()
     result = {}
 
-    def full():
+    def report(cards: bool):
         result["data"] = compute(engine, user="bench", now=store_bench.NOW, tz=store_bench.BENCH_TZ,
-                                 tz_name="UTC", day_start_hour=store_bench.DAY_STARTS_AT)
+                                 tz_name="UTC", day_start_hour=store_bench.DAY_STARTS_AT, cards=cards)
+
+    def full():
+        report(cards=False)
+
+    def with_cards():
+        report(cards=True)
 
     full()  # warm the page cache (and SQLAlchemy's statement cache, as any long-lived process has)
     full_times, full_cpu = timed_both(full, repeat)
-    data = result["data"]
     rss_report = peak_mb()  # the process's peak so far: imports + the report's figures, nothing else yet
+    with_cards()
+    cards_times, cards_cpu = timed_both(with_cards, repeat)
+    data = result["data"]
 
-    statements = raw_statements(engine, "bench")
+    statements = raw_statements(engine, "bench")  # the report's own statements (cards=False)
     raw = sqlite3.connect(path)
 
     def raw_run():
@@ -153,6 +163,8 @@ def run(path: Path, repeat: int) -> None:
     print(f"full report figures         : best {full_best:.3f} s wall, {best(full_cpu):.3f} s CPU  "
           f"(median {statistics.median(full_times):.3f} s; goal <= {GOAL_SECONDS} s)")
     print(f"ratio full / raw            : {full_best / raw_best:.2f}x wall, {best(full_cpu) / best(raw_cpu):.2f}x CPU")
+    print(f"with the per-card list      : best {best(cards_times):.3f} s wall, {best(cards_cpu):.3f} s CPU  "
+          f"(median {statistics.median(cards_times):.3f} s; what the CSV and JSON exports compute)")
     print(f"machine load (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print("rendering                   : " + "  ".join(f"{k} {v:.3f} s" for k, v in render_times.items()))
     print(f"peak memory (ru_maxrss)     : {rss_report:.0f} MB computing the report (imports alone: {rss_start:.0f} MB; "
