@@ -49,6 +49,12 @@ def shown_state(row) -> str:
     return row[4] or "new"
 
 
+def table_of(rows) -> tuple[CardTable, object, Decay]:
+    decay = Decay.from_parameters()
+    table = CardTable.from_rows(rows, _epoch_seconds)
+    return table, table.retrievability(decay, NOW), decay
+
+
 def r_of(row, decay: Decay) -> float | None:
     if (row[4] or "new") == "new" or row[5] is None:
         return None
@@ -59,9 +65,7 @@ def r_of(row, decay: Decay) -> float | None:
 @settings(max_examples=100, deadline=None)
 @given(card_rows())
 def test_top_tens_equal_a_full_sort(rows):
-    decay = Decay.from_parameters()
-    table = CardTable.from_rows(rows, _epoch_seconds)
-    r = table.retrievability(decay, NOW)
+    table, r, decay = table_of(rows)
     expected_r = [r_of(row, decay) for row in rows]
     assert [None if v != v else v for v in r.tolist()] == expected_r
 
@@ -76,9 +80,7 @@ def test_top_tens_equal_a_full_sort(rows):
 @settings(max_examples=100, deadline=None)
 @given(card_rows())
 def test_state_counts_mastery_and_forecast_equal_a_card_by_card_count(rows):
-    decay = Decay.from_parameters()
-    table = CardTable.from_rows(rows, _epoch_seconds)
-    r = table.retrievability(decay, NOW)
+    table, r, decay = table_of(rows)
     states = [shown_state(row) for row in rows]
     assert table.by_state() == {s: states.count(s) for s in
                                 ("new", "learning", "review", "relearning", "suspended", "retired")}
@@ -109,8 +111,7 @@ def test_state_counts_mastery_and_forecast_equal_a_card_by_card_count(rows):
 @settings(max_examples=50, deadline=None)
 @given(card_rows())
 def test_figures_carry_each_cards_own_values(rows):
-    table = CardTable.from_rows(rows, _epoch_seconds)
-    r = table.retrievability(Decay.from_parameters(), NOW)
+    table, r, _ = table_of(rows)
     figures = table.figures(range(len(rows)), r, {}, {}, _timestamps)
     for row, figure in zip(rows, figures, strict=True):
         assert (figure.id, figure.section, figure.state) == (row[1], row[2], shown_state(row))
