@@ -8,8 +8,8 @@ then times in one process:
   - the report, ``drill.report.figures.compute(..., cards=False)``: every figure `drill report` shows in the
     terminal, Markdown or HTML (SQLAlchemy, cohort off) -- the goal's measure;
   - the same with the per-card list the CSV and JSON exports add (``cards=True``: a figure object per card);
-  - rendering the result as JSON, HTML, Markdown and CSV;
-and prints the ratio full / raw and the peak memory (ru_maxrss). Goals (issue 6): <= 1.5 s, <= 300 MB.
+  - rendering the result as JSON, HTML, Markdown and CSV; and, for scale, the whole `drill report` command;
+and prints the ratio full / raw and the peak memory (ru_maxrss). Goals (issue 6): median <= 1.5 s, <= 300 MB.
 
     python benchmarks/report_bench.py [--cards 100000] [--reviews 2000000] [--repeat 3] [--dir DIR]
 """
@@ -112,6 +112,19 @@ def main() -> None:
         run(path, args.repeat)
 
 
+def whole_command(path: Path, repeat: int) -> list[float]:
+    """Wall-clock seconds of `drill report` (terminal format, output discarded) run as a user would."""
+    import subprocess
+
+    command = [sys.executable, "-m", "drill", "report", "--db", f"sqlite:///{path}", "--user", "bench"]
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def run(path: Path, repeat: int) -> None:
     from sqlalchemy import create_engine
 
@@ -151,6 +164,7 @@ def run(path: Path, repeat: int) -> None:
 
     raw_times, raw_cpu = timed_both(raw_run, repeat)
     raw.close()
+    command_times = whole_command(path, repeat)
     render_times = {}
     for name, fn in (("json", to_json), ("html", to_html), ("md", to_markdown), ("csv", to_csv)):
         render_times[name] = best(store_bench.timed(lambda fn=fn: fn(data), 1))
@@ -165,11 +179,13 @@ def run(path: Path, repeat: int) -> None:
     print(f"ratio full / raw            : {full_best / raw_best:.2f}x wall, {best(full_cpu) / best(raw_cpu):.2f}x CPU")
     print(f"with the per-card list      : best {best(cards_times):.3f} s wall, {best(cards_cpu):.3f} s CPU  "
           f"(median {statistics.median(cards_times):.3f} s; what the CSV and JSON exports compute)")
+    print(f"whole `drill report` command: median {statistics.median(command_times):.3f} s  (a new process: imports, "
+          f"store open, figures, terminal rendering; not a goal, for scale)")
     print(f"machine load (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print("rendering                   : " + "  ".join(f"{k} {v:.3f} s" for k, v in render_times.items()))
     print(f"peak memory (ru_maxrss)     : {rss_report:.0f} MB computing the report (imports alone: {rss_start:.0f} MB; "
           f"goal <= {GOAL_MB} MB); {peak_mb():.0f} MB after rendering every format")
-    ok = full_best <= GOAL_SECONDS and rss_report <= GOAL_MB
+    ok = statistics.median(full_times) <= GOAL_SECONDS and rss_report <= GOAL_MB
     print("goals met" if ok else "GOALS MISSED (see the CPU time and the machine load above)")
 
 
