@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drill.report.card_table import CardTable
-from drill.report.figures import Decay, _epoch_seconds, _timestamps
+from drill.report.figures import Decay
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 SCHEDULED = ("learning", "review", "relearning")
@@ -51,7 +51,7 @@ def shown_state(row) -> str:
 
 def table_of(rows) -> tuple[CardTable, object, Decay]:
     decay = Decay.from_parameters()
-    table = CardTable.from_rows(rows, _epoch_seconds)
+    table = CardTable.from_rows(rows)
     return table, table.retrievability(decay, NOW), decay
 
 
@@ -112,7 +112,7 @@ def test_state_counts_mastery_and_forecast_equal_a_card_by_card_count(rows):
 @given(card_rows())
 def test_figures_carry_each_cards_own_values(rows):
     table, r, _ = table_of(rows)
-    figures = table.figures(range(len(rows)), r, {}, {}, _timestamps)
+    figures = table.figures(range(len(rows)), r, {}, {})
     for row, figure in zip(rows, figures, strict=True):
         assert (figure.id, figure.section, figure.state) == (row[1], row[2], shown_state(row))
         assert (figure.stability, figure.reviews, figure.lapses) == (row[5], row[9] or 0, row[10] or 0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import repeat
 from typing import Any
 
@@ -50,7 +50,7 @@ class CardTable:
                "last_review", "reps", "lapses", "suspended", "first_reviews", "first_passes")
 
     @classmethod
-    def from_rows(cls, rows: Sequence[tuple], epoch_seconds: Callable[[list], list[float]]) -> CardTable:
+    def from_rows(cls, rows: Sequence[tuple]) -> CardTable:
         n = len(rows)
         columns = list(zip(*rows, strict=True)) if rows else [()] * len(cls.COLUMNS)
         (db_id, content_id, section, retired, state, stability, difficulty, due, last_review, reps, lapses,
@@ -78,8 +78,8 @@ class CardTable:
             stability=np.array(stability, dtype=np.float64).reshape(n),  # (None is NaN)
             difficulty=np.array(difficulty, dtype=np.float64).reshape(n),
             due_raw=_objects(due),
-            due_s=np.array(epoch_seconds(list(due)), dtype=np.float64).reshape(n),
-            last_s=np.array(epoch_seconds(list(last_review)), dtype=np.float64).reshape(n),
+            due_s=epoch_seconds(list(due)),
+            last_s=epoch_seconds(list(last_review)),
             reps=np.array(reps, dtype=np.int64).reshape(n),  # (the query coalesces these to 0)
             lapses=np.array(lapses, dtype=np.int64).reshape(n),
             first_reviews=np.array(first_reviews, dtype=np.int64).reshape(n),
@@ -184,7 +184,7 @@ class CardTable:
         return [i for _, i in keyed[:count]]
 
     def figures(self, indexes: Sequence[int] | np.ndarray, r: np.ndarray, questions: dict[str, str],
-                last_ratings: dict[int, int], timestamps: Callable[[list], list[datetime | None]]) -> list[CardFigure]:
+                last_ratings: dict[int, int]) -> list[CardFigure]:
         """A CardFigure for each card of ``indexes`` (every card for the exports; a top ten otherwise)."""
         at = np.asarray(indexes, dtype=np.int64)
         dues = timestamps(self.due_raw[at].tolist())
@@ -223,4 +223,32 @@ def _objects(values: Sequence[Any]) -> np.ndarray:
     return array
 
 
+# Database timestamps: SQLite's stored text (fetched as text, parsed by numpy at once), or datetimes.
 
+def timestamps(values: list) -> list[datetime | None]:
+    """Aware UTC datetimes of database timestamps."""
+    if isinstance(_first_value(values), datetime):
+        return [utc(v) for v in values]
+    naive = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]").astype(object)
+    return [None if v is None else v.replace(tzinfo=UTC) for v in naive.tolist()]
+
+
+def epoch_seconds(values: list) -> np.ndarray:
+    """Seconds since 1970 (UTC) of database timestamps; NaN for None. The same float as
+    ``datetime.timestamp()`` (the whole microseconds divided by 10**6)."""
+    if isinstance(_first_value(values), datetime):
+        return np.array([utc(v).timestamp() if v is not None else np.nan for v in values], dtype=np.float64)
+    micros = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]")
+    seconds = micros.astype(np.int64) / 1e6
+    seconds[np.isnat(micros)] = np.nan
+    return seconds
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _first_value(values: list):
+    return next((v for v in values if v is not None), None)

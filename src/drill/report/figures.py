@@ -34,7 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
-from drill.report.card_table import CardTable
+from drill.report.card_table import CardTable, utc
 from drill.report.data import (
     MASTERED_STABILITY_DAYS,
     Calendar,
@@ -407,8 +407,8 @@ class _Computation:
         raise InputError(f"no progress for {wanted!r} in this database: choose one with --user (users: {known})")
 
     def timestamp_column(self, column):
-        """A timestamp column fetched cheaply: SQLite's stored text (parsed by numpy in ``_timestamps`` /
-        ``_epoch_seconds``), else as is."""
+        """A timestamp column fetched cheaply: SQLite's stored text (parsed by numpy in
+        ``card_table.timestamps`` / ``epoch_seconds``), else as is."""
         return type_coerce(column, String) if self.dialect == "sqlite" else column
 
     def plain_rows(self, query) -> list[tuple]:
@@ -433,7 +433,7 @@ class _Computation:
             type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing)
             func.coalesce(states_t.c.first_reviews, 0), func.coalesce(states_t.c.first_passes, 0),
         ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
-        return CardTable.from_rows(self.plain_rows(query), _epoch_seconds)
+        return CardTable.from_rows(self.plain_rows(query))
 
     def scope(self, table: CardTable, section: str | None) -> CardTable:
         if section is None:
@@ -449,7 +449,7 @@ class _Computation:
         return {cid: card.question for cid, card in cards.items()}
 
     def card_figures(self, scope: CardTable, indexes, r, last_ratings: dict[int, int]) -> list[CardFigure]:
-        return scope.figures(indexes, r, self.questions(), last_ratings, _timestamps)
+        return scope.figures(indexes, r, self.questions(), last_ratings)
 
     def listed(self, indexes: list[int], cards: list[CardFigure] | None, scope: CardTable, r,
                last_ratings: dict[int, int]) -> list[CardFigure]:
@@ -524,7 +524,7 @@ class _Computation:
             query = query.where(sessions_t.c.started_at >= since_at)
         total = 0.0
         for started, ended in self.conn.execute(query):
-            total += max(0.0, (_utc(ended) - _utc(started)).total_seconds())
+            total += max(0.0, (utc(ended) - utc(started)).total_seconds())
         return total
 
     def calendar(self, per_day: dict[int, int]) -> Calendar:
@@ -561,7 +561,7 @@ class _Computation:
         points = []
         for started, settings, score, total in self.conn.execute(query.order_by(quiz_t.c.started_at, quiz_t.c.id)):
             points.append(QuizPoint(
-                started_at=_utc(started),
+                started_at=utc(started),
                 quiz=_quiz_label(settings),
                 correct=int(score or 0),
                 total=int(total or 0),
@@ -680,39 +680,6 @@ def _quiz_label(settings: Any) -> str:
             if isinstance(value, str) and value:
                 return value
     return "quiz"
-
-
-def _first_value(values: list):
-    return next((v for v in values if v is not None), None)
-
-
-def _timestamps(values: list) -> list[datetime | None]:
-    """Aware UTC datetimes of database timestamps (SQLite's text, parsed by numpy at once, or datetimes)."""
-    import numpy as np
-
-    if isinstance(_first_value(values), datetime):
-        return [_utc(v) for v in values]
-    naive = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]").astype(object)
-    return [None if v is None else v.replace(tzinfo=UTC) for v in naive.tolist()]
-
-
-def _epoch_seconds(values: list) -> list[float]:
-    """Seconds since 1970 (UTC) of database timestamps (SQLite's text or datetimes); NaN for None. The same
-    float as ``datetime.timestamp()`` (the whole microseconds divided by 10**6), parsed by numpy at once."""
-    import numpy as np
-
-    if isinstance(_first_value(values), datetime):
-        return [_utc(v).timestamp() if v is not None else float("nan") for v in values]
-    micros = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]")
-    seconds = micros.astype(np.int64) / 1e6
-    seconds[np.isnat(micros)] = np.nan
-    return seconds.tolist()
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    if moment is None:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _login_name() -> str:
