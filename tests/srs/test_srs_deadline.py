@@ -24,6 +24,7 @@ from drill.srs.deadline import (
     days_until_recall,
     followed_recall,
     new_card_pace,
+    planned_due,
     readiness,
     recall,
     schedule_for,
@@ -121,6 +122,28 @@ def test_following_the_plan_reaches_the_target_on_the_day(history, target, days)
     # reviewed whenever due and recalled, every card is at or above the target on the day
     assert ready >= target
     assert reviews >= (1 if state.due <= deadline.at else 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(history=histories, config=fuzzy_configs, target=targets, days=st.integers(0, 400))
+def test_a_card_already_scheduled_past_the_day_is_pulled_in_when_it_would_drop_below_target(
+    history, config, target, days
+):
+    state, last = fold(history, config)
+    deadline = Deadline(at=last + days * DAY, target=target)
+    due = planned_due(state, deadline, config)
+    assert due <= state.due
+    if (
+        state.due > deadline.at
+        and state.stability is not None
+        and recall(state, deadline.at, config) < target
+    ):
+        assert due <= deadline.at
+        assert due > state.last_review
+        assert recall(state, due, config) >= target or due - state.last_review == DAY
+    else:
+        assert due == state.due
+    assert planned_due(state, None, config) == state.due
 
 
 def test_the_target_is_validated():

@@ -95,6 +95,18 @@ def apply_deadline(
     return replace(outcome, after=replace(after, due=now + interval), interval=interval)
 
 
+def planned_due(state: CardState, deadline: Deadline | None, config: SrsConfig = DEFAULT_CONFIG) -> datetime:
+    """When the plan wants a card already scheduled seen again: its own due, or, when that lands after the day and
+    its recall on the day would be below the target, the last whole day on which recall is still at the target
+    (counted from its last review, at least one day after it, never past the day). May be in the past: overdue."""
+    if deadline is None or state.due <= deadline.at or state.last_review is None or state.stability is None:
+        return state.due
+    if state.last_review >= deadline.at or recall(state, deadline.at, config) >= deadline.target:
+        return state.due
+    window = max(1, math.floor(days_until_recall(state.stability, deadline.target, config)))
+    return min(state.last_review + window * DAY, deadline.at)
+
+
 def schedule_for(
     state: CardState,
     rating: int,
@@ -122,6 +134,7 @@ def followed_recall(
     """
     moment = as_utc(now)
     reviews = 0
+    state = replace(state, due=planned_due(state, deadline, config))
     if state.is_new:
         state = schedule_for(state, Grade.GOOD, moment, deadline, config).after
         reviews = 1
@@ -171,7 +184,7 @@ def workload(
     pending_new = [s for s in states if s.is_new]
     pace = new_card_pace(len(pending_new), days_left, config.new_per_day)
     per_day = min(pace.needed_per_day, config.new_per_day)
-    live = [s for s in states if not s.is_new]
+    live = [replace(s, due=planned_due(s, deadline, config)) for s in states if not s.is_new]
     total = len(states)
     rows: list[DayForecast] = []
     for day in range(days_left + 1):
@@ -210,6 +223,7 @@ __all__ = [
     "days_until_recall",
     "followed_recall",
     "new_card_pace",
+    "planned_due",
     "readiness",
     "recall",
     "schedule_for",
