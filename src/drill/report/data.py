@@ -61,6 +61,10 @@ class RetentionFigure:
     passed: int
     rate: float | None  # passed / reviews, None when there is nothing to measure
 
+    @classmethod
+    def of(cls, reviews: int, passed: int) -> RetentionFigure:
+        return cls(reviews=reviews, passed=passed, rate=(passed / reviews) if reviews else None)
+
 
 @dataclass(frozen=True)
 class SectionRetention:
