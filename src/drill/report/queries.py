@@ -19,15 +19,7 @@ from sqlalchemy.engine import Connection
 from drill.errors import InputError
 from drill.report.card_table import CardTable, utc
 from drill.report.data import QuizPoint
-from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudyDayTotal, StudySession, User
-
-cards_t = Card.__table__
-states_t = CardState.__table__
-logs_t = ReviewLog.__table__
-users_t = User.__table__
-quiz_t = QuizAttempt.__table__
-sessions_t = StudySession.__table__
-days_t = StudyDayTotal.__table__
+from drill.store.tables import attempts_t, cards_t, days_t, logs_t, sessions_t, states_t, users_t
 
 
 class Queries:
@@ -184,13 +176,12 @@ class Queries:
         return total
 
     def quizzes(self, user_id: int, since_at: datetime | None) -> list[QuizPoint]:
-        query = select(quiz_t.c.started_at, quiz_t.c.settings, quiz_t.c.score, quiz_t.c.total).where(
-            quiz_t.c.user_id == user_id
-        )
+        quiz = attempts_t.c
+        query = select(quiz.started_at, quiz.settings, quiz.score, quiz.total).where(quiz.user_id == user_id)
         if since_at is not None:
-            query = query.where(quiz_t.c.started_at >= since_at)
+            query = query.where(quiz.started_at >= since_at)
         points = []
-        for started, settings, score, total in self.conn.execute(query.order_by(quiz_t.c.started_at, quiz_t.c.id)):
+        for started, settings, score, total in self.conn.execute(query.order_by(quiz.started_at, quiz.id)):
             points.append(QuizPoint(
                 started_at=utc(started),
                 quiz=_quiz_label(settings),
