@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import bindparam, delete, insert, literal, select, update
 
 from drill.errors import StoreError
-from drill.srs import CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
-from drill.srs import GRADES
+from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
 from drill.srs.deadline import apply_deadline
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
