@@ -155,29 +155,37 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         inputs[kv_name] = x_kv
         steps.append(
             Step(
-                "x_dec",
-                "Decoder states",
-                "X_{dec}",
-                "queries come from the decoder",
-                (x_name,),
-                x,
-                f"[{b}{sq}, d_model]",
+                name="x_dec",
+                title="Decoder states",
+                formula="X_{dec}",
+                explanation="queries come from the decoder",
+                inputs=(x_name,),
+                output=x,
+                shape=f"[{b}{sq}, d_model]",
             )
         )
         steps.append(
             Step(
-                "x_enc",
-                "Encoder output",
-                "X_{enc}",
-                "keys and values come from the encoder",
-                (kv_name,),
-                x_kv,
-                f"[{b}{sk}, d_model]",
+                name="x_enc",
+                title="Encoder output",
+                formula="X_{enc}",
+                explanation="keys and values come from the encoder",
+                inputs=(kv_name,),
+                output=x_kv,
+                shape=f"[{b}{sk}, d_model]",
             )
         )
     else:
         steps.append(
-            Step("x", "Input", "X", "one row per token (embedding + position)", ("X",), x, f"[{b}S, d_model]")
+            Step(
+                name="x",
+                title="Input",
+                formula="X",
+                explanation="one row per token (embedding + position)",
+                inputs=("X",),
+                output=x,
+                shape=f"[{b}S, d_model]",
+            )
         )
     src_q, src_kv = ("x_dec", "x_enc") if cross else ("x", "x")
 
@@ -185,35 +193,35 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
     q, k, v = _project([(x3, wq), (xkv3, wk), (xkv3, wv)], big)
     steps.append(
         Step(
-            "project_q",
-            "Query projection",
-            "Q = X W_Q",
-            "what each token is looking for",
-            (src_q, "W_Q"),
-            out(q),
-            f"[{b}{sq}, {dk_sym}]",
+            name="project_q",
+            title="Query projection",
+            formula="Q = X W_Q",
+            explanation="what each token is looking for",
+            inputs=(src_q, "W_Q"),
+            output=out(q),
+            shape=f"[{b}{sq}, {dk_sym}]",
         )
     )
     steps.append(
         Step(
-            "project_k",
-            "Key projection",
-            "K = X W_K",
-            "what each token offers to be matched on",
-            (src_kv, "W_K"),
-            out(k),
-            f"[{b}{sk}, {dkv_sym}]",
+            name="project_k",
+            title="Key projection",
+            formula="K = X W_K",
+            explanation="what each token offers to be matched on",
+            inputs=(src_kv, "W_K"),
+            output=out(k),
+            shape=f"[{b}{sk}, {dkv_sym}]",
         )
     )
     steps.append(
         Step(
-            "project_v",
-            "Value projection",
-            "V = X W_V",
-            "the content each token hands over",
-            (src_kv, "W_V"),
-            out(v),
-            f"[{b}{sk}, {dvv_sym}]",
+            name="project_v",
+            title="Value projection",
+            formula="V = X W_V",
+            explanation="the content each token hands over",
+            inputs=(src_kv, "W_V"),
+            output=out(v),
+            shape=f"[{b}{sk}, {dvv_sym}]",
         )
     )
     if wo is not None:
@@ -227,35 +235,35 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         gg = "G" if g < h else "h"
         steps.append(
             Step(
-                "split_heads",
-                "Split Q into heads",
-                r"Q_i = Q[:, i d_k:(i+1) d_k]",
-                f"h = {h} query heads of d_k = {d_k} columns each",
-                ("project_q",),
-                out(qh),
-                f"[{b}h, {sq}, d_k]",
+                name="split_heads",
+                title="Split Q into heads",
+                formula=r"Q_i = Q[:, i d_k:(i+1) d_k]",
+                explanation=f"h = {h} query heads of d_k = {d_k} columns each",
+                inputs=("project_q",),
+                output=out(qh),
+                shape=f"[{b}h, {sq}, d_k]",
             )
         )
         steps.append(
             Step(
-                "split_k",
-                "Split K into heads",
-                r"K_j = K[:, j d_k:(j+1) d_k]",
-                f"{g} key head(s) of d_k = {d_k}",
-                ("project_k",),
-                out(kh),
-                f"[{b}{gg}, {sk}, d_k]",
+                name="split_k",
+                title="Split K into heads",
+                formula=r"K_j = K[:, j d_k:(j+1) d_k]",
+                explanation=f"{g} key head(s) of d_k = {d_k}",
+                inputs=("project_k",),
+                output=out(kh),
+                shape=f"[{b}{gg}, {sk}, d_k]",
             )
         )
         steps.append(
             Step(
-                "split_v",
-                "Split V into heads",
-                r"V_j = V[:, j d_v:(j+1) d_v]",
-                f"{g} value head(s) of d_v = {d_v}",
-                ("project_v",),
-                out(vh),
-                f"[{b}{gg}, {sk}, d_v]",
+                name="split_v",
+                title="Split V into heads",
+                formula=r"V_j = V[:, j d_v:(j+1) d_v]",
+                explanation=f"{g} value head(s) of d_v = {d_v}",
+                inputs=("project_v",),
+                output=out(vh),
+                shape=f"[{b}{gg}, {sk}, d_v]",
             )
         )
         if g < h:
@@ -269,25 +277,25 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             vh = np.repeat(vh, group, axis=1)
             steps.append(
                 Step(
-                    "repeat_k",
-                    "Share K across query heads",
-                    r"K'_i = K_{\lfloor i / (h/G) \rfloor}",
-                    kind,
-                    ("split_k",),
-                    out(kh),
-                    f"[{b}h, {sk}, d_k]",
+                    name="repeat_k",
+                    title="Share K across query heads",
+                    formula=r"K'_i = K_{\lfloor i / (h/G) \rfloor}",
+                    explanation=kind,
+                    inputs=("split_k",),
+                    output=out(kh),
+                    shape=f"[{b}h, {sk}, d_k]",
                     note=f"the KV cache stores only {g} of {h} heads ({g / h:.3g} of the MHA size)",
                 )
             )
             steps.append(
                 Step(
-                    "repeat_v",
-                    "Share V across query heads",
-                    r"V'_i = V_{\lfloor i / (h/G) \rfloor}",
-                    kind,
-                    ("split_v",),
-                    out(vh),
-                    f"[{b}h, {sk}, d_v]",
+                    name="repeat_v",
+                    title="Share V across query heads",
+                    formula=r"V'_i = V_{\lfloor i / (h/G) \rfloor}",
+                    explanation=kind,
+                    inputs=("split_v",),
+                    output=out(vh),
+                    shape=f"[{b}h, {sk}, d_v]",
                 )
             )
         q_in, k_in = "split_heads", ("repeat_k" if g < h else "split_k")
@@ -308,24 +316,24 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
     scores, scaled, logits, weights, context = _attend(qh, kh, vh, add, d_k, h if multi else 1, big)
     steps.append(
         Step(
-            "scores",
-            "Match scores",
-            r"S = Q K^\top",
-            "S_ij = q_i · k_j: how well query i matches key j",
-            (q_in, k_in),
-            out(scores),
-            f"[{b}{hh}{sq}, {sk}]",
+            name="scores",
+            title="Match scores",
+            formula=r"S = Q K^\top",
+            explanation="S_ij = q_i · k_j: how well query i matches key j",
+            inputs=(q_in, k_in),
+            output=out(scores),
+            shape=f"[{b}{hh}{sq}, {sk}]",
         )
     )
     steps.append(
         Step(
-            "scale",
-            "Scale by √d_k",
-            r"\frac{Q K^\top}{\sqrt{d_k}}",
-            f"divide by √d_k = √{d_k} ≈ {math.sqrt(d_k):.3f} so the variance stays near 1",
-            ("scores",),
-            out(scaled),
-            f"[{b}{hh}{sq}, {sk}]",
+            name="scale",
+            title="Scale by √d_k",
+            formula=r"\frac{Q K^\top}{\sqrt{d_k}}",
+            explanation=f"divide by √d_k = √{d_k} ≈ {math.sqrt(d_k):.3f} so the variance stays near 1",
+            inputs=("scores",),
+            output=out(scaled),
+            shape=f"[{b}{hh}{sq}, {sk}]",
         )
     )
 
@@ -335,13 +343,13 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         if keep is not None:
             steps.append(
                 Step(
-                    "pad_mask",
-                    "Padding mask (keys)",
-                    r"m_j \in \{0, 1\}",
-                    "1 = real token, 0 = PAD; one row per sequence, broadcast over queries",
-                    ("pad",),
-                    out(keep.astype(np.float64)),
-                    f"[{b}{sk}]",
+                    name="pad_mask",
+                    title="Padding mask (keys)",
+                    formula=r"m_j \in \{0, 1\}",
+                    explanation="1 = real token, 0 = PAD; one row per sequence, broadcast over queries",
+                    inputs=("pad",),
+                    output=out(keep.astype(np.float64)),
+                    shape=f"[{b}{sk}]",
                 )
             )
             inputs["pad"] = keep.astype(np.float64) if dims.batched else keep[0].astype(np.float64)
@@ -360,26 +368,26 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         }[tuple(parts)]
         steps.append(
             Step(
-                "mask",
-                "Additive mask",
-                formula,
-                expl,
-                ("pad_mask",) if pad is not None else (),
-                out(add),
-                f"[{b}{sq}, {sk}]",
+                name="mask",
+                title="Additive mask",
+                formula=formula,
+                explanation=expl,
+                inputs=("pad_mask",) if pad is not None else (),
+                output=out(add),
+                shape=f"[{b}{sq}, {sk}]",
                 note="the same mask is broadcast over all heads" if multi else None,
             )
         )
         logits_name = "masked"
         steps.append(
             Step(
-                "masked",
-                "Masked scores",
-                r"\frac{Q K^\top}{\sqrt{d_k}} + M",
-                "added before softmax: masked entries are -inf",
-                ("scale", "mask"),
-                out(logits),
-                f"[{b}{hh}{sq}, {sk}]",
+                name="masked",
+                title="Masked scores",
+                formula=r"\frac{Q K^\top}{\sqrt{d_k}} + M",
+                explanation="added before softmax: masked entries are -inf",
+                inputs=("scale", "mask"),
+                output=out(logits),
+                shape=f"[{b}{hh}{sq}, {sk}]",
             )
         )
 
@@ -397,25 +405,25 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
             )
     steps.append(
         Step(
-            "softmax",
-            "Row-wise softmax",
-            r"A_{ij} = \frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
-            "each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)",
-            (logits_name,),
-            out(weights),
-            f"[{b}{hh}{sq}, {sk}]",
+            name="softmax",
+            title="Row-wise softmax",
+            formula=r"A_{ij} = \frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
+            explanation="each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)",
+            inputs=(logits_name,),
+            output=out(weights),
+            shape=f"[{b}{hh}{sq}, {sk}]",
             note=note,
         )
     )
     steps.append(
         Step(
-            "weighted_sum",
-            "Weighted sum of values",
-            r"O = A V",
-            "each output row is a convex combination of the value rows",
-            ("softmax", v_in),
-            out(context),
-            f"[{b}{hh}{sq}, d_v]",
+            name="weighted_sum",
+            title="Weighted sum of values",
+            formula=r"O = A V",
+            explanation="each output row is a convex combination of the value rows",
+            inputs=("softmax", v_in),
+            output=out(context),
+            shape=f"[{b}{hh}{sq}, d_v]",
         )
     )
     result = context
@@ -423,26 +431,26 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
         result = context.transpose(0, 2, 1, 3).reshape(batch, s_q, h * d_v)
         steps.append(
             Step(
-                "concat_heads",
-                "Concatenate heads",
-                r"\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h)",
-                f"{h} heads of d_v = {d_v} side by side",
-                ("weighted_sum",),
-                out(result),
-                f"[{b}{sq}, h·d_v]",
+                name="concat_heads",
+                title="Concatenate heads",
+                formula=r"\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h)",
+                explanation=f"{h} heads of d_v = {d_v} side by side",
+                inputs=("weighted_sum",),
+                output=out(result),
+                shape=f"[{b}{sq}, h·d_v]",
             )
         )
     if wo is not None:
         (result,) = _project([(result, wo)], big)
         steps.append(
             Step(
-                "output_proj",
-                "Output projection",
-                r"\mathrm{Concat}(\ldots) W_O" if multi else "O W_O",
-                "W_O mixes what the heads found",
-                ("concat_heads" if multi else "weighted_sum", "W_O"),
-                out(result),
-                f"[{b}{sq}, d_model]",
+                name="output_proj",
+                title="Output projection",
+                formula=r"\mathrm{Concat}(\ldots) W_O" if multi else "O W_O",
+                explanation="W_O mixes what the heads found",
+                inputs=("concat_heads" if multi else "weighted_sum", "W_O"),
+                output=out(result),
+                shape=f"[{b}{sq}, d_model]",
             )
         )
     return Trace(title=title, steps=tuple(steps), inputs=inputs)
