@@ -64,7 +64,7 @@ def test_dot_variance_equals_brute_force_enumeration(d_k):
     from drill.engine.examples.basics import dot_variance
 
     dots = [
-        sum(a * b for a, b in zip(q, k))
+        sum(a * b for a, b in zip(q, k, strict=True))
         for q in product((-1, 1), repeat=d_k)
         for k in product((-1, 1), repeat=d_k)
     ]
