@@ -58,7 +58,7 @@ def verify(checks: list) -> NumericOutcome:
     return NumericOutcome(
         ok=sum(1 for r in results if r.status == OK),
         errata=tuple(r for r in results if r.status == ERRATUM),
-        mismatches=tuple(r for r in results if r.status not in (OK, ERRATUM)),
+        mismatches=tuple(r for r in results if not r.ok),
     )
 
 

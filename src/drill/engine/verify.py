@@ -40,17 +40,6 @@ class CheckResult:
         """True when the content is consistent: the chapter agrees, or its error is recorded."""
         return self.status in (OK, ERRATUM)
 
-    @property
-    def tolerance(self) -> float:
-        return tolerance(self.check.decimals)
-
-    def engine_text(self) -> str:
-        """The engine's value at the printed precision (plus two more digits when the chapter is wrong)."""
-        if self.value is None:
-            return "—"
-        extra = 0 if self.status == OK else 2
-        return f"{self.value:.{self.check.decimals + extra}f}"
-
 
 def tolerance(decimals: int) -> float:
     return 0.5 * 10.0 ** (-decimals) + SLACK

@@ -158,7 +158,7 @@ def layernorm() -> Trace:
             formula=r"\gamma \odot \hat x + \beta",
             explanation="γ = 1, β = 0 at initialisation",
             inputs=("normalized", "gamma", "beta"),
-            output=gamma * norm + beta,
+            output=ops.layer_norm(x, gamma, beta, eps),
             shape="[d]",
         ),
         Step(
@@ -176,7 +176,7 @@ def layernorm() -> Trace:
             formula=r"\gamma \odot x / \mathrm{RMS}(x)",
             explanation="cheaper: no centring, no β",
             inputs=("x", "rms"),
-            output=x / rms,
+            output=ops.rms_norm(x, eps=1e-6),
             shape="[d]",
         ),
     )
