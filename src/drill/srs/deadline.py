@@ -158,6 +158,10 @@ class NewCardPace:
     def reachable(self) -> bool:
         return self.needed_per_day <= self.limit
 
+    def per_day(self, limit: int) -> int:
+        """What the plan introduces a day: the pace needed, within the daily limit."""
+        return min(self.needed_per_day, limit)
+
 
 def new_card_pace(remaining_new: int, days_left: int, limit: int, *, settle_days: int = 2) -> NewCardPace:
     """The pace that introduces every new card at least ``settle_days`` before the day (when there is room)."""
@@ -174,6 +178,11 @@ class DayForecast:
     readiness: float  # mean recall over all cards at that day's start, if the plan is followed up to it
 
 
+def introduction_day(index: int, per_day: int) -> int:
+    """The day (0 = today) the plan introduces the ``index``-th new card (content order) at ``per_day`` a day."""
+    return index // max(1, per_day)
+
+
 def workload(
     states: Sequence[CardState], now: datetime, deadline: Deadline, config: SrsConfig = DEFAULT_CONFIG
 ) -> list[DayForecast]:
@@ -183,22 +192,23 @@ def workload(
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     pending_new = [s for s in states if s.is_new]
     pace = new_card_pace(len(pending_new), days_left, config.new_per_day)
-    per_day = min(pace.needed_per_day, config.new_per_day)
+    per_day = pace.per_day(config.new_per_day)
     live = [replace(s, due=planned_due(s, deadline, config)) for s in states if not s.is_new]
     total = len(states)
     rows: list[DayForecast] = []
     for day in range(days_left + 1):
-        start = now + day * DAY
+        start = min(now + day * DAY, deadline.at)
         end = start + DAY
         readiness = sum(recall(s, start, config) for s in live) / total if total else 0.0
         reviews = 0
         new_today = 0
         if day < days_left:
-            introduced = [pending_new.pop() for _ in range(min(per_day, len(pending_new)))]
+            introduced = [pending_new.pop(0) for _ in range(min(per_day, len(pending_new)))]
             new_today = len(introduced)
             live.extend(schedule_for(s, Grade.GOOD, start, deadline, config).after for s in introduced)
             for index, state in enumerate(live):
-                while state.due < end and state.due <= deadline.at:
+                # the last day's reviews include those due at the interview's start (that morning)
+                while state.due <= deadline.at and (state.due < end or day == days_left - 1):
                     state = schedule_for(state, Grade.GOOD, max(start, state.due), deadline, config).after
                     reviews += 1
                 live[index] = state
@@ -222,6 +232,7 @@ __all__ = [
     "curve",
     "days_until_recall",
     "followed_recall",
+    "introduction_day",
     "new_card_pace",
     "planned_due",
     "readiness",
