@@ -7,8 +7,8 @@ target (so the card is seen again before the interview, and again after that if 
 inside that shorter window. Once the day has passed, scheduling is plain FSRS again: the deadline only ever
 shortens an interval, it never changes the memory state.
 
-Recall follows the forgetting curve py-fsrs uses, ``R(t) = (1 + F·t/S)^D`` with ``D = -w₂₀`` and
-``F = 0.9^(1/D) - 1``, with ``t`` in whole days since the last review (py-fsrs counts elapsed days so).
+Recall follows the forgetting curve py-fsrs uses (``drill.srs.forgetting``), ``t`` in whole days since the last
+review.
 All functions are pure functions of (states, times, config).
 """
 
@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 
 from drill.errors import InputError
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
+from drill.srs.forgetting import days_until, decay_of, elapsed_days, retrievability
 from drill.srs.scheduler import fuzz_fraction, fuzz_range, schedule
 from drill.srs.state import CardState, Grade, ReviewOutcome, as_utc
 
@@ -41,28 +42,17 @@ class Deadline:
             raise InputError(f"the interview target recall must be from 0.5 to 0.99, got {self.target}")
 
 
-def curve(config: SrsConfig = DEFAULT_CONFIG) -> tuple[float, float]:
-    """(F, D) of the forgetting curve for these FSRS weights."""
-    from fsrs.scheduler import DEFAULT_PARAMETERS
-
-    weights = config.parameters if config.parameters is not None else DEFAULT_PARAMETERS
-    decay = -float(weights[20])
-    return 0.9 ** (1.0 / decay) - 1.0, decay
-
-
 def recall(state: CardState, moment: datetime, config: SrsConfig = DEFAULT_CONFIG) -> float:
     """Predicted probability of recalling the card at ``moment`` with no review before it (0 for a new card)."""
     if state.last_review is None or state.stability is None:
         return 0.0
-    factor, decay = curve(config)
-    elapsed = max(0, (as_utc(moment) - state.last_review).days)
-    return (1.0 + factor * elapsed / state.stability) ** decay
+    elapsed = elapsed_days(state.last_review, as_utc(moment))
+    return retrievability(state.stability, elapsed, decay_of(config.parameters))
 
 
 def days_until_recall(stability: float, target: float, config: SrsConfig = DEFAULT_CONFIG) -> float:
     """How many days after a review recall falls to ``target`` (the curve solved for t)."""
-    factor, decay = curve(config)
-    return stability / factor * (target ** (1.0 / decay) - 1.0)
+    return days_until(stability, target, decay_of(config.parameters))
 
 
 def apply_deadline(
@@ -229,7 +219,6 @@ __all__ = [
     "Deadline",
     "NewCardPace",
     "apply_deadline",
-    "curve",
     "days_until_recall",
     "followed_recall",
     "introduction_day",
