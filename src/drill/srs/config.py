@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from drill.errors import InputError
+from drill.i18n import LANGUAGES, _
 
 # FSRS-6 has 21 weights; their bounds are fsrs.scheduler.LOWER/UPPER_BOUNDS_PARAMETERS (checked on load).
 FSRS_PARAMETER_COUNT = 21
@@ -41,6 +42,7 @@ class SrsConfig:
     day_starts_at: int = 4
     leech_threshold: int = 8
     leech_action: str = "suspend"  # a leech is always tagged; "suspend" also suspends it
+    ui_language: str | None = None  # `ui.language`: zh or en; None: the locale decides (drill.i18n)
     # Where each value came from: key -> "default" | "file". Not part of equality (two configs with the
     # same values schedule identically).
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -221,6 +223,7 @@ _reviews_per_day = _integer(0, 99999)
 _day_start = _integer(0, 23)
 _leech_threshold = _integer(1, 99)
 _leech_action = _choice("suspend", "tag")
+_language = _choice(*LANGUAGES)
 
 SETTINGS: dict[str, Setting] = {
     s.key: s
@@ -248,10 +251,18 @@ SETTINGS: dict[str, Setting] = {
                 _int_text(_leech_threshold), "lapses after which a card is a leech"),
         Setting("leech_action", "suspend or tag", _leech_action, _same, lambda t: _leech_action(t.strip()),
                 "what happens to a leech: always tagged; 'suspend' also suspends it"),
+        Setting("ui.language", " or ".join(LANGUAGES), _language, _same, lambda t: _language(t.strip()),
+                "language of drill's own words (unset: the locale, LC_ALL / LC_MESSAGES / LANG)"),
     )
 }  # fmt: skip
 
-assert set(SETTINGS) == {f.name for f in fields(SrsConfig)} - {"sources"}
+
+def _attr(key: str) -> str:
+    """The SrsConfig field of a setting: `ui.language` (a [ui] table in the file) is `ui_language`."""
+    return key.replace(".", "_")
+
+
+assert {_attr(key) for key in SETTINGS} == {f.name for f in fields(SrsConfig)} - {"sources"}
 
 
 # ---------------------------------------------------------------------------------------------- load/save
@@ -276,11 +287,32 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as err:
         raise ConfigError(f"{path}: cannot read the config file: {err.strerror or err}") from None
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        return _flatten(tomllib.loads(raw.decode("utf-8")))
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: the config file is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
+
+
+def _flatten(data: dict[str, Any]) -> dict[str, Any]:
+    """A [ui] table's keys as `ui.language` (the name `drill config` uses); other tables are left whole (and
+    reported as unknown settings)."""
+    flat = {key: value for key, value in data.items() if key != "ui" or not isinstance(value, dict)}
+    if isinstance(data.get("ui"), dict):
+        flat.update({f"ui.{key}": value for key, value in data["ui"].items()})
+    return flat
+
+
+def _nest(data: dict[str, Any]) -> dict[str, Any]:
+    """`ui.language` back into a [ui] table for the file."""
+    nested: dict[str, Any] = {}
+    for key, value in data.items():
+        table, dot, name = key.partition(".")
+        if dot:
+            nested.setdefault(table, {})[name] = value
+        else:
+            nested[key] = value
+    return nested
 
 
 def unknown_setting(path: Path | str, key: str) -> ConfigError:
@@ -300,7 +332,7 @@ def config_from_mapping(data: dict[str, Any], origin: str | Path = "<config>") -
         if setting is None:
             raise unknown_setting(origin, key)
         try:
-            values[key] = setting.from_toml(raw)
+            values[_attr(key)] = setting.from_toml(raw)
         except ValueError as err:
             raise ConfigError(f"{origin}: {key}: {err}; allowed: {setting.allowed}") from None
         sources[key] = "file"
@@ -329,7 +361,7 @@ def _write_toml(path: Path, data: dict[str, Any]) -> None:
 
     import tomli_w
 
-    text = tomli_w.dumps(data)
+    text = tomli_w.dumps(_nest(data))
     path.parent.mkdir(parents=True, exist_ok=True)
     # Write-then-rename so a crash never leaves half a config file.
     fd, tmp = tempfile.mkstemp(prefix=".drill-", suffix=".toml", dir=path.parent)
@@ -385,11 +417,13 @@ def reset_value(key: str, path: str | Path | None = None) -> SrsConfig:
 
 def display_value(key: str, config: SrsConfig) -> str:
     """A setting's value as the user would type it."""
-    value = getattr(config, key)
+    value = getattr(config, _attr(key))
     if key in ("learning_steps", "relearning_steps"):
         return "[" + ", ".join(format_duration(step) for step in value) + "]"
     if key == "parameters":
-        return "(FSRS defaults)" if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
+        return _("(FSRS defaults)") if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
+    if value is None:
+        return _("(from the locale)")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
