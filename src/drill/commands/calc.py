@@ -8,8 +8,8 @@ from __future__ import annotations
 import click
 
 from drill.errors import InputError
-
-MATRIX_HELP = 'rows separated by ";", values by "," (e.g. "1,0;0,1;1,1")'
+from drill.i18n import N_, _, pad
+from drill.i18n_click import DrillCommand
 
 
 def _run_interactive(**options) -> None:
@@ -22,30 +22,38 @@ def _run_interactive(**options) -> None:
         raise app.error
 
 
-@click.command()
-@click.option("--plain", is_flag=True, help="Print every step as tables (plain text when piped).")
-@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON (values as nested lists).")
-@click.option(
-    "--example", "-e", metavar="NAME", help="A named example from the chapter (see --list). Default: worked."
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Step through the attention maths, X → softmax → A·V."),
+    help=N_(
+        "Step through the attention maths: X → Q,K,V → QKᵀ → ÷√d_k → mask → softmax → A·V (and more).\n\n"
+        "Without --plain or --json it opens the interactive screen. Examples: `drill calc --plain -e causal`, "
+        '`drill calc --json --x "1,0;0,1;1,1" --causal`, `drill calc --plain --seed 1 --tokens 5 --d-model 8 --heads 2`.'
+    ),
 )
-@click.option("--list", "list_examples", is_flag=True, help="List the named examples and exit.")
-@click.option("--x", "x_text", metavar="MATRIX", help=f"Input X [S, d_model]: {MATRIX_HELP}.")
-@click.option("--wq", metavar="MATRIX", help="W_Q [d_model, h·d_k] (default: identity).")
-@click.option("--wk", metavar="MATRIX", help="W_K [d_model, G·d_k] (default: identity).")
-@click.option("--wv", metavar="MATRIX", help="W_V [d_model, G·d_v] (default: identity).")
-@click.option("--wo", metavar="MATRIX", help="W_O [h·d_v, d_model] (default: none).")
-@click.option("--causal", is_flag=True, help="Hide future keys (decoder self-attention).")
-@click.option("--pad", metavar="MASK", help='Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").')
-@click.option("--heads", type=int, default=None, help="Query heads h (default 1).")
-@click.option("--kv-heads", type=int, default=None, help="KV heads G dividing h (GQA; 1 = MQA).")
-@click.option("--seed", type=int, default=None, help="Random inputs from this seed.")
-@click.option("--tokens", type=int, default=None, help="Random inputs: sequence length S (default 4).")
-@click.option("--d-model", type=int, default=None, help="Random inputs: d_model (default 8).")
-@click.option("--step", "only_steps", multiple=True, metavar="NAME", help="Show only this step (repeatable).")
+@click.option("--plain", is_flag=True, help=N_("Print every step as tables (plain text when piped)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the trace as JSON (values as nested lists)."))
 @click.option(
-    "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help="Digits in --plain."
+    "--example", "-e", metavar="NAME", help=N_("A named example from the chapter (see --list). Default: worked.")
 )
-@click.option("--full", is_flag=True, help="--plain: print whole matrices, however large.")
+@click.option("--list", "list_examples", is_flag=True, help=N_("List the named examples and exit."))
+@click.option("--x", "x_text", metavar="MATRIX", help=N_('Input X [S, d_model]: rows separated by ";", values by "," (e.g. "1,0;0,1;1,1").'))
+@click.option("--wq", metavar="MATRIX", help=N_("W_Q [d_model, h·d_k] (default: identity)."))
+@click.option("--wk", metavar="MATRIX", help=N_("W_K [d_model, G·d_k] (default: identity)."))
+@click.option("--wv", metavar="MATRIX", help=N_("W_V [d_model, G·d_v] (default: identity)."))
+@click.option("--wo", metavar="MATRIX", help=N_("W_O [h·d_v, d_model] (default: none)."))
+@click.option("--causal", is_flag=True, help=N_("Hide future keys (decoder self-attention)."))
+@click.option("--pad", metavar="MASK", help=N_('Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").'))
+@click.option("--heads", type=int, default=None, help=N_("Query heads h (default 1)."))
+@click.option("--kv-heads", type=int, default=None, help=N_("KV heads G dividing h (GQA; 1 = MQA)."))
+@click.option("--seed", type=int, default=None, help=N_("Random inputs from this seed."))
+@click.option("--tokens", type=int, default=None, help=N_("Random inputs: sequence length S (default 4)."))
+@click.option("--d-model", type=int, default=None, help=N_("Random inputs: d_model (default 8)."))
+@click.option("--step", "only_steps", multiple=True, metavar="NAME", help=N_("Show only this step (repeatable)."))
+@click.option(
+    "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help=N_("Digits in --plain.")
+)
+@click.option("--full", is_flag=True, help=N_("--plain: print whole matrices, however large."))
 def calc(
     plain,
     as_json,
@@ -67,11 +75,6 @@ def calc(
     decimals,
     full,
 ) -> None:
-    """Step through the attention maths: X → Q,K,V → QKᵀ → ÷√d_k → mask → softmax → A·V (and more).
-
-    Without --plain or --json it opens the interactive screen. Examples: `drill calc --plain -e causal`,
-    `drill calc --json --x "1,0;0,1;1,1" --causal`, `drill calc --plain --seed 1 --tokens 5 --d-model 8 --heads 2`.
-    """
     if list_examples:
         from drill.engine.examples import EXAMPLES
 
@@ -79,7 +82,7 @@ def calc(
             click.echo(f"{ex.name:<16} {ex.section:<5} {ex.summary}")
         return
     if plain and as_json:
-        raise InputError("choose one of --plain and --json")
+        raise InputError(_("choose one of --plain and --json"))
     options = dict(
         example=example,
         x=x_text,
@@ -101,7 +104,11 @@ def calc(
 
         missing = [s for s in only_steps if s not in trace]
         if missing:
-            raise InputError(f"no step {missing[0]!r} in this trace; steps: {', '.join(trace.names())}")
+            raise InputError(
+                _("no step {name!r} in this trace; steps: {steps}").format(
+                    name=missing[0], steps=", ".join(trace.names())
+                )
+            )
         trace = replace(trace, steps=tuple(s for s in trace.steps if s.name in only_steps))
     if as_json:
         click.echo(trace.to_json())
@@ -136,24 +143,24 @@ def build_trace(
     if example is not None:
         if custom or random:
             raise InputError(
-                "--example cannot be combined with custom inputs (--x, --wq, …, --seed); choose one"
+                _("--example cannot be combined with custom inputs (--x, --wq, …, --seed); choose one")
             )
         return build_example(example)
     if not custom and not random:
         return build_example("worked")
     if random and any(v is not None for v in (x, wq, wk, wv, wo)):
         raise InputError(
-            "--seed/--tokens/--d-model make random inputs; they cannot be combined with --x/--wq/…"
+            _("--seed/--tokens/--d-model make random inputs; they cannot be combined with --x/--wq/…")
         )
     h = 1 if heads is None else heads
     if h < 1:
-        raise InputError(f"--heads must be at least 1, got {h}")
+        raise InputError(_("--heads must be at least 1, got {value}").format(value=h))
     g = h if kv_heads is None else kv_heads
     if g < 1:
-        raise InputError(f"--kv-heads must be at least 1, got {g}")
+        raise InputError(_("--kv-heads must be at least 1, got {value}").format(value=g))
     if h % g:
         raise InputError(
-            f"--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)"
+            _("--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)").format(g=g, h=h)
         )
     if random:
         xs, wqs, wks, wvs, wos = _random_inputs(seed, tokens, d_model, h, g)
@@ -167,8 +174,9 @@ def build_trace(
         mask = parse_mask(pad, xs.shape[0], "--pad")
         if mask.ndim != 1:
             raise InputError(
-                f"--pad has {mask.shape[0]} rows but X is one sequence [{xs.shape[0]}, {xs.shape[1]}]: "
-                f"give one row of {xs.shape[0]} values"
+                _("--pad has {rows} rows but X is one sequence [{s}, {d}]: give one row of {s} values").format(
+                    rows=mask.shape[0], s=xs.shape[0], d=xs.shape[1]
+                )
             )
     return attention_trace(xs, wqs, wks, wvs, wos, heads=h, kv_heads=g, causal=causal, pad=mask)
 
@@ -182,13 +190,17 @@ def _check_size(s: int, d: int, h: int) -> None:
     """Typed (--x) and random (--tokens/--d-model) inputs alike."""
     if h * s * s > MAX_ENTRIES:
         raise InputError(
-            f"S = {s} tokens with h = {h} head(s) make h·S² = {h * s * s:,} attention weights per step; "
-            f"drill calc keeps every step, so at most {MAX_ENTRIES:,} (e.g. 512 tokens with one head)"
+            _(
+                "S = {s} tokens with h = {h} head(s) make h·S² = {weights:,} attention weights per step; "
+                "drill calc keeps every step, so at most {most:,} (e.g. 512 tokens with one head)"
+            ).format(s=s, h=h, weights=h * s * s, most=MAX_ENTRIES)
         )
     if max(s, d) * d > MAX_ENTRIES:
         raise InputError(
-            f"d_model = {d} with S = {s} tokens is too large for drill calc: at most {MAX_ENTRIES:,} values "
-            f"per matrix (e.g. d_model = 512)"
+            _(
+                "d_model = {d} with S = {s} tokens is too large for drill calc: at most {most:,} values "
+                "per matrix (e.g. d_model = 512)"
+            ).format(d=d, s=s, most=MAX_ENTRIES)
         )
 
 
@@ -198,13 +210,13 @@ def _random_inputs(seed, tokens, d_model, h, g):
     s = 4 if tokens is None else tokens
     d = 8 if d_model is None else d_model
     if s < 1:
-        raise InputError(f"--tokens must be at least 1, got {s}")
+        raise InputError(_("--tokens must be at least 1, got {value}").format(value=s))
     if d < 1:
-        raise InputError(f"--d-model must be at least 1, got {d}")
+        raise InputError(_("--d-model must be at least 1, got {value}").format(value=d))
     _check_size(s, d, h)
     if d % h:
         raise InputError(
-            f"--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns"
+            _("--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns").format(d=d, h=h)
         )
     d_k = d // h
     rng = np.random.default_rng(0 if seed is None else seed)
@@ -223,17 +235,23 @@ def _typed_inputs(x, wq, wk, wv, wo, h, g):
     from drill.engine.parse import parse_matrix
 
     if x is None:
-        raise InputError("custom inputs need --x (the input matrix X [S, d_model])")
+        raise InputError(_("custom inputs need --x (the input matrix X [S, d_model])"))
     xs = parse_matrix(x, "X (--x)")
     d = xs.shape[1]
     if h > 1 and d % h and wq is None:
-        raise InputError(f"X is [{xs.shape[0]}, {d}]: d_model = {d} is not divisible by --heads {h}")
+        raise InputError(
+            _("X is [{s}, {d}]: d_model = {d} is not divisible by --heads {h}").format(s=xs.shape[0], d=d, h=h)
+        )
 
     def weight(text, name, default_cols):
         if text is not None:
             return parse_matrix(text, name)
         if h != g and name in ("W_K (--wk)", "W_V (--wv)"):
-            raise InputError(f"with --kv-heads {g} < --heads {h}, give {name} explicitly ([d_model, G·d_k])")
+            raise InputError(
+                _("with --kv-heads {g} < --heads {h}, give {name} explicitly ([d_model, G·d_k])").format(
+                    g=g, h=h, name=name
+                )
+            )
         return np.eye(d, default_cols)
 
     wqs = weight(wq, "W_Q (--wq)", d)
@@ -301,7 +319,7 @@ def _slices(values, shape: str):
     lead = values.ndim - 2
     names = []
     for a in axes[:lead]:
-        names.append({"B": "sequence", "h": "head", "G": "KV head"}.get(a, a))
+        names.append({"B": _("sequence"), "h": _("head"), "G": _("KV head")}.get(a, a))
     for idx in np.ndindex(*values.shape[:lead]):
         label = ", ".join(f"{n} {i}" for n, i in zip(names, idx, strict=False))
         yield label, values[idx]
@@ -313,8 +331,14 @@ def _shape_line(symbolic: str, shape: tuple[int, ...]):
 
     concrete = "[" + ", ".join(str(n) for n in shape) + "]"
     if symbolic.replace(" ", "") == concrete.replace(" ", ""):
-        return Text.assemble(("shape    ", "dim"), concrete)
-    return Text.assemble(("shape    ", "dim"), symbolic, ("  = ", "dim"), concrete)
+        return Text.assemble((_label("shape"), "dim"), concrete)
+    return Text.assemble((_label("shape"), "dim"), symbolic, ("  = ", "dim"), concrete)
+
+
+def _label(word: str) -> str:
+    """A field label of --plain output, padded to one column width (9 columns, CJK counted double)."""
+    labels = {"shape": _("shape"), "formula": _("formula"), "inputs": _("inputs")}
+    return pad(labels[word], 8) + " "
 
 
 def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -> None:
@@ -331,7 +355,7 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
             console = Console(highlight=False, width=160)
     head = Text(trace.title, style="bold")
     if trace.section:
-        head.append(f"   (chapter section {trace.section})", style="dim")
+        head.append("   " + _("(chapter section {section})").format(section=trace.section), style="dim")
     console.print(head)
     for i, step in enumerate(trace.steps, 1):
         values = np.asarray(step.output, dtype=np.float64)
@@ -341,11 +365,11 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         except Exception:  # a formula the renderer cannot handle is shown as written
             formula = step.formula
         lines = [
-            Text.assemble(("formula  ", "dim"), formula),
+            Text.assemble((_label("formula"), "dim"), formula),
             _shape_line(step.shape, values.shape),
         ]
         if step.inputs:
-            lines.append(Text.assemble(("inputs   ", "dim"), ", ".join(step.inputs)))
+            lines.append(Text.assemble((_label("inputs"), "dim"), ", ".join(step.inputs)))
         if step.explanation:
             lines.append(Text(step.explanation, style="italic"))
         if values.ndim == 0:
@@ -355,8 +379,9 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         else:
             body = [_matrix_table(sl, fmt, full, label) for label, sl in _slices(values, step.shape)]
             if not full and len(body) > 4:
-                body = body[:4] + [Text(f"… {len(body) - 4} more slices (use --full or --json)")]
+                more = _("… {count} more slices (use --full or --json)").format(count=len(body) - 4)
+                body = body[:4] + [Text(more)]
         if step.note:
-            body.append(Text(f"note: {step.note}", style="yellow"))
+            body.append(Text(_("note: {note}").format(note=step.note), style="yellow"))
         title = Text.assemble((f"{i}. {step.title}", "bold"), ("  " + step.name, "cyan"))
         console.print(Panel(Group(*lines, *body), title=title, title_align="left", expand=False))
