@@ -1,4 +1,5 @@
-"""Shared fixtures: every test runs with its own data and config directories."""
+"""Shared fixtures: every test runs with its own data and config directories, in English (drill's UI
+language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it)."""
 
 from __future__ import annotations
 
@@ -12,3 +13,6 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("DRILL_CONFIG_DIR", str(home / "config"))
     monkeypatch.delenv("DRILL_DB_URL", raising=False)
     monkeypatch.delenv("DRILL_CONTENT", raising=False)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
