@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import click
 
 from drill.commands.options import content_option
-from drill.i18n import N_, _, ngettext, pad
+from drill.i18n import N_, _, pad
 from drill.i18n_click import DrillCommand
 
 
@@ -49,11 +49,9 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
         from drill.errors import ContentError
 
         raise ContentError(
-            ngettext(
-                "{count} numeric check disagrees with the engine and is not a known erratum (listed above)",
-                "{count} numeric checks disagree with the engine and are not known errata (listed above)",
-                len(numeric.mismatches),
-            ).format(count=len(numeric.mismatches))
+            _("{count} numeric check(s) disagree with the engine and are not known errata (listed above)").format(
+                count=len(numeric.mismatches)
+            )
         )
 
 
