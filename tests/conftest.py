@@ -1,4 +1,4 @@
-"""Shared fixtures: every test runs with its own data and config directories, in English (drill's UI
+"""Shared fixtures: every test runs with its own data, config and cache directories, in English (drill's UI
 language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("drill-home")
     monkeypatch.setenv("DRILL_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("DRILL_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("DRILL_CACHE_DIR", str(home / "cache"))
     monkeypatch.delenv("DRILL_DB_URL", raising=False)
     monkeypatch.delenv("DRILL_CONTENT", raising=False)
     for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
