@@ -44,7 +44,7 @@ def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
     app.run()
     if app.error is not None:
         raise app.error
-    stats = getattr(app, "study_stats", None)
+    stats = app.study_stats
     if stats is not None and stats.reviewed:
         click.echo(
             ngettext(
