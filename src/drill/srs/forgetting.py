@@ -32,9 +32,15 @@ def retrievability(stability: Number, elapsed_days: Number, decay: float) -> Num
     return (1 + factor * elapsed_days / stability) ** decay
 
 
+def days_until(stability: float, retention: float, decay: float) -> float:
+    """The inverse: how many days after the last review recall falls to ``retention`` (fractional days)."""
+    factor = 0.9 ** (1 / decay) - 1
+    return stability / factor * (retention ** (1 / decay) - 1)
+
+
 def elapsed_days(last_review: datetime, now: datetime) -> int:
     """Whole days since ``last_review`` as py-fsrs counts them (never negative). Both aware, or both naive."""
     return max(0, (now - last_review).days)
 
 
-__all__ = ["decay_of", "elapsed_days", "retrievability"]
+__all__ = ["days_until", "decay_of", "elapsed_days", "retrievability"]
