@@ -72,7 +72,9 @@ def main() -> None:
     parser.add_argument("--heads", type=int, default=8)
     parser.add_argument("--causal", action="store_true")
     parser.add_argument(
-        "--threads", default="1", help="comma-separated thread counts, one child run each (the goal is judged on 1)"
+        "--threads",
+        default="1",
+        help="comma-separated thread counts, one child run each (the goal is judged on 1)",
     )
     parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
