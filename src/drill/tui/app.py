@@ -30,6 +30,7 @@ MODES: dict[str, str] = {
     "study": "drill.tui.screens.study:StudyScreen",
     "quiz": "drill.tui.screens.quiz:QuizScreen",
     "calc": "drill.tui.screens.calc:CalcScreen",
+    "code": "drill.tui.screens.code:CodeScreen",
 }
 
 EXIT_AFTER_ENV = "DRILL_EXIT_AFTER"
