@@ -56,19 +56,12 @@ from drill.report.data import (
 )
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
-from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudyDayTotal, StudySession, User
+from drill.store.tables import attempts_t as quiz_t
+from drill.store.tables import cards_t, days_t, logs_t, sessions_t, states_t, users_t
 
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
 TOP_CARDS = 10
-
-cards_t = Card.__table__
-states_t = CardState.__table__
-logs_t = ReviewLog.__table__
-users_t = User.__table__
-quiz_t = QuizAttempt.__table__
-sessions_t = StudySession.__table__
-days_t = StudyDayTotal.__table__
 
 
 @dataclass(frozen=True)
