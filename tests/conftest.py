@@ -1,4 +1,5 @@
-"""Shared fixtures: every test runs with its own data, config and cache directories."""
+"""Shared fixtures: every test runs with its own data, config and cache directories, in English (drill's UI
+language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it)."""
 
 from __future__ import annotations
 
@@ -13,3 +14,6 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("DRILL_CACHE_DIR", str(home / "cache"))
     monkeypatch.delenv("DRILL_DB_URL", raising=False)
     monkeypatch.delenv("DRILL_CONTENT", raising=False)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

@@ -26,15 +26,18 @@ def test_console_script_runs():
 
 def test_cached_help_text_is_what_click_prints():
     """drill.entry answers `drill --help` from drill/help_text.py without importing click; it must be the
-    same text click renders (regenerate help_text.py as its docstring says when this fails)."""
+    same text click renders, in every UI language (regenerate help_text.py as its docstring says)."""
     from drill.cli import render_help
-    from drill.help_text import HELP_TEXT
+    from drill.help_text import HELP_TEXTS
+    from drill.i18n import LANGUAGES
 
-    assert HELP_TEXT == render_help()
+    assert set(HELP_TEXTS) == set(LANGUAGES)
+    for language in LANGUAGES:
+        assert HELP_TEXTS[language] == render_help(language)
 
 
 def test_help_on_a_wide_terminal_is_the_cached_text_and_imports_no_click():
-    from drill.help_text import HELP_TEXT
+    from drill.help_text import HELP_TEXTS
 
     code = (
         "import sys\nfrom drill.entry import main\nmain(['--help'])\n"
@@ -44,7 +47,7 @@ def test_help_on_a_wide_terminal_is_the_cached_text_and_imports_no_click():
         [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "COLUMNS": "120"}
     )
     assert out.returncode == 0
-    assert out.stdout == HELP_TEXT
+    assert out.stdout == HELP_TEXTS["en"]
     assert out.stderr == "no click"
 
 
