@@ -67,12 +67,16 @@ class Store:
         self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
         self._statements: dict[Any, Any] = {}
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
+        self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
 
     # -- lifecycle and plumbing shared by the concern modules ----------------------------------------
 
     def close(self) -> None:
         """Dispose of the connection pool. Nothing is pending: every write has already committed."""
         self._engine.dispose()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def __enter__(self) -> Store:
         return self

@@ -67,7 +67,9 @@ def make_backup(
     suffix = f"-{reason}" if reason else ""
     target = folder / f"{db_path.stem}-{stamp}{suffix}.sqlite3"
     partial = target.with_name(target.name + ".partial")
+    claim = None
     try:
+        claim = _claim(partial)  # held while the copy is written: prune() leaves a claimed .partial alone
         source = sqlite3.connect(_readonly_uri(db_path), uri=True, timeout=30)
         try:
             dest = sqlite3.connect(partial)
@@ -99,16 +101,62 @@ def make_backup(
     except OSError as err:
         partial.unlink(missing_ok=True)
         raise StoreError(f"cannot write a backup in {folder}: {err.strerror or err}") from None
+    finally:
+        _unclaim(claim)
     prune(db_path, folder=folder, keep=keep)
     return target
 
 
 def prune(db_path: Path, *, folder: Path | None = None, keep: int = KEEP) -> list[Path]:
+    """Keep the newest ``keep`` backups; also remove ``.partial`` copies that no living drill is writing
+    (left by a backup that was killed)."""
     backups = list_backups(db_path, folder)
     removed = backups[: max(0, len(backups) - keep)]
     for path in removed:
         path.unlink(missing_ok=True)
+    folder = folder or backup_folder()
+    pattern = re.compile(_pattern(db_path).pattern.removesuffix("$") + r"\.partial$")
+    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if pattern.fullmatch(path.name) and _orphaned(path):
+            path.unlink(missing_ok=True)
+            removed.append(path)
     return removed
+
+
+def _claim(path: Path) -> int | None:
+    """An exclusive flock on ``path`` (created empty), held by the backup writing it; None without fcntl."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _unclaim(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _orphaned(path: Path) -> bool:
+    """Whether no process holds ``path``'s claim (its writer died: the kernel dropped the lock)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: only very old partials are surely orphans
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _fsync(path: Path) -> None:
@@ -138,12 +186,16 @@ def check_file(path: Path) -> None:
 def restore(
     db_path: Path, backup: Path | None = None, *, folder: Path | None = None
 ) -> tuple[Path, Path | None]:
-    """Replace the database at ``db_path`` with ``backup`` (default: the latest backup).
+    """Replace the database at ``db_path`` with ``backup`` (default: the latest backup), atomically.
 
-    The current file (with its -wal and -shm) is moved aside as ``<name>.replaced-<time>``, never deleted;
-    the backup is copied in with the backup API. Returns (backup used, where the old file went).
-    Close every drill using the database first.
+    At every instant ``db_path`` holds either the old database or the restored one: the copy is built beside
+    it (``<name>.restoring``, backup API, ``quick_check``, fsync) and renamed over it in one step. The old file
+    is kept as ``<name>.replaced-<time>`` (a hard link made before the rename, or a copy), never deleted.
+    Refused while another drill has the database open for writing (``drill.store.locking``).
+    Returns (backup used, where the old file went).
     """
+    from drill.store.locking import DatabaseLock
+
     if backup is None:
         backups = list_backups(db_path, folder)
         if not backups:
@@ -155,45 +207,100 @@ def restore(
             f"{backup} is the progress database itself; name one of its backups (drill restore --list)"
         )
     check_file(backup)
-    stamp = datetime.now(UTC).strftime(_STAMP)
-    aside = None
-    moves: list[tuple[Path, Path]] = []  # (from, to), undone if the copy fails
-    if db_path.exists():
-        aside = db_path.with_name(f"{db_path.name}.replaced-{stamp}")
-        os.replace(db_path, aside)
-        moves.append((db_path, aside))
-    for extra in ("-wal", "-shm"):
-        side = db_path.with_name(db_path.name + extra)
-        if side.exists():
-            # A stale -wal next to the restored file would be replayed into it: move it with its database.
-            moved = (
-                aside.with_name(aside.name + extra)
-                if aside
-                else side.with_name(f"{side.name}.orphan-{stamp}")
-            )
-            os.replace(side, moved)
-            moves.append((side, moved))
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    partial = db_path.with_name(db_path.name + ".restoring")
-    try:
-        source = sqlite3.connect(_readonly_uri(backup), uri=True)
+    with DatabaseLock(db_path) as lock:
         try:
-            dest = sqlite3.connect(partial)
-            try:
-                source.backup(dest)
-                dest.execute("PRAGMA journal_mode = WAL")
-            finally:
-                dest.close()
-        finally:
-            source.close()
-        _fsync(partial)
-        os.replace(partial, db_path)
-    except (sqlite3.DatabaseError, OSError) as err:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
-        for original, moved in reversed(moves):  # put the current database back where it was
-            os.replace(moved, original)
-        raise StoreError(
-            f"cannot restore {backup} to {db_path}: {err}; the current database is unchanged"
-        ) from None
+            lock.exclusive(wait_s=0.0)
+        except StoreError:
+            raise StoreError(lock.busy_message() + "; nothing was restored") from None
+        partial = db_path.with_name(db_path.name + ".restoring")
+        try:
+            _copy_into(backup, partial, journal="WAL")
+        except (sqlite3.DatabaseError, OSError, StoreError) as err:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            raise StoreError(
+                f"cannot restore {backup} to {db_path}: {err}; the current database is unchanged"
+            ) from None
+        aside = None
+        try:
+            if db_path.exists():
+                try:
+                    _settle(db_path)
+                except sqlite3.DatabaseError:
+                    pass  # a damaged database: keep it aside as it is, with its -wal and -shm
+                aside = db_path.with_name(f"{db_path.name}.replaced-{datetime.now(UTC).strftime(_STAMP)}")
+                _keep_aside(db_path, aside)
+                for extra in ("-wal", "-shm"):
+                    side = db_path.with_name(db_path.name + extra)
+                    if side.exists():
+                        with contextlib.suppress(OSError):
+                            os.link(side, aside.with_name(aside.name + extra))
+            for extra in ("-wal", "-shm"):  # none are left after _settle; a stray one must not meet the copy
+                side = db_path.with_name(db_path.name + extra)
+                if side.exists():
+                    os.replace(side, side.with_name(f"{side.name}.orphan-{datetime.now(UTC).strftime(_STAMP)}"))
+            os.replace(partial, db_path)  # the one step that switches databases
+            _fsync_dir(db_path.parent)
+        except (sqlite3.DatabaseError, OSError) as err:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            raise StoreError(
+                f"cannot restore {backup} to {db_path}: {err}; the current database is unchanged"
+            ) from None
     return backup, aside
+
+
+def _copy_into(source_path: Path, target: Path, *, journal: str) -> None:
+    """A checked, fsynced copy of ``source_path`` at ``target`` (replaced if present), via the backup API."""
+    target.unlink(missing_ok=True)
+    for extra in ("-wal", "-shm", "-journal"):
+        target.with_name(target.name + extra).unlink(missing_ok=True)
+    source = sqlite3.connect(_readonly_uri(source_path), uri=True)
+    try:
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)
+            check = dest.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"the copy failed its check ({check})")
+            dest.execute(f"PRAGMA journal_mode = {journal}")
+        finally:
+            dest.close()  # the last connection: checkpoints and removes the copy's -wal
+    finally:
+        source.close()
+    _fsync(target)
+
+
+def _settle(db_path: Path) -> None:
+    """Fold the live database's -wal into the file itself and leave it in rollback-journal mode, so the one
+    file is the whole database (no -wal of the old database can be replayed into the restored one). Runs
+    under the exclusive lock: no drill has the database open."""
+    conn = sqlite3.connect(db_path, timeout=30)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA journal_mode = DELETE")
+    finally:
+        conn.close()
+    _fsync(db_path)
+
+
+def _keep_aside(db_path: Path, aside: Path) -> None:
+    """A second name for the old database (a hard link), or a copy where links are not supported."""
+    try:
+        os.link(db_path, aside)
+    except OSError:
+        import shutil
+
+        shutil.copyfile(db_path, aside)  # no writer (exclusive lock), no -wal after _settle: a plain copy
+        _fsync(aside)
+    _fsync_dir(aside.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -159,6 +159,9 @@ def describe(err: BaseException, where: str) -> StoreError | None:
             f"{BUSY_TIMEOUT_MS // 1000} s; nothing was saved by this action, try again"
         )
     if "disk i/o error" in text:
+        lost_wal = lost_wal_message(where)
+        if lost_wal:
+            return StoreError(lost_wal)
         return StoreError(
             f"disk I/O error on {where} (is the disk full or failing?); nothing was saved by this action"
         )
@@ -168,6 +171,25 @@ def describe(err: BaseException, where: str) -> StoreError | None:
         first = str(getattr(err, "orig", err)).strip().splitlines()[0] if str(err).strip() else "unknown"
         return StoreError(f"the progress database {where} cannot be used: {first}")
     return None
+
+
+def lost_wal_message(where: str) -> str | None:
+    """The message for a -wal deleted under a -shm that still describes it (SQLite then says only "disk I/O
+    error", or quick_check "unable to get the page"), or None when that is not what happened. Only asked
+    after such a failure."""
+    db = Path(where)
+    wal, shm = db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")
+    try:
+        # SQLite recreates an empty -wal when it opens the database: empty counts as missing.
+        if not db.is_file() or not shm.exists() or (wal.exists() and wal.stat().st_size > 0):
+            return None
+    except (OSError, ValueError):
+        return None
+    return (
+        f"the progress database's write-ahead log {wal} is missing but its index {shm} is still there (was the "
+        f"-wal deleted while a drill had the database open?); the grades it held are gone. Close every drill "
+        f"using {db}, then move {shm} away and start again, or run `drill restore` for the latest backup"
+    )
 
 
 def _errno(err: BaseException) -> int | None:

@@ -3,9 +3,9 @@
 The scripts live inside the package (``drill/store/migrations``) so an installed drill finds them. Alembic
 is imported only when a database must be created or upgraded; the usual start reads one row.
 
-On SQLite every migration runs with foreign keys OFF (a batch rebuild of a parent table would otherwise
-cascade-delete its children) inside one ``BEGIN IMMEDIATE`` transaction, and ``PRAGMA foreign_key_check``
-must come back empty before it commits.
+The whole upgrade is one transaction drill controls (see ``upgrade``). On SQLite every migration runs with
+foreign keys OFF (a batch rebuild of a parent table would otherwise cascade-delete its children) inside one
+``BEGIN IMMEDIATE`` transaction, and ``PRAGMA foreign_key_check`` must come back empty before it commits.
 """
 
 from __future__ import annotations
@@ -72,7 +72,11 @@ def check_known(revision: str | None, where: str) -> None:
 
 
 def upgrade(url: str, target: str = "head") -> None:
-    """Upgrade the database at ``url`` to ``target`` in one transaction (foreign keys off on SQLite)."""
+    """Upgrade the database at ``url`` to ``target`` as one unit: every revision runs inside one transaction
+    that drill opens and commits (``BEGIN IMMEDIATE`` on SQLite, where foreign keys are off meanwhile and
+    ``PRAGMA foreign_key_check`` must come back empty before the commit). Alembic sees a transaction already
+    begun and opens none of its own, so SQLite's per-revision commits (``transactional_ddl=False``) do not
+    happen: a kill at any point leaves the old revision or the new one, never one in between."""
     from alembic import command
     from sqlalchemy.pool import NullPool
 
@@ -88,10 +92,15 @@ def upgrade(url: str, target: str = "head") -> None:
                 conn = conn.execution_options(**WRITE)
             config = alembic_config()
             config.attributes["connection"] = conn
-            config.attributes["check_foreign_keys"] = is_sqlite
-            command.upgrade(config, target)
-            if conn.in_transaction():  # alembic commits its own transaction; be sure nothing is left open
-                conn.commit()
+            with conn.begin():
+                command.upgrade(config, target)
+                if is_sqlite:
+                    violations = foreign_key_violations(conn)
+                    if violations:  # raising rolls the whole upgrade back
+                        raise StoreError(
+                            f"the schema upgrade would leave dangling references {violations[:5]}; "
+                            f"it was rolled back, nothing was changed"
+                        )
     finally:
         engine.dispose()
 

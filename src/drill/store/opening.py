@@ -6,6 +6,7 @@ peek imports ``default_user`` from here without it).
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -73,6 +74,14 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
     if readonly and db_file is not None and not db_file.exists():
         raise StoreError(f"there is no progress database at {db_file} to open read-only")
     existed = db_file is not None and db_file.exists() and db_file.stat().st_size > 0
+    lock = None
+    if db_file is not None and not readonly:
+        from drill.store.locking import DatabaseLock
+
+        if not existed:
+            _refuse_silent_new_database(db_file)
+        lock = DatabaseLock(db_file)
+        lock.shared()  # for the life of the Store: `drill restore` refuses while it is held
 
     engine = engines.make_engine(url)
     try:
@@ -85,17 +94,83 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
                         f"the progress database {where} needs an upgrade (schema {revision} -> "
                         f"{migrate.HEAD_REVISION}) but is read-only; open it once with write access"
                     )
-                if revision is not None and existed and db_file is not None:
-                    from drill.store.backup import make_backup
-
-                    make_backup(db_file, reason=f"before-{migrate.HEAD_REVISION}")
                 engine.dispose()  # the migration uses its own connection; no pooled one may hold old schema
-                migrate.upgrade(url)
+                _upgrade(url, engine, where, db_file, lock, existed=existed and revision is not None)
             user_id = _user_id(engine, user, readonly)
-        return Store(engine, url=url, where=where, user=user, user_id=user_id, readonly=readonly)
+        store = Store(engine, url=url, where=where, user=user, user_id=user_id, readonly=readonly)
+        store.lock = lock
+        return store
     except BaseException:
         engine.dispose()
+        if lock is not None:
+            lock.release()
         raise
+
+
+def _upgrade(url: str, engine: Engine, where: str, db_file, lock, *, existed: bool) -> None:
+    """Migrate to the head revision holding the exclusive lock (no other drill may write meanwhile); a
+    drill that started at the same moment and migrated first makes this a no-op."""
+    from drill.store import migrate
+
+    def done() -> bool:
+        with engines_connect(engine) as conn:
+            return not migrate.needs_upgrade(migrate.current_revision(conn))
+
+    if lock is not None and not lock.exclusive(wait_s=10.0, done=done):
+        return
+    try:
+        if existed and db_file is not None:
+            from drill.store.backup import make_backup
+
+            make_backup(db_file, reason=f"before-{migrate.HEAD_REVISION}")
+        migrate.upgrade(url)
+    finally:
+        if lock is not None:
+            lock.shared()
+        engine.dispose()
+
+
+@contextlib.contextmanager
+def engines_connect(engine: Engine):
+    with engine.connect() as conn:
+        try:
+            yield conn
+        finally:
+            conn.rollback()
+    engine.dispose()
+
+
+def leftovers(db_file) -> list:
+    """What says a database used to be at ``db_file``: its backups, a moved-aside file, an unfinished restore."""
+    from pathlib import Path
+
+    from drill.store.backup import list_backups
+
+    db_file = Path(db_file)
+    found = sorted(db_file.parent.glob(glob_escape(db_file.name) + ".replaced-*"))
+    found += [p for p in [db_file.with_name(db_file.name + ".restoring")] if p.exists()]
+    try:
+        found += list_backups(db_file)[-1:]
+    except OSError:
+        pass
+    return [p for p in found if not p.name.endswith(("-wal", "-shm"))]
+
+
+def glob_escape(name: str) -> str:
+    import glob
+
+    return glob.escape(name)
+
+
+def _refuse_silent_new_database(db_file) -> None:
+    """A missing database where backups or restore leftovers exist is a lost database, not a first run."""
+    found = leftovers(db_file)
+    if found:
+        raise StoreError(
+            f"there is no progress database at {db_file}, but there was one: {', '.join(map(str, found[:3]))} "
+            f"exist(s); run `drill restore` to bring back the latest backup (`drill restore --list`, "
+            f"`drill restore FILE` for another), or move those files away to start afresh"
+        )
 
 
 def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bool]:
@@ -113,7 +188,8 @@ def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bo
                 result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
                 if result != ["ok"]:
                     raise StoreError(
-                        engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})"
+                        engines.lost_wal_message(where)
+                        or engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})"
                     )
                 readonly = _sqlite_readonly(raw)
             if not readonly:

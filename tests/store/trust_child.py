@@ -1,0 +1,52 @@
+"""Child processes for the trust fault tests (restore, migration, the single-writer lock).
+
+    trust_child.py restore DB BACKUP      import everything, print "READY", wait for a line, restore, print "DONE"
+    trust_child.py migrate URL            the same around ``drill.store.migrate.upgrade``
+    trust_child.py hold URL               open a writing store, print "OPEN", wait for a line (or a kill)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def say(line: str) -> None:
+    os.write(1, (line + "\n").encode())
+
+
+def main() -> None:
+    mode, *args = sys.argv[1:]
+    if mode == "restore":
+        from drill.store.backup import restore
+
+        say("READY")
+        sys.stdin.readline()
+        restore(Path(args[0]), Path(args[1]))
+        say("DONE")
+    elif mode == "migrate":
+        import alembic.command  # noqa: F401 — imported before READY: the kill lands in the migration itself
+        import alembic.runtime.migration  # noqa: F401
+
+        from drill.store import migrate
+
+        migrate.known_revisions()
+        say("READY")
+        sys.stdin.readline()
+        migrate.upgrade(args[0])
+        say("DONE")
+    elif mode == "hold":
+        from drill.store import open_store
+
+        store = open_store(args[0], "alice")
+        say("OPEN")
+        sys.stdin.readline()
+        store.close()
+        say("CLOSED")
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()
