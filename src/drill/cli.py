@@ -8,7 +8,6 @@ sqlalchemy) inside the command body, so ``drill --help`` stays fast. Errors a us
 from __future__ import annotations
 
 import importlib
-import sys
 
 import click
 
@@ -63,14 +62,3 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     cli.main(args=argv, prog_name="drill")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main(sys.argv[1:])
-
-
-def render_help() -> str:
-    """`drill --help` exactly as click prints it on a terminal of 80 columns or more (the text that
-    drill.entry serves without importing click; tests/test_cli.py keeps the two equal)."""
-    ctx = cli.make_context("drill", ["--help"], terminal_width=78, resilient_parsing=True)
-    return cli.get_help(ctx) + "\n"

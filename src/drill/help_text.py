@@ -1,6 +1,0 @@
-"""`drill --help` as click renders it at 80+ columns, served by drill.entry without importing click.
-
-Generated: python -c "from drill.cli import render_help; print(repr(render_help()))"; tests/test_cli.py
-fails when it drifts from the real command line."""
-
-HELP_TEXT = "Usage: drill [OPTIONS] COMMAND [ARGS]...\n\n  Drill for Transformer interviews: spaced-repetition review, timed quizzes\n  and the attention maths step by step, from the course chapter.\n\nOptions:\n  --version   Show the version and exit.\n  -h, --help  Show this message and exit.\n\nCommands:\n  study     Review the cards that are due: reveal, grade 1-4...\n  quiz      Timed multiple choice: A-D or 1-4 to answer, feedback with...\n  calc      Step through the attention maths: X → Q,K,V → QKᵀ → ÷√d_k →...\n  report    Where you stand: totals, a 26-week calendar, true retention,...\n  export    Export the cards as an Anki deck (LaTeX as MathJax), to...\n  check     Validate content (PATH, --content or the shipped chapter) and...\n  config    Show the scheduling settings: value, default and where each...\n  backup    Back up the progress database (SQLite's online backup API;...\n  restore   Restore the progress database from FILE (default: the latest...\n  optimize  Fit FSRS-6 weights to your own review history and save them...\n"
