@@ -1,4 +1,4 @@
-"""Shared fixtures: every test runs with its own data and config directories.
+"""Shared fixtures: every test runs with its own data, config and cache directories.
 
 Under pytest-xdist (one worker per core) each worker keeps numpy's BLAS and PyTorch to one thread, so two
 workers on two cores do not each start a thread per core and spin against each other. Set here, before any
@@ -21,5 +21,6 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("drill-home")
     monkeypatch.setenv("DRILL_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("DRILL_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("DRILL_CACHE_DIR", str(home / "cache"))
     monkeypatch.delenv("DRILL_DB_URL", raising=False)
     monkeypatch.delenv("DRILL_CONTENT", raising=False)

@@ -1,6 +1,7 @@
-"""Where drill keeps its files: user data (the SQLite default, backups) and config (drill.toml).
+"""Where drill keeps its files: user data (the SQLite default, backups), config (drill.toml) and cache (the
+validated content, which drill can always rebuild).
 
-Environment overrides make tests hermetic: DRILL_DATA_DIR and DRILL_CONFIG_DIR.
+Environment overrides make tests hermetic: DRILL_DATA_DIR, DRILL_CONFIG_DIR and DRILL_CACHE_DIR.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ def config_dir() -> Path:
     from platformdirs import user_config_path
 
     return user_config_path(APP_NAME, appauthor=False)
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("DRILL_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_path
+
+    return user_cache_path(APP_NAME, appauthor=False)
 
 
 def config_file() -> Path:

@@ -24,7 +24,7 @@ def pack(tmp_path) -> Path:
 
 
 def cache_files() -> list[Path]:
-    return sorted((Path(os.environ["DRILL_DATA_DIR"]) / "cache").glob("content-*.json"))
+    return sorted(Path(os.environ["DRILL_CACHE_DIR"]).glob("content-*.json"))
 
 
 def no_parsing(monkeypatch):
@@ -68,16 +68,65 @@ def test_a_new_bad_edit_is_reported_not_served_from_the_cache(pack):
 def test_corrupt_cache_is_ignored(pack):
     expected = load_content(pack)
     (entry,) = cache_files()
-    entry.write_text('{"format": 1, "key": "x", "cards": [', encoding="utf-8")
+    entry.write_text('{"format": 2, "key": "x", "cards": [', encoding="utf-8")
     assert load_content(pack) == expected
-    entry.write_text(json.dumps({"format": 1, "key": entry.stem.removeprefix("content-"), "cards": [{}]}))
+    entry.write_text(json.dumps({"format": 2, "key": entry.stem.removeprefix("content-"), "cards": [{}]}))
     assert load_content(pack) == expected
 
 
-def test_unwritable_data_dir_still_loads(pack, tmp_path, monkeypatch):
+def test_the_cache_lives_in_the_cache_directory_not_the_data_directory(pack, monkeypatch, tmp_path):
+    load_content(pack)
+    assert len(cache_files()) == 1
+    assert not (Path(os.environ["DRILL_DATA_DIR"]) / "cache").exists()
+    monkeypatch.delenv("DRILL_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))  # platformdirs' user cache dir on Linux
+    from drill import paths
+
+    assert paths.cache_dir() == tmp_path / "xdg" / "drill"
+
+
+def _tamper(entry: Path, edit) -> None:
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    edit(data)
+    entry.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["cards"][0].update(answer="\x1b]0;pwned\x07\x1b[2J"),  # a terminal escape
+        lambda d: d["cards"][0].update(question="\u009b31m"),  # a C1 control (CSI)
+        lambda d: d["cards"][0].update(tags=["ok", "\x00"]),
+        lambda d: d["quizzes"][0]["options"].update(A="\x1b[31mred"),
+        lambda d: d["packs"][0].update(title="x\x1b"),
+        lambda d: d["cards"][0].update(bank="1"),  # a wrong type
+        lambda d: d["cards"][0].update(id="../../etc"),  # an id the rules refuse
+        lambda d: d["cards"][0].update(surprise=1),  # a field no record has
+        lambda d: d["cards"][0].pop("pack"),
+        lambda d: d["checks"][0].update(claimed=float("nan")),
+        lambda d: d["quizzes"][0].update(answer="Z"),
+    ],
+)
+def test_a_tampered_cache_is_not_used(pack, monkeypatch, edit):
+    expected = load_content(pack)
+    (entry,) = cache_files()
+    _tamper(entry, edit)
+    parsed = []
+    original_build = content_loader._Builder.build
+
+    def build(self, pack_dirs):
+        parsed.append(True)
+        return original_build(self, pack_dirs)
+
+    monkeypatch.setattr(content_loader._Builder, "build", build)
+    assert load_content(pack) == expected
+    assert parsed == [True]  # read from the YAML again, not from the edited cache
+
+
+def test_unwritable_cache_dir_still_loads(pack, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")
-    monkeypatch.setenv("DRILL_DATA_DIR", str(blocker))
+    monkeypatch.setenv("DRILL_CACHE_DIR", str(blocker))
     assert load_content(pack).cards["q01"].bank == 1
 
 

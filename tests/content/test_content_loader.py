@@ -7,11 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
 from drill.content import Card, Library, load_content
 from drill.content.loader import default_content_path, find_packs
-from drill.content.yamlio import StrictLoader
 from drill.errors import ContentError
 
 PACKS = Path(__file__).parent / "packs"
@@ -131,12 +129,6 @@ def test_crlf_and_bom_files_load(tmp_path, mini_pack):
     q.write_bytes(b"\xef\xbb\xbf" + q.read_bytes().replace(b"\n", b"\r\n"))
     library = load_content(tmp_path / "p")
     assert "\r" not in library.cards["q01"].answer
-
-
-def test_strict_loader_rejects_duplicate_keys_for_direct_yaml_use():
-    with pytest.raises(yaml.constructor.ConstructorError, match="duplicate key 'a'"):
-        yaml.load("a: 1\nb: 2\na: 3\n", Loader=StrictLoader)
-    assert yaml.load("a: 1\nb: 2\n", Loader=StrictLoader) == {"a": 1, "b": 2}
 
 
 def test_markup_and_escape_lookalikes_are_plain_text(tmp_path, mini_pack):

@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drill.content.latex import render_latex, render_text, unknown_macros
+from drill.content.latex import render_latex, render_text, split_math, unknown_macros
 from drill.content.latex._render import Renderer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -395,6 +395,29 @@ def test_code_blocks_and_spans_are_left_alone():
 def test_dollar_amounts_are_not_formulas():
     assert render_text("costs $5 and $6 today") == "costs $5 and $6 today"
     assert render_text("between $ a $ b") == "between $ a $ b"
+
+
+@pytest.mark.parametrize(
+    ("text", "segments"),
+    [
+        ("It costs $5 and $6 today.", [("text", "It costs $5 and $6 today.")]),
+        # the $ of "$6" must not close on the $ inside the code span: nothing in a code span is maths
+        (
+            "It costs $5 and $6 today; code `$x$` stays",
+            [("text", "It costs $5 and $6 today; code `$x$` stays")],
+        ),
+        ("a $x$ and `$y$` and $z$", [("text", "a "), ("inline", "x"), ("text", " and `$y$` and "),
+                                     ("inline", "z")]),
+        ("$$ a `$$` b", [("text", "$$ a `$$` b")]),
+        ("$$x$$ then `code` $$y$$", [("display", "x"), ("text", " then `code` "), ("display", "y")]),
+        ("an unclosed ` tick $x$", [("text", "an unclosed ` tick "), ("inline", "x")]),
+    ],
+)  # fmt: skip
+def test_one_splitter_for_currency_and_code_spans(text, segments):
+    assert split_math(text) == segments
+    if all(kind != "display" for kind, _ in segments):  # (display formulas go on lines of their own)
+        rendered = "".join(value if kind == "text" else render_latex(value) for kind, value in segments)
+        assert render_text(text) == rendered
 
 
 def test_a_line_with_inline_matrices_becomes_a_row_of_blocks():

@@ -77,6 +77,10 @@ def test_section_filter_and_errors(tmp_path, library):
         ("price \\$5 and $a<b$", "price $5 and \\(a&lt;b\\)"),
         ("line1\nline2", "line1<br>line2"),
         ("<b>x</b> & y", "&lt;b&gt;x&lt;/b&gt; &amp; y"),
+        # the same formulas as the terminal renderer finds (drill.content.latex.split_math)
+        ("It costs $5 and $6 today.", "It costs $5 and $6 today."),
+        ("It costs $5 and $6 today; code `$x$` stays", "It costs $5 and $6 today; code `$x$` stays"),
+        ("a `$y$` then $\\$5$", "a `$y$` then \\(\\$5\\)"),
     ],
 )
 def test_latex_and_escaping(source, expected):

@@ -220,3 +220,14 @@ def test_config_changes_scheduling(config_file):
     set_value("learning_steps", "2m 20m")
     config = load_config()
     assert schedule(new_card_state(T0), Grade.AGAIN, T0, config).interval == timedelta(minutes=2)
+
+
+def test_each_setting_is_declared_once_in_the_dataclass():
+    """SETTINGS is derived from SrsConfig's declarations: every field but `sources`, each with help and allowed."""
+    import dataclasses
+
+    assert list(SETTINGS) == [f.name for f in dataclasses.fields(SrsConfig) if f.name != "sources"]
+    for key, spec in SETTINGS.items():
+        assert spec.help and spec.rule.allowed, key
+        assert getattr(DEFAULT_CONFIG, key) == spec.default
+        assert spec.rule.check(spec.rule.dump(spec.default)) == spec.default  # TOML round trip

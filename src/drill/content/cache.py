@@ -1,11 +1,14 @@
 """A JSON cache of validated content, so the study screen does not re-parse YAML on every start.
 
 Parsing and validating the chapter costs ~50-100 ms (PyYAML's resolver runs in Python even with libyaml);
-reading the same records back from JSON costs a few. The cache lives in the user data directory and is keyed on
-every content file's path, size, mtime and ctime, drill's version, this module's format and the engine's step
-catalog (which validation depends on). Only successful loads are cached, so a bad file is always reported; a
-missing, stale, corrupt or unwritable cache is silently bypassed. JSON, not pickle: reading a cache never runs
-code.
+reading the same records back from JSON costs a few. The cache lives in the user cache directory
+(drill.paths.cache_dir: platformdirs, or DRILL_CACHE_DIR) and is keyed on every content file's path, size, mtime
+and ctime, drill's version, this module's format and the engine's step catalog (which validation depends on).
+Only successful loads are cached, so a bad file is always reported; a missing, stale, corrupt or unwritable cache
+is silently bypassed. JSON, not pickle: reading a cache never runs code. Nor is it trusted: every record is
+read back through the same field rules as the YAML (drill.fields, drill.content.rules), so an edited cache
+cannot bring in a control character, a wrong type or a malformed id; one that fails is not used.
+Cross-references (a quiz's cards exist) were checked when the entry was written.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import contextlib
 import hashlib
 import json
 import os
-from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
+from drill import fields
 from drill.content.models import Card, Check, Library, Pack, Quiz
 
-FORMAT = 1
+FORMAT = 2
 PACK_FILES = ("questions.yaml", "quizzes.yaml", "checks.yaml")
 
 
@@ -40,34 +44,41 @@ def cache_key(pack_dirs: list[Path], catalog: object) -> str:
 
 
 def cache_file(key: str) -> Path:
-    from drill.paths import data_dir
+    from drill.paths import cache_dir
 
-    return data_dir() / "cache" / f"content-{key}.json"
+    return cache_dir() / f"content-{key}.json"
+
+
+class _Refused(Exception):
+    """A cached record fails its rules: the cache is not used."""
+
+
+class _CacheErrors(fields.Errors):
+    """Any problem with a cached record means "do not use the cache"."""
+
+    def invalid(self, path: tuple, problem: str, spec: Any, values: dict[str, Any]) -> Exception:
+        return _Refused(problem)
 
 
 def read(key: str) -> Library | None:
+    """The cached Library for ``key``, re-validated field by field; None when absent, stale or refused."""
     try:
         data = json.loads(cache_file(key).read_text(encoding="utf-8"))
         if data.get("format") != FORMAT or data.get("key") != key:
             return None
+        errors = _CacheErrors()
+
+        def records(cls: type, name: str) -> list:
+            return [fields.read(cls, item, errors, trusted=False) for item in data[name]]
+
+        cards = records(Card, "cards")
         return Library(
-            packs=[
-                Pack(
-                    id=p["id"],
-                    title=p["title"],
-                    path=Path(p["path"]),
-                    source=p["source"],
-                    card_ids=tuple(p["card_ids"]),
-                    quiz_ids=tuple(p["quiz_ids"]),
-                    check_ids=tuple(p["check_ids"]),
-                )
-                for p in data["packs"]
-            ],
-            cards={c["id"]: _card(c) for c in data["cards"]},
-            quizzes=[_quiz(q) for q in data["quizzes"]],
-            checks=[_check(c) for c in data["checks"]],
+            packs=records(Pack, "packs"),
+            cards={card.id: card for card in cards},
+            quizzes=records(Quiz, "quizzes"),
+            checks=records(Check, "checks"),
         )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, _Refused):
         return None
 
 
@@ -75,10 +86,10 @@ def write(key: str, library: Library) -> None:
     data = {
         "format": FORMAT,
         "key": key,
-        "packs": [dict(asdict(p), path=str(p.path)) for p in library.packs],
-        "cards": [asdict(c) for c in library.cards.values()],
-        "quizzes": [asdict(q) for q in library.quizzes],
-        "checks": [asdict(c) for c in library.checks],
+        "packs": [fields.dump(p) for p in library.packs],
+        "cards": [fields.dump(c) for c in library.cards.values()],
+        "quizzes": [fields.dump(q) for q in library.quizzes],
+        "checks": [fields.dump(c) for c in library.checks],
     }
     target = cache_file(key)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -89,26 +100,6 @@ def write(key: str, library: Library) -> None:
                 old.unlink(missing_ok=True)
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, target)
-    except OSError:  # a read-only or full data directory: run without the cache
+    except OSError:  # a read-only or full cache directory: run without the cache
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-
-
-def _tuples(record: dict, *names: str) -> dict:
-    for name in names:
-        if record.get(name) is not None:
-            record[name] = tuple(record[name])
-    return record
-
-
-def _card(c: dict) -> Card:
-    return Card(**_tuples(c, "tags", "asked_in", "pitfalls", "steps"))
-
-
-def _quiz(q: dict) -> Quiz:
-    return Quiz(**_tuples(q, "cards"))
-
-
-def _check(c: dict) -> Check:
-    c["index"] = tuple(c["index"])
-    return Check(**c)

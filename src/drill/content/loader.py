@@ -9,6 +9,7 @@ checkout.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,8 +70,9 @@ def resolve_content_path(path: str | Path | None) -> Path:
 def load_content(path: str | Path | None = None, *, cache: bool = True) -> Library:
     """Load and validate every pack under ``path`` (default: DRILL_CONTENT, else the shipped chapter).
 
-    With ``cache`` (the default) an unchanged content set is read back from a JSON cache in the user data
-    directory (drill.content.cache); `drill check` passes ``cache=False`` to validate from scratch.
+    With ``cache`` (the default) an unchanged content set is read back from a JSON cache in the user cache
+    directory (drill.content.cache, re-validated on reading); `drill check` passes ``cache=False`` to validate
+    from scratch.
     """
     pack_dirs = find_packs(resolve_content_path(path))
     if not cache:
@@ -116,24 +118,18 @@ class _Builder:
 
     def _load_pack(self, pack_dir: Path, refs: list) -> None:
         doc = self.read_yaml(pack_dir / QUESTIONS)
-        top, raw_cards = self.schema.items(doc, "cards", "cards", ("pack", "title", "source", "cards"))
-        head = self.schema.Record(
-            doc, (), top, ("pack", "title", "source", "cards"), f"the top level of {QUESTIONS}"
-        )
-        pack_id = head.text(
-            "pack", pattern=self.schema.PACK_ID, hint="pack ids are lower-case words joined by '-'"
-        )
-        if pack_id in self.pack_paths:
+        raw_cards = self.schema.items(doc, "cards", "cards", Pack)
+        pack = self.schema.pack_from(doc, pack_dir)
+        if pack.id in self.pack_paths:
             raise doc.error(
-                ("pack",), f"duplicate pack id {pack_id!r} (also used by {self.pack_paths[pack_id]})"
+                ("pack",), f"duplicate pack id {pack.id!r} (also used by {self.pack_paths[pack.id]})"
             )
-        self.pack_paths[pack_id] = pack_dir
-        title, source = head.text("title"), head.text("source", required=False)
+        self.pack_paths[pack.id] = pack_dir
 
         banks: dict[int, str] = {}
         card_ids = []
         for i, raw in enumerate(raw_cards):
-            card = self.schema.card_from(doc, i, raw, pack_id)
+            card = self.schema.card_from(doc, i, raw, pack.id)
             self._claim("card", card.id, doc, ("cards", i))
             if card.bank is not None:
                 if card.bank in banks:
@@ -145,10 +141,10 @@ class _Builder:
             self.library.cards[card.id] = card
             card_ids.append(card.id)
 
-        quiz_ids = self._load_quizzes(pack_dir, pack_id, refs)
-        check_ids = self._load_checks(pack_dir, pack_id, refs)
+        quiz_ids = self._load_quizzes(pack_dir, pack.id, refs)
+        check_ids = self._load_checks(pack_dir, pack.id, refs)
         self.library.packs.append(
-            Pack(pack_id, title, pack_dir, source, tuple(card_ids), tuple(quiz_ids), tuple(check_ids))
+            replace(pack, card_ids=tuple(card_ids), quiz_ids=tuple(quiz_ids), check_ids=tuple(check_ids))
         )
 
     def _side_file(self, pack_dir: Path, name: str, key: str, pack_id: str):
@@ -156,10 +152,8 @@ class _Builder:
         if not file.exists():
             return None, []
         doc = self.read_yaml(file)
-        top, raw = self.schema.items(doc, key, key, ("pack", key))
-        declared = self.schema.Record(doc, (), top, ("pack", key), f"the top level of {name}").text(
-            "pack", required=False
-        )
+        raw = self.schema.items(doc, key, key, self.schema.SideFile)
+        declared = self.schema.side_pack(doc, key)
         if declared is not None and declared != pack_id:
             raise doc.error(("pack",), f"pack {declared!r} does not match {QUESTIONS}'s pack {pack_id!r}")
         return doc, raw

@@ -1,64 +1,103 @@
-"""The validated content: frozen records built by drill.content.schema from the YAML files.
+"""The validated content: frozen records whose fields are declared once, with their rules (drill.fields).
 
-Plain dataclasses (no numpy, no pydantic at import): the study screen loads these before its first paint.
+Each field's declaration is all there is to it: drill.content.schema reads the YAML by these declarations (with
+file, line and field in every message), the cache writes and re-validates them, and the `drill check` summary
+and the screens read the attributes. To add a field, add one line here (docs/architecture.md, "Content").
+Plain dataclasses (no numpy, no pydantic): the study screen loads these before its first paint.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from drill.content.rules import (
+    ID,
+    ITEM_ID,
+    PACK,
+    SECTION_TEXT,
+    STEP_HINT,
+    STEP_REF,
+    FilePath,
+    Index,
+    Integer,
+    Number,
+    Options,
+    Text,
+    TextList,
+)
+from drill.fields import Invalid, declare
+
+_IDS = TextList(nonempty=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Card:
-    id: str
-    pack: str
-    section: str
-    question: str
-    answer: str
-    tags: tuple[str, ...]
-    asked_in: tuple[str, ...]
-    bank: int | None = None
-    bank_answer: str | None = None
-    pitfalls: tuple[str, ...] = ()
-    steps: tuple[str, ...] = ()
+    """One question (questions.yaml, ``cards:``)."""
+
+    id: str = declare(ID)
+    pack: str = declare(PACK, given=True)
+    section: str = declare(SECTION_TEXT)  # where the chapter teaches it
+    bank: int | None = declare(Integer(1, 999), default=None)  # its number in the 7.24 bank
+    asked_in: tuple[str, ...] = declare(TextList(SECTION_TEXT), fill=lambda v: (v["section"],))
+    tags: tuple[str, ...] = declare(TextList())
+    question: str = declare(Text())
+    answer: str = declare(Text())
+    bank_answer: str | None = declare(Text(), default=None)  # the 7.24 wording when it differs
+    pitfalls: tuple[str, ...] = declare(TextList(), default=())
+    steps: tuple[str, ...] = declare(TextList(Text(STEP_REF, STEP_HINT), nonempty=False), default=())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Quiz:
-    id: str
-    pack: str
-    section: str
-    stem: str
-    options: dict[str, str]
-    answer: str
-    explanation: str
-    cards: tuple[str, ...]
+    """One multiple-choice question (quizzes.yaml, ``quizzes:``)."""
+
+    id: str = declare(ID)
+    pack: str = declare(PACK, given=True)
+    section: str = declare(SECTION_TEXT)
+    stem: str = declare(Text())
+    options: dict[str, str] = declare(Options())
+    answer: str = declare(Text())
+    explanation: str = declare(Text())
+    cards: tuple[str, ...] = declare(TextList(ID))
+
+    @staticmethod
+    def check_record(values: dict[str, Any]) -> None:
+        options = values["options"]
+        if values["answer"] not in options:
+            raise Invalid(
+                f"answer {values['answer']!r} is not one of the options ({', '.join(options)})", ("answer",)
+            )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Check:
-    id: str
-    pack: str
-    section: str
-    example: str
-    step: str
-    index: tuple[int, ...]
-    claimed: float
-    decimals: int
-    card: str | None = None
-    erratum: str | None = None
+    """A number the chapter prints that the engine can compute (checks.yaml, ``checks:``)."""
+
+    id: str = declare(ID)
+    pack: str = declare(PACK, given=True)
+    section: str = declare(SECTION_TEXT)
+    example: str = declare(Text(ITEM_ID, "an engine example name"))
+    step: str = declare(Text(ITEM_ID, "a step name"))
+    index: tuple[int, ...] = declare(Index(), default=())
+    claimed: float = declare(Number())
+    decimals: int = declare(Integer(0, 12))
+    card: str | None = declare(ID, default=None)
+    erratum: str | None = declare(Text(), default=None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Pack:
-    id: str
-    title: str
-    path: Path
-    source: str | None = None
-    card_ids: tuple[str, ...] = ()
-    quiz_ids: tuple[str, ...] = ()
-    check_ids: tuple[str, ...] = ()
+    """A content pack: questions.yaml's top level, plus what the loader found in the pack."""
+
+    id: str = declare(PACK, key="pack")
+    title: str = declare(Text())
+    source: str | None = declare(Text(), default=None)
+    path: Path = declare(FilePath(), given=True)
+    card_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
+    quiz_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
+    check_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
 
 
 @dataclass

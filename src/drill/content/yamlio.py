@@ -12,41 +12,18 @@ small walker here, which records ``path -> line`` for the validator's messages.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from drill.content import control
 from drill.errors import ContentError
 
 try:  # libyaml parses ~10x faster than the pure-Python parser
     _BaseLoader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _BaseLoader = yaml.SafeLoader
-
-
-class StrictLoader(_BaseLoader):
-    """SafeLoader whose mappings reject duplicate keys (PyYAML silently keeps the last one).
-
-    ``read_yaml`` does not construct through this class (it walks the nodes itself to keep line numbers), but
-    anything that does call ``yaml.load(text, StrictLoader)`` gets the same duplicate-key rule.
-    """
-
-    def construct_mapping(self, node, deep=False):
-        seen: dict = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping",
-                    node.start_mark,
-                    f"duplicate key {key!r} (first at line {seen[key] + 1})",
-                    key_node.start_mark,
-                )
-            seen[key] = key_node.start_mark.line
-        return super().construct_mapping(node, deep=deep)
 
 
 Path_ = tuple  # a path into the document: ("cards", 3, "answer")
@@ -62,19 +39,6 @@ _SCALAR_TAGS = {
     "tag:yaml.org,2002:bool",
     "tag:yaml.org,2002:null",
 }
-
-# Cc characters except TAB and LF. CR is tolerated in the raw file (YAML reads it as a line break) but never
-# inside a value, where it could only come from an escape such as "\r".
-_RAW_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_VALUE_BAD = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def describe_char(ch: str) -> str:
-    names = {"\x1b": "ESC", "\x00": "NUL", "\x7f": "DEL", "\r": "CR", "\x07": "BEL", "\x08": "BS"}
-    name = (
-        names.get(ch) or unicodedata.name(ch, "") or ("C1 control" if "\x80" <= ch <= "\x9f" else "control")
-    )
-    return f"U+{ord(ch):04X} ({name})"
 
 
 def format_path(path: Path_) -> str:
@@ -140,7 +104,7 @@ def read_yaml(file: str | Path) -> Document:
 
 
 def parse_yaml(text: str, file: Path) -> Document:
-    bad = _RAW_BAD.search(text)
+    bad = control.find_in_file(text)
     if bad:
         raise _control_char_error(text, file, bad.start())
     node = _compose(text, file)
@@ -171,9 +135,9 @@ def _compose(text: str, file: Path):
 def _control_char_error(text: str, file: Path, offset: int) -> ContentError:
     """Name the line and, when the rest of the file parses, the field holding a raw control character."""
     line = text.count("\n", 0, offset) + 1
-    what = f"control character {describe_char(text[offset])} is not allowed (only newline and tab are)"
+    what = f"control character {control.describe(text[offset])} is not allowed (only newline and tab are)"
     try:
-        node = _BaseLoader(_RAW_BAD.sub(" ", text)).get_single_node()
+        node = _BaseLoader(control.blank_in_file(text)).get_single_node()
     except yaml.YAMLError:
         node = None
     path = _path_at(node, offset, ()) if node is not None else None
@@ -245,9 +209,9 @@ class _Walker:
         """A string (free of control characters), int, float, bool or None; any other tag is refused."""
         tag = node.tag
         if tag == _STR:
-            bad = _VALUE_BAD.search(node.value)
+            bad = control.find(node.value)
             if bad:
-                problem = f"control character {describe_char(bad.group())} is not allowed (only newline and tab are)"
+                problem = f"control character {control.describe(bad.group())} is not allowed (only newline and tab are)"
                 raise self.fail(node, path, problem)
             return node.value
         if tag in _SCALAR_TAGS:

@@ -19,8 +19,6 @@ from drill.errors import InputError
 MODEL_ID = 1_607_392_319
 MODEL_NAME = "drill card (question/answer)"
 
-_DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.DOTALL)
-_INLINE = re.compile(r"(?<!\\)\$([^$\n]+?)(?<!\\)\$")
 
 CSS = """
 .card { font-family: system-ui, "Noto Sans CJK SC", "PingFang SC", sans-serif; font-size: 20px; line-height: 1.5;
@@ -37,12 +35,23 @@ def stable_id(*parts: str) -> int:
 
 
 def to_anki_html(text: str) -> str:
-    """Escape the text for HTML, then turn $…$ / $$…$$ into MathJax delimiters and newlines into <br>."""
-    escaped = html.escape(text, quote=False)
-    escaped = _DISPLAY.sub(lambda m: "\\[" + m.group(1).strip() + "\\]", escaped)
-    escaped = _INLINE.sub(lambda m: "\\(" + m.group(1).strip() + "\\)", escaped)
-    escaped = escaped.replace("\\$", "$")
-    return escaped.replace("\r\n", "\n").replace("\n", "<br>")
+    """Escape the text for HTML, turn $…$ / $$…$$ into MathJax delimiters and newlines into <br>.
+
+    The formulas are the ones the terminal renderer finds (drill.content.latex.split_math): currency
+    ("$5 and $6") and code spans stay text.
+    """
+    from drill.content.latex import split_math
+
+    parts = []
+    for kind, value in split_math(text):
+        escaped = html.escape(value, quote=False)
+        if kind == "text":
+            parts.append(escaped.replace("\\$", "$"))
+        elif kind == "display":
+            parts.append("\\[" + escaped.strip() + "\\]")
+        else:
+            parts.append("\\(" + escaped.strip() + "\\)")
+    return "".join(parts).replace("\r\n", "\n").replace("\n", "<br>")
 
 
 def _model():

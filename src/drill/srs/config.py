@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from drill.errors import InputError
+from drill.fields import Errors, Invalid, Rule, Spec, declare, specs
+from drill.fields import read as read_fields
 
 # FSRS-6 has 21 weights; their bounds are fsrs.scheduler.LOWER/UPPER_BOUNDS_PARAMETERS (checked on load).
 FSRS_PARAMETER_COUNT = 21
@@ -27,29 +28,6 @@ FSRS_PARAMETER_COUNT = 21
 class ConfigError(InputError):
     """A config value (in the file or on the command line) is invalid."""
 
-
-@dataclass(frozen=True, slots=True)
-class SrsConfig:
-    desired_retention: float = 0.9
-    learning_steps: tuple[timedelta, ...] = (timedelta(minutes=1), timedelta(minutes=10))
-    relearning_steps: tuple[timedelta, ...] = (timedelta(minutes=10),)
-    maximum_interval: int = 36500
-    enable_fuzzing: bool = True
-    parameters: tuple[float, ...] | None = None  # None: py-fsrs's defaults; set by `drill optimize`
-    new_per_day: int = 20
-    reviews_per_day: int = 200
-    day_starts_at: int = 4
-    leech_threshold: int = 8
-    leech_action: str = "suspend"  # a leech is always tagged; "suspend" also suspends it
-    # Where each value came from: key -> "default" | "file". Not part of equality (two configs with the
-    # same values schedule identically).
-    sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
-
-    def source(self, key: str) -> str:
-        return self.sources.get(key, "default")
-
-
-DEFAULT_CONFIG = SrsConfig()
 
 # ---------------------------------------------------------------------------------------------- durations
 
@@ -79,179 +57,234 @@ def format_duration(delta: timedelta) -> str:
     return f"{seconds:g}s"
 
 
-# ---------------------------------------------------------------------------------------------- settings
+# ---------------------------------------------------------------------------------------------- rules
 
 
-@dataclass(frozen=True)
-class Setting:
-    key: str
-    allowed: str  # shown in error messages and `drill config`
-    from_toml: Callable[[Any], Any]  # TOML value -> python value; ValueError if out of range
-    to_toml: Callable[[Any], Any]
-    from_text: Callable[[str], Any]  # command-line text -> python value
-    help: str
+class _Number(Rule):
+    def __init__(self, low: float, high: float) -> None:
+        self.low, self.high = low, high
+        self.allowed = f"a number from {low:g} to {high:g}"
 
-
-def _number(low: float, high: float) -> Callable[[Any], float]:
-    def check(value: Any) -> float:
+    def check(self, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"expected a number, got {value!r}")
+            raise Invalid(f"expected a number, got {value!r}")
         value = float(value)
-        if not (math.isfinite(value) and low <= value <= high):
-            raise ValueError(f"{value:g} is out of range")
+        if not (math.isfinite(value) and self.low <= value <= self.high):
+            raise Invalid(f"{value:g} is out of range")
         return value
 
-    return check
-
-
-def _integer(low: int, high: int) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"expected a whole number, got {value!r}")
-        if not low <= value <= high:
-            raise ValueError(f"{value} is out of range")
-        return value
-
-    return check
-
-
-def _boolean(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _bool_text(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in {"true", "yes", "on", "1"}:
-        return True
-    if lowered in {"false", "no", "off", "0"}:
-        return False
-    raise ValueError(f"expected true or false, got {text!r}")
-
-
-def _steps(value: Any) -> tuple[timedelta, ...]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f'expected a list of durations like ["1m", "10m"], got {value!r}')
-    steps = tuple(parse_duration(item) for item in value)
-    return steps
-
-
-def _steps_text(text: str) -> tuple[timedelta, ...]:
-    parts = [part for part in re.split(r"[\s,]+", text.strip().strip("[]")) if part]
-    return _steps([part.strip("\"'") for part in parts])
-
-
-def _parameters(value: Any) -> tuple[float, ...] | None:
-    if value is None or value == []:
-        return None
-    if not isinstance(value, list) or not all(
-        isinstance(item, int | float) and not isinstance(item, bool) for item in value
-    ):
-        raise ValueError(f"expected a list of {FSRS_PARAMETER_COUNT} numbers")
-    if len(value) != FSRS_PARAMETER_COUNT:
-        raise ValueError(f"expected {FSRS_PARAMETER_COUNT} numbers (FSRS-6 weights), got {len(value)}")
-    from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
-
-    for index, (weight, low, high) in enumerate(
-        zip(value, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
-    ):
-        if not low <= weight <= high:
-            raise ValueError(f"weight {index} = {weight:g} is outside FSRS's bounds {low:g}..{high:g}")
-    return tuple(float(weight) for weight in value)
-
-
-def _parameters_text(text: str) -> tuple[float, ...] | None:
-    stripped = text.strip()
-    if stripped.lower() in {"", "default", "none", "[]"}:
-        return None
-    parts = [part for part in re.split(r"[\s,]+", stripped.strip("[]")) if part]
-    try:
-        numbers = [float(part) for part in parts]
-    except ValueError:
-        raise ValueError(f"expected {FSRS_PARAMETER_COUNT} numbers separated by commas") from None
-    return _parameters(numbers)
-
-
-def _choice(*options: str) -> Callable[[Any], str]:
-    def check(value: Any) -> str:
-        if value not in options:
-            raise ValueError(f"{value!r} is not one of {', '.join(options)}")
-        return value
-
-    return check
-
-
-def _int_text(check: Callable[[Any], int]) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            number = int(text.strip())
-        except ValueError:
-            raise ValueError(f"expected a whole number, got {text!r}") from None
-        return check(number)
-
-    return parse
-
-
-def _float_text(check: Callable[[Any], float]) -> Callable[[str], float]:
-    def parse(text: str) -> float:
+    def parse(self, text: str) -> float:
         try:
             number = float(text.strip())
         except ValueError:
-            raise ValueError(f"expected a number, got {text!r}") from None
-        return check(number)
+            raise Invalid(f"expected a number, got {text!r}") from None
+        return self.check(number)
 
-    return parse
-
-
-def _same(value: Any) -> Any:
-    return value
+    def show(self, value: float) -> str:
+        return f"{value:g}"
 
 
-def _steps_toml(steps: tuple[timedelta, ...]) -> list[str]:
-    return [format_duration(step) for step in steps]
+class _Integer(Rule):
+    def __init__(self, low: int, high: int, allowed: str) -> None:
+        self.low, self.high, self.allowed = low, high, allowed
+
+    def check(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Invalid(f"expected a whole number, got {value!r}")
+        if not self.low <= value <= self.high:
+            raise Invalid(f"{value} is out of range")
+        return value
+
+    def parse(self, text: str) -> int:
+        try:
+            number = int(text.strip())
+        except ValueError:
+            raise Invalid(f"expected a whole number, got {text!r}") from None
+        return self.check(number)
 
 
-_retention = _number(0.7, 0.99)
-_max_interval = _integer(1, 36500)
-_new_per_day = _integer(0, 9999)
-_reviews_per_day = _integer(0, 99999)
-_day_start = _integer(0, 23)
-_leech_threshold = _integer(1, 99)
-_leech_action = _choice("suspend", "tag")
+class _Boolean(Rule):
+    allowed = "true or false"
 
-SETTINGS: dict[str, Setting] = {
-    s.key: s
-    for s in (
-        Setting("desired_retention", "a number from 0.7 to 0.99", _retention, _same,
-                _float_text(_retention), "probability of recall FSRS aims for at each review"),
-        Setting("learning_steps", "a list of durations like [\"1m\", \"10m\"] (may be empty)", _steps,
-                _steps_toml, _steps_text, "steps a new card goes through before its first interval in days"),
-        Setting("relearning_steps", "a list of durations like [\"10m\"] (may be empty)", _steps,
-                _steps_toml, _steps_text, "steps a forgotten card goes through before returning to review"),
-        Setting("maximum_interval", "a whole number of days from 1 to 36500", _max_interval, _same,
-                _int_text(_max_interval), "longest interval between reviews, in days"),
-        Setting("enable_fuzzing", "true or false", _boolean, _same, lambda t: _boolean(_bool_text(t)),
-                "spread review intervals a little so cards learnt together don't stay together"),
-        Setting("parameters", f"{FSRS_PARAMETER_COUNT} FSRS-6 weights within FSRS's bounds, or empty",
-                _parameters, lambda p: list(p) if p else [], _parameters_text,
-                "FSRS-6 weights fitted by `drill optimize` (empty: FSRS's defaults)"),
-        Setting("new_per_day", "a whole number from 0 to 9999", _new_per_day, _same,
-                _int_text(_new_per_day), "new cards introduced per study day"),
-        Setting("reviews_per_day", "a whole number from 0 to 99999", _reviews_per_day, _same,
-                _int_text(_reviews_per_day), "reviews shown per study day"),
-        Setting("day_starts_at", "an hour from 0 to 23", _day_start, _same, _int_text(_day_start),
-                "local hour at which a new study day begins (Anki uses 4)"),
-        Setting("leech_threshold", "a whole number of lapses from 1 to 99", _leech_threshold, _same,
-                _int_text(_leech_threshold), "lapses after which a card is a leech"),
-        Setting("leech_action", "suspend or tag", _leech_action, _same, lambda t: _leech_action(t.strip()),
-                "what happens to a leech: always tagged; 'suspend' also suspends it"),
+    def check(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise Invalid(f"expected true or false, got {value!r}")
+        return value
+
+    def parse(self, text: str) -> bool:
+        lowered = text.strip().lower()
+        if lowered in {"true", "yes", "on", "1"}:
+            return True
+        if lowered in {"false", "no", "off", "0"}:
+            return False
+        raise Invalid(f"expected true or false, got {text!r}")
+
+    def show(self, value: bool) -> str:
+        return "true" if value else "false"
+
+
+class _Choice(Rule):
+    def __init__(self, *options: str) -> None:
+        self.options = options
+        self.allowed = " or ".join(options)
+
+    def check(self, value: Any) -> str:
+        if value not in self.options:
+            raise Invalid(f"{value!r} is not one of {', '.join(self.options)}")
+        return value
+
+    def parse(self, text: str) -> str:
+        return self.check(text.strip())
+
+
+class _Steps(Rule):
+    """Learning or relearning steps: durations written "30s", "10m", "1h", "1d"."""
+
+    def __init__(self, example: str) -> None:
+        self.allowed = f"a list of durations like {example} (may be empty)"
+
+    def check(self, value: Any) -> tuple[timedelta, ...]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise Invalid(f'expected a list of durations like ["1m", "10m"], got {value!r}')
+        try:
+            return tuple(parse_duration(item) for item in value)
+        except ValueError as err:
+            raise Invalid(str(err)) from None
+
+    def dump(self, value: tuple[timedelta, ...]) -> list[str]:
+        return [format_duration(step) for step in value]
+
+    def parse(self, text: str) -> tuple[timedelta, ...]:
+        parts = [part for part in re.split(r"[\s,]+", text.strip().strip("[]")) if part]
+        return self.check([part.strip("\"'") for part in parts])
+
+    def show(self, value: tuple[timedelta, ...]) -> str:
+        return "[" + ", ".join(format_duration(step) for step in value) + "]"
+
+
+class _Parameters(Rule):
+    """FSRS-6 weights within FSRS's own bounds; empty (None) for FSRS's defaults."""
+
+    allowed = f"{FSRS_PARAMETER_COUNT} FSRS-6 weights within FSRS's bounds, or empty"
+
+    def check(self, value: Any) -> tuple[float, ...] | None:
+        if value is None or value == []:
+            return None
+        if not isinstance(value, list) or not all(
+            isinstance(item, int | float) and not isinstance(item, bool) for item in value
+        ):
+            raise Invalid(f"expected a list of {FSRS_PARAMETER_COUNT} numbers")
+        if len(value) != FSRS_PARAMETER_COUNT:
+            raise Invalid(f"expected {FSRS_PARAMETER_COUNT} numbers (FSRS-6 weights), got {len(value)}")
+        from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
+
+        for index, (weight, low, high) in enumerate(
+            zip(value, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+        ):
+            if not low <= weight <= high:
+                raise Invalid(f"weight {index} = {weight:g} is outside FSRS's bounds {low:g}..{high:g}")
+        return tuple(float(weight) for weight in value)
+
+    def dump(self, value: tuple[float, ...] | None) -> list[float]:
+        return list(value) if value else []
+
+    def parse(self, text: str) -> tuple[float, ...] | None:
+        stripped = text.strip()
+        if stripped.lower() in {"", "default", "none", "[]"}:
+            return None
+        parts = [part for part in re.split(r"[\s,]+", stripped.strip("[]")) if part]
+        try:
+            numbers = [float(part) for part in parts]
+        except ValueError:
+            raise Invalid(f"expected {FSRS_PARAMETER_COUNT} numbers separated by commas") from None
+        return self.check(numbers)
+
+    def show(self, value: tuple[float, ...] | None) -> str:
+        return "(FSRS defaults)" if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
+
+
+# ---------------------------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True, slots=True)
+class SrsConfig:
+    """The scheduling settings: each is declared once here (rule, default, help) and is a key of drill.toml."""
+
+    desired_retention: float = declare(
+        _Number(0.7, 0.99), default=0.9, help="probability of recall FSRS aims for at each review"
     )
-}  # fmt: skip
+    learning_steps: tuple[timedelta, ...] = declare(
+        _Steps('["1m", "10m"]'),
+        default=(timedelta(minutes=1), timedelta(minutes=10)),
+        help="steps a new card goes through before its first interval in days",
+    )
+    relearning_steps: tuple[timedelta, ...] = declare(
+        _Steps('["10m"]'),
+        default=(timedelta(minutes=10),),
+        help="steps a forgotten card goes through before returning to review",
+    )
+    maximum_interval: int = declare(
+        _Integer(1, 36500, "a whole number of days from 1 to 36500"),
+        default=36500,
+        help="longest interval between reviews, in days",
+    )
+    enable_fuzzing: bool = declare(
+        _Boolean(),
+        default=True,
+        help="spread review intervals a little so cards learnt together don't stay together",
+    )
+    parameters: tuple[float, ...] | None = declare(
+        _Parameters(), default=None, help="FSRS-6 weights fitted by `drill optimize` (empty: FSRS's defaults)"
+    )
+    new_per_day: int = declare(
+        _Integer(0, 9999, "a whole number from 0 to 9999"),
+        default=20,
+        help="new cards introduced per study day",
+    )
+    reviews_per_day: int = declare(
+        _Integer(0, 99999, "a whole number from 0 to 99999"), default=200, help="reviews shown per study day"
+    )
+    day_starts_at: int = declare(
+        _Integer(0, 23, "an hour from 0 to 23"),
+        default=4,
+        help="local hour at which a new study day begins (Anki uses 4)",
+    )
+    leech_threshold: int = declare(
+        _Integer(1, 99, "a whole number of lapses from 1 to 99"),
+        default=8,
+        help="lapses after which a card is a leech",
+    )
+    leech_action: str = declare(
+        _Choice("suspend", "tag"),
+        default="suspend",
+        help="what happens to a leech: always tagged; 'suspend' also suspends it",
+    )
+    # Where each value came from: key -> "default" | "file". Not part of equality (two configs with the
+    # same values schedule identically).
+    sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
-assert set(SETTINGS) == {f.name for f in fields(SrsConfig)} - {"sources"}
+    def source(self, key: str) -> str:
+        return self.sources.get(key, "default")
+
+
+DEFAULT_CONFIG = SrsConfig()
+SETTINGS: dict[str, Spec] = {spec.key: spec for spec in specs(SrsConfig)}
+
+
+class _ConfigErrors(Errors):
+    """drill.fields.Errors for the TOML file: the file, the key and what is allowed."""
+
+    def __init__(self, origin: str | Path) -> None:
+        self.origin = origin
+
+    def unknown(self, key: Any, known: list[str]) -> ConfigError:
+        return unknown_setting(self.origin, str(key))
+
+    def invalid(self, path: tuple, problem: str, spec: Spec | None, values: dict[str, Any]) -> ConfigError:
+        allowed = f"; allowed: {spec.rule.allowed}" if spec is not None else ""
+        return ConfigError(f"{self.origin}: {path[0]}: {problem}{allowed}")
 
 
 # ---------------------------------------------------------------------------------------------- load/save
@@ -293,18 +326,8 @@ def unknown_setting(path: Path | str, key: str) -> ConfigError:
 
 def config_from_mapping(data: dict[str, Any], origin: str | Path = "<config>") -> SrsConfig:
     """Validate a mapping of settings (as read from TOML) into an SrsConfig."""
-    values: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    for key, raw in data.items():
-        setting = SETTINGS.get(key)
-        if setting is None:
-            raise unknown_setting(origin, key)
-        try:
-            values[key] = setting.from_toml(raw)
-        except ValueError as err:
-            raise ConfigError(f"{origin}: {key}: {err}; allowed: {setting.allowed}") from None
-        sources[key] = "file"
-    return replace(DEFAULT_CONFIG, **values, sources=sources)
+    config = read_fields(SrsConfig, data, _ConfigErrors(origin))
+    return replace(config, sources=dict.fromkeys(data, "file"))
 
 
 def load_config(path: str | Path | None = None) -> SrsConfig:
@@ -319,9 +342,9 @@ def parse_setting(key: str, text: str) -> Any:
     if setting is None:
         raise unknown_setting("drill config", key)
     try:
-        return setting.from_text(text)
+        return setting.rule.parse(text)
     except ValueError as err:
-        raise ConfigError(f"{key}: {err}; allowed: {setting.allowed}") from None
+        raise ConfigError(f"{key}: {err}; allowed: {setting.rule.allowed}") from None
 
 
 def _write_toml(path: Path, data: dict[str, Any]) -> None:
@@ -356,11 +379,11 @@ def set_values(values: dict[str, Any], path: str | Path | None = None) -> SrsCon
         setting = SETTINGS.get(key)
         if setting is None:
             raise unknown_setting(path, key)
-        data[key] = setting.to_toml(value)
+        data[key] = setting.rule.dump(value)
         try:
-            setting.from_toml(data[key])
+            setting.rule.check(data[key])
         except ValueError as err:
-            raise ConfigError(f"{key}: {err}; allowed: {setting.allowed}") from None
+            raise ConfigError(f"{key}: {err}; allowed: {setting.rule.allowed}") from None
     _write_toml(path, data)
     return load_config(path)
 
@@ -385,23 +408,13 @@ def reset_value(key: str, path: str | Path | None = None) -> SrsConfig:
 
 def display_value(key: str, config: SrsConfig) -> str:
     """A setting's value as the user would type it."""
-    value = getattr(config, key)
-    if key in ("learning_steps", "relearning_steps"):
-        return "[" + ", ".join(format_duration(step) for step in value) + "]"
-    if key == "parameters":
-        return "(FSRS defaults)" if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    return SETTINGS[key].rule.show(getattr(config, key))
 
 
 __all__ = [
     "DEFAULT_CONFIG",
     "SETTINGS",
     "ConfigError",
-    "Setting",
     "SrsConfig",
     "config_from_mapping",
     "config_path",

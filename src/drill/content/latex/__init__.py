@@ -41,11 +41,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from drill.content import control
+
 from ._box import Box, cell_width
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-__all__ = ["cell_width", "render_latex", "render_latex_box", "render_text", "unknown_macros"]
+__all__ = ["cell_width", "render_latex", "render_latex_box", "render_text", "split_math", "unknown_macros"]
 
 
 @lru_cache(maxsize=4096)
@@ -53,7 +53,7 @@ def render_latex_box(src: str, oneline: bool = False) -> Box:
     """One formula laid out as a box (lines + baseline row)."""
     from ._render import Renderer
 
-    src = _CONTROL.sub(" ", src)
+    src = control.replace(src)
     try:
         return Renderer(oneline=oneline).render(src)
     except RecursionError:  # absurdly deep nesting: show the source without its markup
@@ -81,12 +81,23 @@ def render_text(text: str, *, markdown: bool = False, indent: str = "  ") -> str
     return render_markdown(text, render_latex_box, indent=indent, markdown=markdown)
 
 
+def split_math(text: str) -> list[tuple[str, str]]:
+    """Markdown -> ("text" | "inline" | "display", string) segments: the one `$…$` / `$$…$$` splitter.
+
+    Code blocks, code spans and `\\$` stay text; so do currency amounts ("$5 and $6": pandoc's rules).
+    Used by `render_text` and by the Anki export.
+    """
+    from ._markdown import split_math as split
+
+    return split(text)
+
+
 def unknown_macros(src: str) -> set[str]:
     """Names of the macros in `src` the renderer does not know (shown by name in its output)."""
     from ._render import Renderer
 
     renderer = Renderer()
-    renderer.render(src)
+    renderer.render(control.replace(src))
     return set(renderer.unknown)
 
 

@@ -50,7 +50,7 @@ def split_math(text: str) -> list[Segment]:
             i = end
             continue
         if text.startswith("$$", i):
-            close = _find_unescaped(text, "$$", i + 2)
+            close = _display_close(text, i + 2)
             if close >= 0 and text[i + 2 : close].strip():
                 flush()
                 out.append(("display", text[i + 2 : close]))
@@ -91,17 +91,33 @@ def _find_run(text: str, start: int, run: str) -> int:
             i += 1
 
 
-def _find_unescaped(text: str, needle: str, start: int) -> int:
+def _opens_code_span(text: str, i: int) -> bool:
+    """True when the backtick run at `i` has a closing run: a code span starts here."""
+    run = len(text[i:]) - len(text[i:].lstrip("`"))
+    return _find_run(text, i + run, "`" * run) >= 0
+
+
+def _display_close(text: str, start: int) -> int:
+    """The closing $$ of a display formula whose body starts at `start`, or -1 (none before a code span)."""
     i = start
-    while True:
-        i = text.find(needle, i)
-        if i < 0 or text[i - 1] != "\\":
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == "`" and _opens_code_span(text, i):  # nothing inside a code span is maths
+            return -1
+        if text.startswith("$$", i):
             return i
         i += 1
+    return -1
 
 
 def _inline_close(text: str, start: int) -> int:
-    """Closing $ of an inline formula opened at `start` (pandoc's rules), or -1."""
+    """Closing $ of an inline formula opened at `start` (pandoc's rules), or -1.
+
+    Not a formula: a `$` followed by a space or another `$`, a closing `$` after a space or before a digit
+    (currency: "$5 and $6"), and anything that would reach into a code span ("$6 … `$x$`").
+    """
     if start + 1 >= len(text) or text[start + 1].isspace() or text[start + 1] == "$":
         return -1
     i = start + 1
@@ -110,6 +126,8 @@ def _inline_close(text: str, start: int) -> int:
         if ch == "\\":
             i += 2
             continue
+        if ch == "`" and _opens_code_span(text, i):
+            return -1
         if ch == "\n" and text[i + 1 : i + 2] == "\n":  # a formula never spans a blank line
             return -1
         if ch == "$":
