@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "calc": "drill.commands.calc:calc",
     "report": "drill.commands.report:report",
     "export": "drill.commands.report:export",
+    "code": "drill.commands.code:code",
     "check": "drill.commands.check:check",
     "config": "drill.commands.srs:config",
     "backup": "drill.commands.store:backup",

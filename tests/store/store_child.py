@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from store_support import CARDS  # noqa: E402
 
 from drill.errors import StoreError  # noqa: E402
-from drill.store.api import open_store  # noqa: E402 (imported before forking: children start warm)
+from drill.store import open_store  # noqa: E402 (imported before forking: children start warm)
 
 
 def say(line: str) -> None:

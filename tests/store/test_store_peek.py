@@ -1,11 +1,13 @@
 """The read-only first-card peek (drill.store.peek) answers exactly what Store.next_card answers, or None.
 
-Real SQLite files in the isolated data directory (the peek reads only the default database).
+Real SQLite files: the default database in the isolated data directory, or one that DRILL_DB_URL or a
+``--db`` URL names.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import sqlite3
 import subprocess
@@ -22,11 +24,11 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SECTIONS = (None, "7.2")
 
 
-def open_default(user="alice", cards=CARDS, **config):
+def open_default(user="alice", cards=CARDS, url=None, **config):
     from drill.srs import DEFAULT_CONFIG
     from drill.store import open_store
 
-    store = open_store(None, user)
+    store = open_store(url, user)
     store.config = replace(DEFAULT_CONFIG, enable_fuzzing=False, **config)
     store.sync_content(cards)
     for section in SECTIONS:
@@ -38,10 +40,12 @@ def packs_of(cards):
     return sorted({pack for pack, _, _ in cards})
 
 
-def assert_same(store, now, cards=CARDS):
+def assert_same(store, now, cards=CARDS, db_url=None):
     for section in SECTIONS:
         expected = store.next_card(now, section)
-        got = peek.peek_next_card(now, packs=packs_of(cards), section=section, user=store.user, config=store.config)
+        got = peek.peek_next_card(
+            now, packs=packs_of(cards), section=section, user=store.user, config=store.config, db_url=db_url
+        )
         if expected is None:
             # None from the peek means "don't know"; here it must know that nothing is left.
             assert got is None
@@ -107,10 +111,23 @@ def test_states_new_due_limits_suspended_buried_retired_other_user():
         store.close()
 
 
+@pytest.fixture(params=["default", "DRILL_DB_URL", "--db"])
+def where(request, monkeypatch, tmp_path):
+    """How the study command names the database: (URL given to open_store and the peek, or None)."""
+    if request.param == "default":
+        return None
+    url = f"sqlite:///{tmp_path / 'elsewhere' / 'my progress.sqlite3'}"
+    (tmp_path / "elsewhere").mkdir()
+    if request.param == "DRILL_DB_URL":
+        monkeypatch.setenv("DRILL_DB_URL", url)
+        return None
+    return url
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_random_walk_matches_the_store(seed):
+def test_random_walk_matches_the_store(seed, where):
     rng = random.Random(seed)
-    store = open_default(new_per_day=rng.choice((0, 2, 5, 20)), reviews_per_day=rng.choice((0, 1, 3, 200)))
+    store = open_default(new_per_day=rng.choice((0, 2, 5, 20)), reviews_per_day=rng.choice((0, 1, 3, 200)), url=where)
     try:
         now = T0
         for _ in range(40):
@@ -126,9 +143,118 @@ def test_random_walk_matches_the_store(seed):
                 store.unsuspend(rng.choice(CARDS)[1])
             else:
                 now += timedelta(minutes=rng.choice((1, 10, 60 * 5, 60 * 24, 60 * 24 * 7)))
-            assert_same(store, now)
+            assert_same(store, now, db_url=where)
+        # the peek answered (not only "don't know"): it read this database's plan
+        assert peek.peek_next_card(now, packs=packs_of(CARDS), user="alice", db_url=where, config=store.config) == (
+            store.next_card(now)
+        )
+        assert peek.plan_path(peek.database_file(where)).is_file()
     finally:
         store.close()
+
+
+def tamper(path, edit):
+    plan = json.loads(path.read_text(encoding="utf-8"))
+    edit(plan)
+    path.write_text(json.dumps(plan), encoding="utf-8")
+
+
+def test_a_tampered_plan_runs_no_sql_of_its_own(tmp_path):
+    from drill.paths import default_db_path
+
+    store = open_default()
+    try:
+        card = store.next_card(T0)
+        store.grade(card.card_id, 1, T0)
+        now = T0 + timedelta(minutes=30)
+        expected = store.next_card(now)
+    finally:
+        store.close()
+    path = peek.plan_path(default_db_path())
+    kwargs = {"packs": packs_of(CARDS), "user": "alice"}
+    assert peek.peek_next_card(now, **kwargs) == expected
+    original = path.read_text(encoding="utf-8")
+    assert "SELECT" not in original.upper()  # the plan holds digests, not SQL
+
+    # A plan in the old format (SQL and guards in the file) that would write: refused, nothing runs.
+    evil = "CREATE TABLE pwned (x)"
+    old_format = {"header": {"format": 1, "drill": __import__("drill").__version__, "user": "alice",
+                             "packs": packs_of(CARDS), "guards": [{"sql": evil, "params": [], "rows": []}]},
+                  "sections": {"*": {name: {"sql": evil, "params": [], "slots": [], "datetimes": []}
+                                     for name in ("done", "due", "due_no_reviews", "new")}}}  # fmt: skip
+    path.write_text(json.dumps(old_format), encoding="utf-8")
+    assert peek.peek_next_card(now, **kwargs) is None
+    # The current format with SQL added beside the digests, and the digests replaced by the digest of that
+    # SQL: the peek runs only its own statements, so they no longer match and it does not know.
+    path.write_text(original, encoding="utf-8")
+
+    def inject(plan):
+        for name in plan["sections"]["*"]:
+            plan["sections"]["*"][name] = peek.digest(evil, [])
+        plan["header"]["guards"] = [{"sql": evil, "params": [], "rows": []}]
+        plan["sql"] = evil
+
+    tamper(path, inject)
+    assert peek.peek_next_card(now, **kwargs) is None
+    # One digest changed: refused too.
+    path.write_text(original, encoding="utf-8")
+    tamper(path, lambda plan: plan["sections"]["*"].update(new="0" * 64))
+    assert peek.peek_next_card(now, **kwargs) is None
+    # Extra keys beside untouched digests change nothing: the peek still equals the store.
+    path.write_text(original, encoding="utf-8")
+    tamper(path, lambda plan: plan.update(sql=evil))
+    assert peek.peek_next_card(now, **kwargs) == expected
+    conn = sqlite3.connect(default_db_path())
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        conn.close()
+    assert "pwned" not in tables
+
+
+def test_the_peeks_statements_are_the_queues(tmp_path):
+    """For several pack lists and sections, the statements the peek runs are exactly (text and parameters)
+    what drill's queue compiles for SQLite: the digests in a fresh plan match."""
+    from drill.store import open_store
+    from drill.store.queue import next_card_statements
+
+    store = open_store(f"sqlite:///{tmp_path / 'p.sqlite3'}", "alice")
+    try:
+        for packs in (["a"], ["a", "b-c", "d"]):
+            store.sync_content((pack, f"{pack}-{i}", "7.1") for pack in packs for i in range(2))
+            for section in (None, "7.1", "it's; -- \"x\""):
+                compiled = {
+                    name: peek._compile(stmt, store.engine.dialect)
+                    for name, stmt in next_card_statements(store, section).items()
+                }
+                mine = peek.statements(store.user_id, packs, section)
+                assert mine.keys() == compiled.keys()
+                for name, (sql, params) in mine.items():
+                    assert " ".join(sql.split()) == " ".join(compiled[name][0].split()), name
+                    assert params == compiled[name][1], name
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///relative/drill.sqlite3",
+        "sqlite:////abs/drill.sqlite3",
+        "sqlite+pysqlite:////abs/drill.sqlite3",
+        "sqlite:////tmp/a%3Fb%23c%25d/x.db",
+        "sqlite:///a%20b/c.db",
+        "sqlite:///file:/p/a%2520b.db?mode=ro&uri=true",
+        "sqlite:///file:/p/x.db?mode=memory&uri=true",
+        "sqlite://",
+        "sqlite:///:memory:",
+        "postgresql+psycopg://user@host/db",
+    ],
+)
+def test_sqlite_urls_are_read_as_the_store_reads_them(url):
+    from drill.store import engine
+
+    assert peek.sqlite_path(url) == engine.sqlite_file(url)
 
 
 def test_peek_never_writes():
@@ -160,14 +286,19 @@ def test_none_when_it_cannot_know(monkeypatch, tmp_path):
     assert peek.peek_next_card(T0, **dict(kwargs, packs=["pack-a", "pack-b"])) is None  # other content
     assert peek.peek_next_card(T0, section="9.9", **kwargs) is None  # no plan for that section
     assert peek.peek_next_card(T0, packs=packs_of(CARDS), user="carol") is None  # another user
-    # a URL other than the default database, given or in the environment
+    # another database than the one the plan was made for (a copy of the file and its plan), another
+    # SQLite file with no plan, a URL that is no SQLite file (given or in the environment)
+    from drill.paths import default_db_path
+
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes(default_db_path().read_bytes())
+    peek.plan_path(copy).write_bytes(peek.plan_path(default_db_path()).read_bytes())
+    assert peek.peek_next_card(T0, db_url=f"sqlite:///{copy}", **kwargs) is None
     assert peek.peek_next_card(T0, db_url=f"sqlite:///{tmp_path / 'x.db'}", **kwargs) is None
     monkeypatch.setenv("DRILL_DB_URL", "postgresql+psycopg://nobody@localhost/none")
     assert peek.peek_next_card(T0, **kwargs) is None
     monkeypatch.delenv("DRILL_DB_URL")
     # an old (or newer) schema than the one the plan was made for
-    from drill.paths import default_db_path
-
     conn = sqlite3.connect(default_db_path())
     revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
     conn.execute("UPDATE alembic_version SET version_num = 'older'")
@@ -212,6 +343,7 @@ def test_timestamps_are_written_as_sqlalchemy_writes_them():
     from sqlalchemy.dialects import sqlite
 
     from drill.store.models import UTCDateTime
+    from drill.store.times import sqlite_timestamp, sqlite_utc
 
     dialect = sqlite.dialect()
     processor = UTCDateTime().dialect_impl(dialect).bind_processor(dialect)
@@ -220,8 +352,8 @@ def test_timestamps_are_written_as_sqlalchemy_writes_them():
         datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
         datetime(2026, 6, 1, 12, 0, tzinfo=UTC).astimezone(__import__("zoneinfo").ZoneInfo("Asia/Shanghai")),
     ):
-        assert peek.sqlite_timestamp(moment) == processor(moment)
-        assert peek.sqlite_utc(peek.sqlite_timestamp(moment)) == moment
+        assert sqlite_timestamp(moment) == processor(moment)
+        assert sqlite_utc(sqlite_timestamp(moment)) == moment
 
 
 def test_the_peek_imports_no_sqlalchemy():

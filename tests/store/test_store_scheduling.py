@@ -343,21 +343,18 @@ def test_section_filter_and_browse(store):
         store.browse(state="bogus")
 
 
-def test_sqlite_fast_path_equals_sqlalchemy(sqlite_url):
-    """next_card's SQLite fast path returns exactly what the same statement gives through SQLAlchemy."""
-    store = open_test_store(sqlite_url, learning_steps=(), enable_fuzzing=True)
+def test_next_card_hands_back_the_due_time_as_graded(db_url):
+    """The due card's time comes back aware UTC, to the microsecond, as the grade scheduled it."""
+    store = open_test_store(db_url, learning_steps=(), enable_fuzzing=True)
     try:
+        due_after = {}
         for i, (_, cid, _) in enumerate(CARDS[:12]):
-            store.grade(cid, 1 + i % 4, T0 + timedelta(seconds=i, microseconds=123457 * i % 1_000_000))
-        later = T0 + timedelta(days=20)
-        for include_reviews in (True, False):
-            stmt = store._due_query(None, include_reviews).limit(1)
-            with store.engine.connect() as conn:
-                expected = conn.execute(stmt, {"now": later}).first()
-                fast = store._first_due(conn, later, None, include_reviews)
-            assert fast == (None if expected is None else tuple(expected))
-            if include_reviews:
-                assert fast is not None and fast[4].tzinfo is UTC
+            result = store.grade(cid, 1 + i % 4, T0 + timedelta(seconds=i, microseconds=123457 * i % 1_000_000))
+            due_after[cid] = result.outcome.after.due
+        later = T0 + timedelta(days=400)
+        card = store.next_card(later)
+        assert card is not None and card.due.tzinfo is UTC
+        assert card.due == min(due_after.values()) and card.due == due_after[card.card_id]
     finally:
         store.close()
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Select
 
+from drill.tui.widgets.card_view import CardView
+
 from .conftest import NOW, card_shown, wait_until
 
 
@@ -49,7 +51,7 @@ async def test_browser_lists_every_card_and_filters(study_app, library, store):
         await wait_until(pilot, lambda: app.screen is app.mode_screen)
 
 
-async def test_search_key_focuses_the_filter_and_enter_opens_a_card(study_app, library):
+async def test_search_key_focuses_the_filter_and_enter_opens_a_card(study_app, library, store):
     app = study_app()
     target = sorted(library.cards)[-1]
     async with app.run_test(size=(120, 40)) as pilot:
@@ -63,4 +65,9 @@ async def test_search_key_focuses_the_filter_and_enter_opens_a_card(study_app, l
         await wait_until(pilot, lambda: isinstance(app.focused, DataTable))
         await pilot.press("enter")  # open the highlighted card
         await wait_until(pilot, lambda: app.screen is app.mode_screen and app.mode_screen.card.id == target)
-        assert NOW  # the frozen clock is what the store saw
+        # The opened card is the one studied: revealed and graded, the grade is stored against it.
+        await pilot.press("space")
+        await wait_until(pilot, lambda: app.mode_screen.query_one(CardView).revealed)
+        await pilot.press("3")
+        await wait_until(pilot, lambda: app.mode_screen.card is None or app.mode_screen.card.id != target)
+    assert [(log.card_id, log.rating, log.reviewed_at) for log in store.review_logs()] == [(target, 3, NOW)]

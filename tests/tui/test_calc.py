@@ -239,16 +239,3 @@ async def test_examples_are_read_back_with_their_switches(name):
         # Recomputing from the state read off the trace gives the example's numbers back.
         again = screen.model.state.compute()
         assert np.allclose(again["softmax"].output, build_example(name)["softmax"].output)
-
-
-async def test_help_lists_every_key():
-    app = make_app("calc")
-    async with app.run_test(size=(100, 30)) as pilot:
-        await calc_ready(pilot)
-        await pilot.press("question_mark")
-        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
-        rows = dict(app.screen.rows)
-        for key in ("← / →", "c", "p", "h", "e", "r", "q / ctrl+c"):
-            assert key in rows
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, CalcScreen))

@@ -359,16 +359,3 @@ async def test_the_countdown_interval_times_out_on_the_real_clock(library, store
                 break
             await pilot.pause(0.05)
         assert screen.answered is not None and screen.answered.timed_out
-
-
-async def test_help_lists_the_keys(quiz_app):
-    app = quiz_app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await question_shown(pilot)
-        await pilot.press("question_mark")
-        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
-        keys = [key for key, _ in app.screen.rows]
-        assert "A–E / 1–5" in keys and "type + enter" in keys and "q / ctrl+c" in keys
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, QuizScreen))
-        assert app.screen.answered is None  # the help did not answer anything

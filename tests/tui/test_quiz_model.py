@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from drill.errors import InputError
-from drill.tui.screens.quiz_model import QuizRun, build_items
+from drill.tui.models.quiz import QuizRun, build_items
 
 from .conftest import frozen_clock, library_of
 

@@ -234,28 +234,15 @@ async def test_side_pane_stays_hidden_for_a_card_without_steps(study_app, librar
         assert app.screen.query_one("#card").region.width > 130
 
 
-async def test_help_screen_lists_every_binding(study_app):
-    app = study_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await card_shown(pilot)
-        screen = app.mode_screen
-        await pilot.press("question_mark")
-        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
-        text = _plain(app.screen.query_one("#help-keys"))
-        for binding in screen.BINDINGS:
-            assert (binding.key_display or binding.key) in text
-            assert binding.description in text
-        assert "ctrl+p" in text
-
-
 async def test_palette_offers_the_screen_actions(study_app, store):
+    from drill.tui.keys import palette_rows
     from drill.tui.palette import ScreenCommands
 
     app = study_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await card_shown(pilot)
         first = shown_card_id(app)
-        titles = [title for title, _help, _action in app.mode_screen.palette_actions()]
+        titles = [title for title, _help, _action in palette_rows(app.mode_screen)]
         for wanted in ("Undo", "Suspend", "Bury", "Card info", "Search", "Help"):
             assert any(wanted in title for title in titles)
         await pilot.press("ctrl+p")

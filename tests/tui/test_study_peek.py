@@ -8,8 +8,8 @@ import pytest
 
 from drill.store import open_store
 from drill.store.peek import save_plan
-from drill.tui import study_session
 from drill.tui.app import make_app
+from drill.tui.models import study as study_session
 from drill.tui.widgets.card_view import CardView
 
 from .conftest import NOW, frozen_clock, frozen_timer, wait_until

@@ -62,7 +62,7 @@ def quiz(seconds, count, section, shuffle, generated, seed, content_path, db_url
     app.run()
     if app.error is not None:
         raise app.error
-    run = getattr(app, "quiz_run", None)
+    run = app.quiz_run
     if run is not None and run.results:
         total = len(run.results)
         finished = "" if run.finished else f" (stopped after {total} of {len(run.items)})"

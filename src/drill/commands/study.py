@@ -39,7 +39,7 @@ def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
     app.run()
     if app.error is not None:
         raise app.error
-    stats = getattr(app, "study_stats", None)
+    stats = app.study_stats
     if stats is not None and stats.reviewed:
         cards = "card" if stats.reviewed == 1 else "cards"
         click.echo(f"drill: reviewed {stats.reviewed} {cards} ({stats.again} again); every grade is saved.")

@@ -5,17 +5,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    from drill.store.api import Store
-
-
-def open_store(url: str | None = None, user: str | None = None, *, readonly: bool = False) -> Store:
-    """See :func:`drill.store.api.open_store`."""
-    from drill.store.api import open_store as _open
-
-    return _open(url, user, readonly=readonly)
-
+from drill.store.opening import open_store
 
 __all__ = ["open_store"]

@@ -1,95 +1,131 @@
 """A read-only look at the first card of a study session before SQLAlchemy is loaded (stdlib only).
 
 `drill study` must show its first question quickly, but opening the store imports SQLAlchemy (~0.5 s on our
-machines). So the store, whenever a study session opens it, saves a *plan* beside the SQLite file: the very
-SQL its ``next_card`` runs, compiled by SQLAlchemy for SQLite with every fixed value bound (user, packs,
-section), plus *guards* (queries with the answers they gave: the schema revision, the user's row id). The next
-``drill study`` runs that plan with the stdlib ``sqlite3`` on a ``mode=ro`` connection and shows the card it
-names while the real store opens; the store then chooses the card itself and the screen swaps it if the two
-ever differ. Nothing here writes to the database, and correctness never depends on it: any doubt (no file,
-no plan, another drill version, schema, user, packs or section, a lock, an error) gives None.
+machines). So whenever a study session opens a SQLite store, the store saves a *plan* beside the database
+file; the next ``drill study`` reads it, runs ``next_card``'s queries with the stdlib ``sqlite3`` on a
+``mode=ro`` connection, and shows the card they name while the real store opens. The store then chooses the
+card itself and the screen swaps it if the two ever differ. Nothing here writes to the database, and
+correctness never depends on it: any doubt (no file, no plan, another drill version, database, schema,
+user, packs or section, a lock, an error) gives None.
 
-The choice between due and new cards (`choose`) is shared by ``Store.next_card`` and the peek, so the two
-cannot drift apart. This module imports no SQLAlchemy at module level; `save_plan` is handed an open Store.
+The plan holds no SQL. The peek runs only the statements written below, and only when each one is exactly
+(text and parameters) the statement drill's queue compiles for SQLite: the plan records a digest of each
+compiled statement, and the peek compares it with the digest of its own. A plan someone edited can at most
+make the peek say "don't know" (or preview a card that the store then replaces); it cannot make it run SQL.
+
+The choice between due and new cards is `drill.store.queue.choose`, shared with ``Store.next_card``.
 """
 
 from __future__ import annotations
 
-import getpass
+import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
-PLAN_FORMAT = 1
+from drill.store.opening import default_user
+from drill.store.queue import choose
+from drill.store.times import sqlite_timestamp, sqlite_utc
+
+PLAN_FORMAT = 2
 PLAN_SUFFIX = ".next-card.json"
-FALLBACK_USER = "learner"
-GUARD_REVISION = "SELECT version_num FROM alembic_version"
 BUSY_TIMEOUT_S = 0.2  # a writer holding the database: don't wait, let the real store do it
+RUNTIME = ("now", "start", "end")  # the datetime parameters given when the statements run
+DATETIME_TYPE = "UTCDateTime"
+
+# --- where the database is --------------------------------------------------------------------------------
 
 
-def default_user() -> str:
-    """The login name (``getpass.getuser()``), or "learner" when there is none (the store uses this too)."""
-    try:
-        name = getpass.getuser()
-    except Exception:  # no login name (e.g. a container without a passwd entry)
-        name = ""
-    return name.strip() or FALLBACK_USER
+def sqlite_path(url: str) -> Path | None:
+    """The database file a SQLite URL names, as ``drill.store.engine.sqlite_file`` reads it (without
+    SQLAlchemy); None for any other URL, an in-memory database, or a form this reader does not know."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("sqlite", "sqlite+pysqlite") or not rest.startswith("/"):
+        return None
+    database = unquote(rest[1:].partition("?")[0])
+    if database.startswith("file:"):  # a SQLite URI (uri=true): percent-encoded once more
+        if "mode=memory" in url:
+            return None
+        database = unquote(database[len("file:") :].split("?", 1)[0])
+    if not database or database == ":memory:":
+        return None
+    return Path(database)
+
+
+def database_file(db_url: str | None = None) -> Path | None:
+    """The SQLite file ``open_store(db_url)`` would use (the URL, else $DRILL_DB_URL, else the default
+    database); None when that is not a SQLite file."""
+    url = db_url or os.environ.get("DRILL_DB_URL") or None
+    if url is None:
+        from drill.paths import default_db_path
+
+        return default_db_path()
+    return sqlite_path(url)
 
 
 def plan_path(db_file: str | Path) -> Path:
     return Path(str(db_file) + PLAN_SUFFIX)
 
 
-# --- the choice, shared with Store.next_card ---------------------------------------------------------------
+# --- the statements the peek runs (next_card's, as drill's queue compiles them for SQLite) ----------------
+
+_DONE = (
+    "SELECT review_logs.state_before, count(*) AS count_1 FROM review_logs WHERE review_logs.user_id = ? "
+    "AND review_logs.reviewed_at >= ? AND review_logs.reviewed_at < ? GROUP BY review_logs.state_before"
+)
+_DUE_COLUMNS = (
+    "cards.content_id, cards.pack, cards.section, card_states.state, card_states.due, card_states.reps, "
+    "card_states.lapses"
+)
+_STUDIED = (
+    "FROM card_states JOIN cards ON cards.id = card_states.card_id WHERE card_states.user_id = ? AND "
+    "card_states.suspended = 0 AND {rows} AND (card_states.buried_until IS NULL OR card_states.buried_until "
+    "<= ?) AND cards.retired = 0 AND cards.pack IN ({packs}){section}"
+)
+DUE_COLUMN = 4  # the due time's place in the due statements' rows
 
 
-def choose(
-    done_by_state: Mapping[str, int],
-    config: Any,
-    first_due: Callable[[bool], Sequence | None],
-    first_new: Callable[[], Sequence | None],
-) -> Any:
-    """The card to show: due learning/relearning/review cards first (reviews only within the daily review
-    limit), then a new card within the daily new limit; None when nothing is left today.
-
-    ``done_by_state``: today's grades counted by the state before the grade; ``first_due(include_reviews)``
-    returns (content_id, pack, section, state, due, reps, lapses) or None; ``first_new()`` returns
-    (content_id, pack, section) or None.
-    """
-    from drill.srs import Phase, remaining_today
-    from drill.store.types import DueCard
-
-    new_done = done_by_state.get(Phase.NEW.value, 0)
-    reviews_done = done_by_state.get(Phase.REVIEW.value, 0)
-    new_left, reviews_left = remaining_today(new_done, reviews_done, config)
-    row = first_due(reviews_left > 0)
-    if row is not None:
-        content_id, pack, section, state, due, reps, lapses = row
-        return DueCard(content_id, pack, section, Phase(state), due, reps, lapses)
-    if new_left <= 0:
-        return None
-    row = first_new()
-    if row is None:
-        return None
-    content_id, pack, section = row[:3]
-    return DueCard(content_id, pack, section, Phase.NEW, None, 0, 0)
+class Runtime(str):
+    """The marker of a datetime parameter given when the statement runs (``<now:UTCDateTime>``)."""
 
 
-# --- values as SQLAlchemy's SQLite DateTime stores them ----------------------------------------------------
+def _marker(name: str) -> Runtime:
+    return Runtime(f"<{name}:{DATETIME_TYPE}>")
 
 
-def sqlite_timestamp(value: datetime) -> str:
-    """An aware datetime as stored by the store's UTCDateTime on SQLite (UTC, naive, microseconds)."""
-    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+def statements(user_id: int, packs: Sequence[str], section: str | None) -> dict[str, tuple[str, list]]:
+    """next_card's statements for this user, packs and section: {name: (SQL, parameters)}, the runtime
+    datetimes as markers (``<now:UTCDateTime>``)."""
+    now = _marker("now")
+    scope = [*packs, *([] if section is None else [section])]
+    studied = {
+        "packs": ", ".join("?" * len(packs)),
+        "section": "" if section is None else " AND cards.section = ?",
+    }
+    due = f"SELECT {_DUE_COLUMNS} " + _STUDIED.format(rows="card_states.due <= ?", **studied)
+    new = "SELECT cards.content_id, cards.pack, cards.section " + _STUDIED.format(
+        rows="card_states.due IS NULL", **studied
+    )
+    return {
+        "done": (_DONE, [user_id, _marker("start"), _marker("end")]),
+        "due": (due + " ORDER BY card_states.due LIMIT ? OFFSET ?", [user_id, now, now, *scope, 1, 0]),
+        "due_no_reviews": (
+            due + " AND card_states.state != ? ORDER BY card_states.due LIMIT ? OFFSET ?",
+            [user_id, now, now, *scope, "review", 1, 0],
+        ),
+        "new": (new + " ORDER BY cards.pack, cards.position, cards.id LIMIT ? OFFSET ?", [user_id, now, *scope, 1, 0]),
+    }
 
 
-def sqlite_utc(value: str | None) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(value).replace(tzinfo=UTC)
+def digest(sql: str, params: Sequence[Any]) -> str:
+    """A statement's identity: its SQL (whitespace runs as one space) and its parameters."""
+    text = json.dumps([" ".join(sql.split()), list(params)], ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # --- writing the plan (store side: called with an open Store, SQLAlchemy already loaded) -------------------
@@ -98,16 +134,14 @@ def sqlite_utc(value: str | None) -> datetime | None:
 def save_plan(store: Any, section: str | None) -> Path | None:
     """Save the plan for ``store``'s next_card(section) beside its SQLite file; None when there is nothing
     to save (not SQLite, read-only) or it cannot be written (never an error: the plan is only a shortcut)."""
-    if not getattr(store, "_is_sqlite", False) or store.readonly or store.packs is None:
+    if not store.is_sqlite or store.readonly or store.packs is None:
         return None
     try:
         path = plan_path(store.where)
         plan = build_plan(store, section)
         old = _read_json(path)
         if old is not None and old.get("header") == plan["header"]:
-            sections = dict(old.get("sections", {}))
-            sections.update(plan["sections"])
-            plan["sections"] = sections
+            plan["sections"] = {**old.get("sections", {}), **plan["sections"]}
             if old == plan:
                 return path
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
@@ -119,68 +153,42 @@ def save_plan(store: Any, section: str | None) -> Path | None:
 
 
 def build_plan(store: Any, section: str | None) -> dict:
-    from sqlalchemy import select
+    from sqlalchemy import text
 
     from drill import __version__
-    from drill.store.api import users_t
+    from drill.store.queue import next_card_statements
 
-    dialect = store.engine.dialect
-    user_guard = _compile(select(users_t.c.id).where(users_t.c.name == store.user), dialect, ())
-    guards = []
     with store.engine.connect() as conn:
-        raw = conn.connection.dbapi_connection
-        for sql, params in ((GUARD_REVISION, []), (user_guard["sql"], user_guard["params"])):
-            rows = [list(row) for row in raw.execute(sql, params).fetchall()]
-            guards.append({"sql": sql, "params": params, "rows": rows})
+        revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
         conn.rollback()
-    queries = {
-        "done": _compile(store._done_query(), dialect, ("start", "end")),
-        "due": _compile(store._first_due_stmt(section, True), dialect, ("now",)),
-        "due_no_reviews": _compile(store._first_due_stmt(section, False), dialect, ("now",)),
-        "new": _compile(store._first_new_stmt(section), dialect, ("now",)),
-    }
+    dialect = store.engine.dialect
+    digests = {name: digest(*_compile(stmt, dialect)) for name, stmt in next_card_statements(store, section).items()}
     header = {
         "format": PLAN_FORMAT,
         "drill": __version__,
+        "database": str(Path(store.where).resolve()),
+        "revision": revision,
         "user": store.user,
         "packs": list(store.packs),
-        "guards": guards,
     }
-    return {"header": header, "sections": {_section_key(section): queries}}
+    return {"header": header, "sections": {_section_key(section): digests}}
 
 
-def _compile(stmt: Any, dialect: Any, runtime: tuple[str, ...]) -> dict:
-    """SQL text and positional parameters for the SQLite driver; ``runtime`` names the datetime parameters
-    given at run time. Refuses (ValueError) anything the peek could not reproduce without SQLAlchemy."""
-    from drill.store.models import UTCDateTime
-
+def _compile(stmt: Any, dialect: Any) -> tuple[str, list]:
+    """SQL text and positional parameters as the SQLite driver gets them, runtime datetimes as markers."""
     compiled = stmt.compile(dialect=dialect)
-    probe = datetime(2000, 1, 1, tzinfo=UTC)
-    expanded = compiled.construct_expanded_state({name: probe for name in runtime})  # IN (...) rendered
-    processors = {
-        key: bind.type.dialect_impl(dialect).bind_processor(dialect) for key, bind in compiled.binds.items()
-    }
-    for name in runtime:
-        if not isinstance(compiled.binds[name].type, UTCDateTime):
-            raise ValueError(f"runtime parameter {name} is not a UTCDateTime")
+    runtime = [name for name in RUNTIME if name in compiled.binds]
+    expanded = compiled.construct_expanded_state({name: None for name in runtime})  # IN (...) rendered
     params: list[Any] = []
-    slots: list[list[Any]] = []
-    for i, key in enumerate(expanded.positiontup):
+    for key in expanded.positiontup:
+        bind = compiled.binds.get(key)
         if key in runtime:
-            slots.append([i, key])
-            params.append(None)
+            params.append(f"<{key}:{type(bind.type).__name__}>")
             continue
         value = expanded.parameters[key]
-        processor = processors.get(key)
+        processor = bind.type.dialect_impl(dialect).bind_processor(dialect) if bind is not None else None
         params.append(processor(value) if processor is not None else value)
-    datetimes = []
-    for i, column in enumerate(stmt.selected_columns):
-        if isinstance(column.type, UTCDateTime):
-            datetimes.append(i)
-        elif column.type.dialect_impl(dialect).result_processor(dialect, None) is not None:
-            raise ValueError(f"result column {column} needs a SQLAlchemy result processor")
-    json.dumps(params)  # only plain values
-    return {"sql": expanded.statement, "params": params, "slots": slots, "datetimes": datetimes}
+    return expanded.statement, params
 
 
 # --- reading it (the fast path) ----------------------------------------------------------------------------
@@ -195,16 +203,14 @@ def peek_next_card(
     db_url: str | None = None,
     config: Any = None,
 ) -> Any:
-    """What ``Store.next_card(now, section)`` would return for the default SQLite store, read without
-    SQLAlchemy and without writing; None when that can't be told for sure (then open the store)."""
-    if db_url or os.environ.get("DRILL_DB_URL"):
-        return None  # only the default database: any other URL needs SQLAlchemy to be understood
+    """What ``Store.next_card(now, section)`` would return for the store ``open_store(db_url, user)``
+    opens, read without SQLAlchemy and without writing; None when that can't be told for sure."""
     try:
-        from drill.paths import default_db_path
-
-        db_file = default_db_path()
+        db_file = database_file(db_url)
+        if db_file is None or not db_file.is_file():
+            return None
         plan = _read_json(plan_path(db_file))
-        if plan is None or not db_file.is_file():
+        if plan is None:
             return None
         from drill import __version__
 
@@ -212,59 +218,56 @@ def peek_next_card(
         wanted = {
             "format": PLAN_FORMAT,
             "drill": __version__,
+            "database": str(db_file.resolve()),
             "user": (user or default_user()).strip(),
             "packs": sorted(packs),
         }
         if any(header.get(key) != value for key, value in wanted.items()):
             return None
-        queries = plan.get("sections", {}).get(_section_key(section))
-        if queries is None:
+        digests = plan.get("sections", {}).get(_section_key(section))
+        if not isinstance(digests, dict):
             return None
         if config is None:
             from drill.srs import load_config
 
             config = load_config()
-        return _run(db_file, header["guards"], queries, now, config)
+        return _run(db_file, header, digests, section, now, config)
     except Exception:  # noqa: BLE001 - a damaged plan, a locked or odd database, a bad config: no peek
         return None
 
 
-def _run(db_file: Path, guards: list, queries: dict, now: datetime, config: Any) -> Any:
+def _run(db_file: Path, header: dict, digests: dict, section: str | None, now: datetime, config: Any) -> Any:
     from drill.srs import day_bounds
 
     uri = "file:" + quote(str(db_file.resolve())) + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
         conn.execute("BEGIN")  # one snapshot for every query (a writer may commit in between)
-        for guard in guards:
-            rows = [list(row) for row in conn.execute(guard["sql"], guard["params"]).fetchall()]
-            if rows != guard["rows"]:
-                return None
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+        users = conn.execute("SELECT users.id FROM users WHERE users.name = ?", (header["user"],)).fetchall()
+        if revision != [(header["revision"],)] or len(users) != 1:
+            return None
+        mine = statements(users[0][0], header["packs"], section)
+        if any(digests.get(name) != digest(sql, params) for name, (sql, params) in mine.items()):
+            return None  # not the statements this drill's queue runs: don't guess
         start, end = day_bounds(now, config.day_starts_at, None)
+        values = {_marker("now"): now, _marker("start"): start, _marker("end"): end}
 
-        def fetch(name: str, values: dict[str, datetime]) -> list[tuple]:
-            query = queries[name]
-            params = list(query["params"])
-            for index, key in query["slots"]:
-                params[index] = sqlite_timestamp(values[key])
-            rows = conn.execute(query["sql"], params).fetchall()
-            if not query["datetimes"]:
-                return rows
-            out = []
-            for row in rows:
-                row = list(row)
-                for i in query["datetimes"]:
-                    row[i] = sqlite_utc(row[i])
-                out.append(tuple(row))
-            return out
+        def fetch(name: str) -> list[tuple]:
+            sql, params = mine[name]
+            return conn.execute(sql, [sqlite_timestamp(values[p]) if isinstance(p, Runtime) else p for p in params]).fetchall()
 
         def first(name: str) -> tuple | None:
-            rows = fetch(name, {"now": now})
-            return rows[0] if rows else None
+            rows = fetch(name)
+            if not rows:
+                return None
+            row = rows[0]
+            if name != "new":
+                row = (*row[:DUE_COLUMN], sqlite_utc(row[DUE_COLUMN]), *row[DUE_COLUMN + 1 :])
+            return row
 
-        done = {state: n for state, n in fetch("done", {"start": start, "end": end})}
         return choose(
-            done,
+            dict(fetch("done")),
             config,
             lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
             lambda: first("new"),

@@ -1,7 +1,8 @@
 """The one Textual app behind `drill study`, `drill quiz` and `drill calc`, and behind the tests.
 
-`make_app(mode, ...)` builds a `DrillApp` whose first screen is the mode's screen. Screens are looked up
-lazily in `MODES`, so a new mode plugs in by adding one entry and one module under `tui/screens/`.
+`make_app(mode, ...)` builds a `DrillApp` whose default screen is the mode's screen (`get_default_screen`), and
+installs the CJK line breaking (`drill.tui.cjk`). Screens are looked up lazily in `MODES`, so a new mode plugs in by
+adding one entry and one module under `tui/screens/`.
 The first paint needs only textual and this package: content, the store (sqlalchemy) and the engine (numpy)
 load afterwards in thread workers started by the screen.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -20,7 +21,9 @@ from drill.tui import cjk
 from drill.tui.options import AppOptions
 from drill.tui.palette import ScreenCommands
 
-cjk.install()  # Chinese wraps between characters, not only at spaces
+if TYPE_CHECKING:
+    from drill.tui.models.quiz import QuizRun
+    from drill.tui.models.study import SessionStats
 
 # mode -> "module:ScreenClass"; each screen class takes (options: AppOptions).
 MODES: dict[str, str] = {
@@ -35,8 +38,9 @@ MARKS_ENV = "DRILL_BENCH_MARKS"
 HEAVY_MODULES = ("sqlalchemy", "numpy")
 
 
-class DrillApp(App[Any]):
-    """Holds the options and the error (if any) that ended the run; screens do the work."""
+class DrillApp(App[None]):
+    """Holds the options, the error (if any) that ended the run and what the CLI prints afterwards (a study
+    session's stats, a quiz run); screens do the work."""
 
     TITLE = "drill"
     CSS_PATH = ["styles/app.tcss"]
@@ -53,27 +57,27 @@ class DrillApp(App[Any]):
         self.options = options
         # A DrillError raised while loading; the CLI re-raises it once the terminal is restored.
         self.error: Exception | None = None
-        # The mode's screen once mounted (tests and benchmarks look at it).
+        # The mode's screen (tests and benchmarks look at it); made by get_default_screen.
         self.mode_screen: Screen | None = None
+        # Set by the study / quiz screen once they have them; the CLI prints a line from them on exit.
+        self.study_stats: SessionStats | None = None
+        self.quiz_run: QuizRun | None = None
 
-    def first_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen:
+        """The mode's screen; it reports its own first paint (`reached("paint")`) before its loading starts."""
         module_name, class_name = MODES[self.mode_name].split(":")
         screen_class = getattr(importlib.import_module(module_name), class_name)
-        return screen_class(self.options)
-
-    async def on_mount(self) -> None:
-        self.mode_screen = self.first_screen()
-        await self.push_screen(self.mode_screen)
-        # A screen that paints in stages reports its own first paint (before its post-paint work).
-        if not getattr(self.mode_screen, "reports_paint", False):
-            self.reached("paint")
+        screen = self.mode_screen = screen_class(self.options)
+        # Textual reads a pushed screen's CSS_PATH, but not the default screen's (textual is pinned exactly).
+        self._load_screen_css(screen)
+        return screen
 
     def fail(self, error: Exception) -> None:
         """End the run with a user-facing error (called from the UI thread)."""
         self.error = error
         self.exit()
 
-    def reached(self, milestone: str, via: Any = None) -> None:
+    def reached(self, milestone: str, via: Screen | None = None) -> None:
         """A milestone ("paint", "question") is on screen once the next refresh is done; benchmark runs
         record when, and may exit there."""
         if self.options.exit_after == milestone or os.environ.get(MARKS_ENV):
@@ -105,4 +109,5 @@ def make_app(mode: str = "study", **kwargs: Any) -> DrillApp:
     known.setdefault("exit_after", os.environ.get(EXIT_AFTER_ENV) or None)
     options = AppOptions(**known)
     options.extra.update(extra)
+    cjk.install()  # Chinese wraps between characters, not only at spaces (patches Rich: see cjk.py)
     return DrillApp(mode, options)

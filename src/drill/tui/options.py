@@ -9,7 +9,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drill.content.models import Library
+    from drill.store import Store
 
 
 def utc_now() -> datetime:
@@ -30,8 +34,8 @@ class AppOptions:
     clock: Callable[[], datetime] = utc_now
     timer: Callable[[], float] = time.monotonic
     # Pre-built pieces (tests): a Library and an open Store skip the loading worker's own loading.
-    library: Any = None
-    store: Any = None
+    library: Library | None = None
+    store: Store | None = None
     # Benchmarks: "paint" exits right after the first paint, "question" right after the first question shows.
     exit_after: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)

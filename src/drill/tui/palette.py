@@ -1,7 +1,7 @@
 """Command palette provider: offers the active screen's actions (the same ones its keys run).
 
-A screen takes part by defining ``palette_actions() -> list[tuple[title, help, action]]``; the action string is
-run on the screen, exactly as its key binding would run it.
+A screen takes part by defining ``PALETTE_GROUP``; its rows come from its ``BINDINGS`` (`drill.tui.keys`), and
+the action string is run on the screen, exactly as its key binding would run it.
 """
 
 from __future__ import annotations
@@ -9,17 +9,20 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+from drill.tui.keys import palette_rows
 
 
 class ScreenCommands(Provider):
+    _target: Screen
+
     def _actions(self) -> list[tuple[str, str, str]]:
         # The palette is itself a screen; the screen underneath it is the one whose actions we offer.
-        stack = self.app.screen_stack
-        for screen in reversed(stack):
-            provider = getattr(screen, "palette_actions", None)
-            if provider is not None:
+        for screen in reversed(self.app.screen_stack):
+            if getattr(screen, "PALETTE_GROUP", None):
                 self._target = screen
-                return list(provider())
+                return palette_rows(screen)
         return []
 
     def _run(self, action: str) -> None:

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drill.content.models import Check
+    from drill.engine.trace import Step, Trace
 
 
 @dataclass(frozen=True)
@@ -16,13 +20,13 @@ class StepView:
     """One step ready to show: the engine Step, or the reason it can't be shown."""
 
     ref: str
-    step: Any | None
+    step: Step | None
     formula: str = ""
     problem: str | None = None
 
 
 @cache
-def _trace(example: str) -> Any:
+def _trace(example: str) -> Trace:
     from drill.engine.examples import build_example
 
     return build_example(example)
@@ -62,11 +66,11 @@ def _build_views(refs: tuple[str, ...]) -> list[StepView]:
 _ERRATA: dict[tuple[str, ...], list[str]] = {}
 
 
-def cached_errata(checks: list[Any]) -> list[str] | None:
+def cached_errata(checks: list[Check]) -> list[str] | None:
     return _ERRATA.get(tuple(str(check.id) for check in checks))
 
 
-def errata_notes(checks: list[Any]) -> list[str]:
+def errata_notes(checks: list[Check]) -> list[str]:
     """ "the chapter printed X; drill computes Y" for each check whose erratum the engine confirms."""
     key = tuple(str(check.id) for check in checks)
     notes = _ERRATA.get(key)
@@ -75,7 +79,7 @@ def errata_notes(checks: list[Any]) -> list[str]:
     return notes
 
 
-def _build_errata_notes(checks: list[Any]) -> list[str]:
+def _build_errata_notes(checks: list[Check]) -> list[str]:
     from drill.engine.verify import verify_checks
 
     traces = {}

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
 from drill.tui.text import visible
+
+if TYPE_CHECKING:
+    from drill.store.types import BrowseRow
+    from drill.tui.models.study import StudySession
 
 # (label, width); the question column takes what is left.
 COLUMNS = (
@@ -30,7 +35,7 @@ def _when(moment: datetime | None) -> str:
     return "—" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def row_cells(row: Any, question: str = "") -> tuple[Text, ...]:
+def row_cells(row: BrowseRow, question: str = "") -> tuple[Text, ...]:
     state = row.kind.value
     flags = [
         flag
@@ -58,12 +63,12 @@ class BrowserScreen(Screen[str | None]):
         Binding("ctrl+f", "focus_search", "Search"),
     ]
 
-    def __init__(self, session: Any, *, focus_search: bool = False) -> None:
+    def __init__(self, session: StudySession, *, focus_search: bool = False) -> None:
         super().__init__()
         self.session = session
         self.focus_search = focus_search
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical(id="browser"):
             with Horizontal(id="filters"):
                 yield Input(placeholder="search id, question, answer, tags…", id="filter-text")

@@ -8,56 +8,65 @@ worker. A change the engine refuses shows an inline message naming the shapes; t
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.errors import DrillError
 from drill.tui.options import AppOptions
+from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
 from drill.tui.widgets.matrix_editor import MatrixEditor
+
+if TYPE_CHECKING:
+    from drill.engine.trace import Trace
+    from drill.tui.models.calc import CalcModel
 
 EDITOR_NAMES = ("X", "W_Q", "W_K", "W_V", "W_O", "pad")
 
 
-class CalcScreen(Screen):
-    reports_paint = True  # on_mount reports the first paint itself, ahead of the loading worker
+class CalcScreen(ModeScreen):
     CSS_PATH = "../styles/calc.tcss"
     AUTO_FOCUS = "#calc-steps"
+    HELP_TITLE = "drill calc — keys"
+    PALETTE_GROUP = "Calc"
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Prev step", key_display="←"),
+        Binding("left", "step(-1)", "Prev step", key_display="←", tooltip="↑/↓ in the step list too"),
         Binding("right", "step(1)", "Next step", key_display="→"),
-        Binding("c", "causal", "Causal"),
-        Binding("p", "padding", "Padding"),
-        Binding("h", "heads", "Heads"),
-        Binding("e", "edit", "Edit"),
-        Binding("r", "random", "Random"),
+        Binding("c", "causal", "Causal", tooltip="the causal mask on/off (future keys get −∞)"),
+        Binding(
+            "p", "padding", "Padding", tooltip="the padding mask on/off (the last token is PAD unless typed)"
+        ),
+        Binding("h", "heads", "Heads", tooltip="cycles through the numbers of heads the weights allow"),
+        Binding("e", "edit", "Edit", tooltip="X, W_Q, W_K, W_V, W_O and the pad mask (enter applies)"),
+        Binding("r", "random", "Random", tooltip="random inputs of the same shapes"),
         Binding("escape", "close_editor", "Close editor", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, options: AppOptions) -> None:
-        super().__init__()
-        self.options = options
-        self.model: Any = None  # a CalcModel once the worker has built the first trace
+        super().__init__(options)
+        self.model: CalcModel | None = None  # once the worker has built the first trace
         self.index = 0
         self._formulas: dict[str, str] = {}
 
     @property
-    def trace(self) -> Any:
-        return None if self.model is None else self.model.trace
+    def trace(self) -> Trace:
+        assert self.model is not None, "no trace before the model is built"
+        return self.model.trace
 
     # --- layout -----------------------------------------------------------------------------------------
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(Text("drill calc · computing…"), id="calc-header")
         with Horizontal(id="calc-body"):
             yield OptionList(id="calc-steps")
@@ -70,7 +79,7 @@ class CalcScreen(Screen):
         self.query_one(MatrixEditor).display = False
         # The paint milestone is queued before the loading worker, so the worker's imports (sqlalchemy,
         # numpy) start only once the shell is on screen and never compete with the first paint.
-        self.app.reached("paint", via=self)
+        self.drill_app.reached("paint", via=self)
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -78,22 +87,22 @@ class CalcScreen(Screen):
     @work(thread=True, exclusive=True, group="load")
     def load(self) -> None:
         try:
-            from drill.tui.screens.calc_model import CalcModel, build_initial
+            from drill.tui.models.calc import CalcModel, build_initial
 
             extra = self.options.extra
             model = CalcModel(build_initial(extra), seed=extra.get("seed") or 0)
             self._prepare_formulas(model.trace)
         except DrillError as err:
-            self.app.call_from_thread(self.app.fail, err)
+            self.app.call_from_thread(self.drill_app.fail, err)
             return
         self.app.call_from_thread(self._ready, model)
 
-    def _ready(self, model: Any) -> None:
+    def _ready(self, model: CalcModel) -> None:
         self.model = model
         self.show_trace(keep=None)
-        self.app.reached("question")
+        self.drill_app.reached("question")
 
-    def _prepare_formulas(self, trace: Any) -> None:
+    def _prepare_formulas(self, trace: Trace) -> None:
         from drill.content.latex import render_latex
 
         for step in trace.steps:
@@ -135,6 +144,7 @@ class CalcScreen(Screen):
 
     def refresh_header(self) -> None:
         """The switches first (they change with a key), then the title: all words, colour only accents."""
+        assert self.model is not None
         state = self.model.state
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("drill calc", style="bold")
@@ -160,12 +170,13 @@ class CalcScreen(Screen):
         self.query_one("#calc-header", Static).update(text)
 
     def load_editor(self) -> None:
+        assert self.model is not None
         state = self.model.state
         editor = self.query_one(MatrixEditor)
         if state is None:
             editor.load({})
             return
-        from drill.tui.screens.calc_model import matrix_text
+        from drill.tui.models.calc import matrix_text
         from drill.tui.widgets.step_detail import dims
 
         values = {}
@@ -179,7 +190,7 @@ class CalcScreen(Screen):
 
     # --- changes ------------------------------------------------------------------------------------------
 
-    def _change(self, what: str, change) -> bool:
+    def _change(self, what: str, change: Callable[[], object]) -> bool:
         """Run a model change; on refusal say why (inline when editing, as a notice otherwise)."""
         keep = self.trace.steps[self.index].name
         try:
@@ -245,37 +256,10 @@ class CalcScreen(Screen):
         if editor.display:
             editor.display = False
             editor.show_error(None, None)
-            self.query_one("#calc-steps").focus()
+            self.query_one("#calc-steps", OptionList).focus()
 
     def on_matrix_editor_apply(self, message: MatrixEditor.Apply) -> None:
-        if self.model is None:
+        model = self.model
+        if model is None:
             return
-        self._change(message.name, lambda: self.model.set_matrix(message.name, message.text))
-
-    def action_help(self) -> None:
-        from drill.tui.screens.help import HelpScreen
-
-        rows = [
-            ("← / →", "previous / next step (↑/↓ in the step list too)"),
-            ("c", "causal mask on/off (future keys get −∞)"),
-            ("p", "padding mask on/off (the last token is PAD unless you typed a mask)"),
-            ("h", "number of heads: cycles through the values the weights allow"),
-            ("e", "edit X, W_Q, W_K, W_V, W_O and the pad mask (enter applies, esc closes)"),
-            ("r", "random inputs of the same shapes"),
-            ("?", "this help"),
-            ("q / ctrl+c", "quit"),
-        ]
-        self.app.push_screen(HelpScreen("drill calc — keys", rows))
-
-    def palette_actions(self) -> list[tuple[str, str, str]]:
-        return [
-            ("Calc: toggle the causal mask", "key c", "causal"),
-            ("Calc: toggle the padding mask", "key p", "padding"),
-            ("Calc: next number of heads", "key h", "heads"),
-            ("Calc: edit the inputs", "key e", "edit"),
-            ("Calc: random inputs", "key r", "random"),
-            ("Calc: help", "key ?", "help"),
-        ]
-
-    def action_quit(self) -> None:
-        self.app.exit()
+        self._change(message.name, lambda: model.set_matrix(message.name, message.text))

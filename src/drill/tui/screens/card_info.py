@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from drill.tui.study_session import GRADE_NAMES
+from drill.tui.models.study import GRADE_NAMES
+
+if TYPE_CHECKING:
+    from drill.content.models import Card
+    from drill.store.types import CardInfo
 
 
 def _when(moment: datetime | None) -> str:
@@ -24,7 +29,7 @@ def _num(value: float | None, fmt: str) -> str:
     return "—" if value is None else format(value, fmt)
 
 
-def info_renderable(card: Any, info: Any) -> Group:
+def info_renderable(card: Card, info: CardInfo) -> Group:
     facts = Table(box=None, show_header=False, pad_edge=False)
     facts.add_column(style="bold", no_wrap=True)
     facts.add_column()
@@ -75,12 +80,12 @@ class CardInfoScreen(ModalScreen[None]):
         Binding("q", "close", "Close"),
     ]
 
-    def __init__(self, card: Any, info: Any) -> None:
+    def __init__(self, card: Card, info: CardInfo) -> None:
         super().__init__()
         self.card = card
         self.info = info
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield Static(Text(f"Card info · {self.card.id}", style="bold"), classes="dialog-title")
             yield Static(info_renderable(self.card, self.info), id="card-info")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
@@ -32,7 +33,7 @@ class HelpScreen(ModalScreen[None]):
         self.title_text = title
         self.rows = rows
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
             yield Static(keys_table(self.rows), id="help-keys")

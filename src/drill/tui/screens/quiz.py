@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from drill.errors import DrillError
+from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, Result, build_items
 from drill.tui.options import AppOptions
-from drill.tui.screens.quiz_model import LETTERS, QuizItem, QuizRun, Result, build_items
+from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
 from drill.tui.widgets.choices import ChoiceList, ChoiceRow
 from drill.tui.widgets.countdown import Countdown
+
+if TYPE_CHECKING:
+    from drill.store import Store
 
 DEFAULT_SECONDS = 30
 
@@ -67,7 +72,7 @@ class QuizSetup:
     """What the loading worker hands back."""
 
     run: QuizRun
-    store: Any
+    store: Store
     owns_store: bool
     pack_title: str
 
@@ -81,39 +86,43 @@ def stem_text(stem: str) -> Text:
     return text
 
 
-class QuizScreen(Screen):
-    reports_paint = True  # on_mount reports the first paint itself, ahead of the loading worker
+class QuizScreen(ModeScreen):
     CSS_PATH = "../styles/quiz.tcss"
+    HELP_TITLE = "drill quiz — keys"
+    PALETTE_GROUP = "Quiz"
+    HELP_NOTES = (("type + enter", "Answer a numeric question (checked to the stated tolerance)"),)
 
     BINDINGS = [
-        *(Binding(LETTERS[i].lower(), f"choose('{LETTERS[i]}')", LETTERS[i], show=False) for i in range(5)),
-        *(Binding(str(i + 1), f"choose('{LETTERS[i]}')", str(i + 1), show=False) for i in range(5)),
-        Binding("enter", "next", "Next"),
+        *(
+            Binding(key, f"choose('{letter}')", f"Choose {letter}", show=False)
+            for i, letter in enumerate(LETTERS[:5])
+            for key in (letter.lower(), str(i + 1))
+        ),
+        Binding("enter", "next", "Next", tooltip="the next question after the feedback"),
         Binding("space", "next", "Next", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", tooltip="the answers given so far are saved"),
     ]
 
     def __init__(self, options: AppOptions) -> None:
-        super().__init__()
-        self.options = options
+        super().__init__(options)
         self.settings = QuizSettings.from_options(options)
         if self.settings.seed is None:
             self.settings.seed = random.SystemRandom().randrange(2**31)
         self.run: QuizRun | None = None
-        self.store: Any = None
+        self.store: Store | None = None
         self._owns_store = False
         self.pack_title = "loading…"
         self.answered: Result | None = None  # the current question's result, once answered
         self.saved_attempt: int | None = None
         self.save_error: str | None = None
-        self._started_clock = None
+        self._started_clock: datetime | None = None
         self._started_timer: float | None = None
         self._finished_timer: float | None = None
 
     # --- layout -----------------------------------------------------------------------------------------
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Horizontal(id="quiz-top"):
             yield Static(Text("drill quiz · loading…"), id="quiz-header")
             yield Countdown(self.options.timer, id="countdown")
@@ -129,12 +138,12 @@ class QuizScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#quiz-answer").display = False
-        self.query_one("#quiz-input-error").display = False
-        self.query_one("#quiz-feedback").display = False
+        self.query_one("#quiz-answer", Vertical).display = False
+        self.query_one("#quiz-input-error", Static).display = False
+        self.query_one("#quiz-feedback", Static).display = False
         # The paint milestone is queued before the loading worker, so the worker's imports (sqlalchemy,
         # numpy) start only once the shell is on screen and never compete with the first paint.
-        self.app.reached("paint", via=self)
+        self.drill_app.reached("paint", via=self)
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -144,7 +153,7 @@ class QuizScreen(Screen):
         try:
             setup = self._build()
         except DrillError as err:
-            self.app.call_from_thread(self.app.fail, err)
+            self.app.call_from_thread(self.drill_app.fail, err)
             return
         self.app.call_from_thread(self._ready, setup)
 
@@ -170,11 +179,11 @@ class QuizScreen(Screen):
     async def _ready(self, setup: QuizSetup) -> None:
         self.run, self.store, self._owns_store = setup.run, setup.store, setup.owns_store
         self.pack_title = setup.pack_title
-        self.app.quiz_run = self.run
+        self.drill_app.quiz_run = self.run
         self._started_clock = self.options.clock()
         self._started_timer = self.options.timer()
         await self.show_item(self.run.current)
-        self.app.reached("question")
+        self.drill_app.reached("question")
 
     # --- showing a question ---------------------------------------------------------------------------------
 
@@ -197,9 +206,9 @@ class QuizScreen(Screen):
         field = self.query_one("#quiz-input", Input)
         field.value = ""
         field.disabled = False
-        self.query_one("#quiz-answer").display = item.numeric
-        self.query_one("#quiz-input-error").display = False
-        self.query_one("#quiz-feedback").display = False
+        self.query_one("#quiz-answer", Vertical).display = item.numeric
+        self.query_one("#quiz-input-error", Static).display = False
+        self.query_one("#quiz-feedback", Static).display = False
         if item.numeric:
             field.focus()
         else:
@@ -224,7 +233,7 @@ class QuizScreen(Screen):
 
     def action_choose(self, letter: str) -> None:
         item = self.item
-        if item is None or self.answered is not None or item.numeric:
+        if item is None or self.run is None or self.answered is not None or item.numeric:
             return
         result = self.run.choose(letter, self._duration_ms())
         if result is not None:
@@ -236,7 +245,7 @@ class QuizScreen(Screen):
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()
         item = self.item
-        if item is None or self.answered is not None or not item.numeric:
+        if item is None or self.run is None or self.answered is not None or not item.numeric:
             return
         error = self.query_one("#quiz-input-error", Static)
         try:
@@ -252,7 +261,7 @@ class QuizScreen(Screen):
         self.time_out()
 
     def time_out(self) -> None:
-        if self.item is None or self.answered is not None:
+        if self.item is None or self.run is None or self.answered is not None:
             return
         self.show_result(self.run.time_out(int(self.settings.seconds * 1000)))
 
@@ -280,7 +289,7 @@ class QuizScreen(Screen):
             feedback.append(f"  The answer is {visible(item.answer_text())}.")
         feedback.append("\n\n")
         feedback.append(visible(item.explanation))
-        last = self.run.finished
+        last = self.run is not None and self.run.finished
         feedback.append("\n\n")
         feedback.append("enter  " + ("see your score" if last else "next question"), style="dim")
         box = self.query_one("#quiz-feedback", Static)
@@ -293,7 +302,7 @@ class QuizScreen(Screen):
 
     def _scroll_to_feedback(self) -> None:
         self.query_one("#quiz-body", VerticalScroll).scroll_to_widget(
-            self.query_one("#quiz-feedback"), animate=False
+            self.query_one("#quiz-feedback", Static), animate=False
         )
 
     async def action_next(self) -> None:
@@ -314,9 +323,11 @@ class QuizScreen(Screen):
 
     def save(self, finished: bool) -> int | None:
         """Store the attempt (once). Returns its id; a store error is kept for the score screen."""
-        if self.run is None or self.saved_attempt is not None or not self.run.results:
+        if self.run is None or self.store is None or self.saved_attempt is not None or not self.run.results:
             return self.saved_attempt
-        if getattr(self.store, "readonly", False):
+        if self._started_clock is None:
+            return None
+        if self.store.readonly:
             self.save_error = "the database is open read-only"
             return None
         settings = self.settings.as_dict()
@@ -332,6 +343,7 @@ class QuizScreen(Screen):
     def finish(self) -> None:
         from drill.tui.screens.quiz_score import QuizScoreScreen
 
+        assert self.run is not None
         self._finished_timer = self.options.timer()
         self.save(finished=True)
         self.app.push_screen(
@@ -345,29 +357,8 @@ class QuizScreen(Screen):
         )
 
     def make_due_now(self, card_ids: list[str]) -> int:
+        assert self.store is not None
         return self.store.make_due_now(card_ids, self.options.clock())
-
-    def action_help(self) -> None:
-        from drill.tui.screens.help import HelpScreen
-
-        rows = [
-            ("A–E / 1–5", "choose an option (letters follow the order shown)"),
-            ("type + enter", "answer a numeric question (checked to the stated tolerance)"),
-            ("enter / space", "next question after the feedback"),
-            ("?", "this help"),
-            ("q / ctrl+c", "quit (the answers given so far are saved)"),
-        ]
-        self.app.push_screen(HelpScreen("drill quiz — keys", rows))
-
-    def palette_actions(self) -> list[tuple[str, str, str]]:
-        return [
-            ("Quiz: next question", "key enter", "next"),
-            ("Quiz: help", "key ?", "help"),
-            ("Quiz: quit", "key q", "quit"),
-        ]
-
-    def action_quit(self) -> None:
-        self.app.exit()
 
     def on_unmount(self) -> None:
         # Quitting part-way still stores what was answered (no finish time marks it unfinished).

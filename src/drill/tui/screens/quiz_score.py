@@ -8,13 +8,14 @@ from collections.abc import Callable
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from drill.errors import DrillError
-from drill.tui.screens.quiz_model import QuizRun, Result
+from drill.tui.models.quiz import QuizRun, Result
 from drill.tui.text import visible
 from drill.tui.widgets.header import format_clock
 
@@ -76,7 +77,7 @@ class QuizScoreScreen(Screen):
         self._make_due_now = make_due_now
         self.made_due: int | None = None
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with VerticalScroll(id="score-body"):
             yield Static(Text("Quiz finished", style="bold"), id="score-title")
             yield Static(score_table(self.run, self.elapsed, self.saved_attempt, self.save_error), id="score")

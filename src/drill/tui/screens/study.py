@@ -12,28 +12,37 @@ the screen acknowledged is on disk; then the next card is shown. The side pane b
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
+from textual import events, work
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Static
 
 from drill.errors import DrillError
+from drill.tui.models.study import GRADE_NAMES, StudySession, pack_title
 from drill.tui.options import AppOptions
-from drill.tui.study_session import GRADE_NAMES, StudySession, pack_title
+from drill.tui.screens.base import ModeScreen
 from drill.tui.widgets.card_view import CardView
 from drill.tui.widgets.header import StudyHeader
+
+if TYPE_CHECKING:
+    from drill.content.models import Card, Check, Library
+    from drill.tui.steps import StepView
+    from drill.tui.widgets.grade_bar import GradeBar, GradeButton
+    from drill.tui.widgets.step_pane import StepPane
 
 # Below this width the side pane is hidden unless asked for (and then it covers the card).
 NARROW_WIDTH = 100
 
 
-class StudyScreen(Screen):
+class StudyScreen(ModeScreen):
     CSS_PATH = "../styles/study.tcss"
-    reports_paint = True
+    HELP_TITLE = "drill study — keys"
+    PALETTE_GROUP = "Study"
     AUTO_FOCUS = None  # the card view is mounted after the first paint and focused then
 
     BINDINGS = [
@@ -57,11 +66,10 @@ class StudyScreen(Screen):
     ]
 
     def __init__(self, options: AppOptions) -> None:
-        super().__init__()
-        self.options = options
+        super().__init__(options)
         self.session: StudySession | None = None
-        self.library: Any | None = None
-        self.card: Any | None = None
+        self.library: Library | None = None
+        self.card: Card | None = None
         self.question_shown = False  # the "question" milestone was reported
         self.pane_shown = False
         self.pane_wanted: bool | None = None  # None: follow the terminal width
@@ -71,7 +79,7 @@ class StudyScreen(Screen):
 
     # --- layout -----------------------------------------------------------------------------------------
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         # The first paint is just this shell (as light as a bare app's); the card, side pane, grade bar and
         # footer are mounted right after it.
         yield StudyHeader(self.options.timer, id="header")
@@ -80,15 +88,15 @@ class StudyScreen(Screen):
 
     def on_mount(self) -> None:
         self._apply_width(self.app.size.width)
-        self.app.reached("paint", via=self)
+        self.drill_app.reached("paint", via=self)
         # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
 
     async def _after_first_paint(self) -> None:
         # The card first: a peeked question shows before the side pane, grade bar and footer are built.
-        await self.query_one("#loading").remove()
-        await self.query_one("#body").mount(CardView(id="card"))
+        await self.query_one("#loading", Static).remove()
+        await self.query_one("#body", Horizontal).mount(CardView(id="card"))
         self._apply_width(self.app.size.width)
         self.query_one(CardView).focus()
         self.load_first()
@@ -100,7 +108,7 @@ class StudyScreen(Screen):
         from drill.tui.widgets.grade_bar import GradeBar
         from drill.tui.widgets.step_pane import StepPane
 
-        await self.query_one("#body").mount(StepPane(id="steps"))
+        await self.query_one("#body", Horizontal).mount(StepPane(id="steps"))
         self._apply_width(self.app.size.width)
         await self.mount(GradeBar(id="grades"), Footer())
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
@@ -111,19 +119,19 @@ class StudyScreen(Screen):
     def load_first(self) -> None:
         """The content, and (default SQLite database) a read-only peek at the first card: no sqlalchemy.
         From the content cache this takes a few milliseconds, done here; otherwise in a worker."""
-        from drill.tui.study_session import load_library, peek_first_card
+        from drill.tui.models.study import load_library, peek_first_card
 
         try:
             library = load_library(self.options, cached_only=True)
         except DrillError as err:
-            self.app.fail(err)
+            self.drill_app.fail(err)
             return
         if library is None:
             self.load_first_in_worker()
         else:
             self._first_card_known(library, peek_first_card(library, self.options))
 
-    def on_resize(self, event) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         self._apply_width(event.size.width)
 
     def _apply_width(self, width: int) -> None:
@@ -144,17 +152,17 @@ class StudyScreen(Screen):
 
     @work(thread=True, exclusive=True, group="load")
     def load_first_in_worker(self) -> None:
-        from drill.tui.study_session import load_library, peek_first_card
+        from drill.tui.models.study import load_library, peek_first_card
 
         try:
             library = load_library(self.options)
         except DrillError as err:
-            self.app.call_from_thread(self.app.fail, err)
+            self.app.call_from_thread(self.drill_app.fail, err)
             return
         card = peek_first_card(library, self.options)
         self.app.call_from_thread(self._first_card_known, library, card)
 
-    def _first_card_known(self, library: Any, card: Any | None) -> None:
+    def _first_card_known(self, library: Library, card: Card | None) -> None:
         self.library = library
         if card is None:
             self.call_later(self._complete_screen)
@@ -168,16 +176,16 @@ class StudyScreen(Screen):
     def _question_reached(self) -> None:
         if not self.question_shown:
             self.question_shown = True
-            self.app.reached("question", via=self)
+            self.drill_app.reached("question", via=self)
 
     @work(thread=True, exclusive=True, group="open")
-    def load_session(self, library: Any) -> None:
-        from drill.tui.study_session import open_study_session
+    def load_session(self, library: Library | None) -> None:
+        from drill.tui.models.study import open_study_session
 
         try:
             session = open_study_session(self.options, library)
         except DrillError as err:
-            self.app.call_from_thread(self.app.fail, err)
+            self.app.call_from_thread(self.drill_app.fail, err)
             return
         try:
             self.app.call_from_thread(self._session_ready, session)
@@ -189,7 +197,7 @@ class StudyScreen(Screen):
 
     def _session_ready(self, session: StudySession) -> None:
         self.session = session
-        self.app.study_stats = session.stats
+        self.drill_app.study_stats = session.stats
         card = session.next_card()
         if card is not None and self.card is not None and card.id == self.card.id:
             self._show_store_parts(card)  # the peek was right: the card stays as it is (revealed or not)
@@ -206,7 +214,7 @@ class StudyScreen(Screen):
 
     # --- showing cards --------------------------------------------------------------------------------------
 
-    def show_next(self, exclude: str | None = None) -> None:
+    def show_next(self) -> None:
         assert self.session is not None
         card = self.session.next_card()
         if card is None:
@@ -214,11 +222,11 @@ class StudyScreen(Screen):
             return
         self.show_card(card)
 
-    def show_card(self, card: Any) -> None:
+    def show_card(self, card: Card) -> None:
         self._show_question(card)
         self._show_store_parts(card)
 
-    def _show_question(self, card: Any, *, steps: bool = True) -> None:
+    def _show_question(self, card: Card, *, steps: bool = True) -> None:
         """What the content alone can show: the card and its steps."""
         self.card = card
         self._ended = False
@@ -228,9 +236,10 @@ class StudyScreen(Screen):
             self._show_steps(tuple(card.steps))
         self._apply_width(self.app.size.width)
 
-    def _show_store_parts(self, card: Any) -> None:
+    def _show_store_parts(self, card: Card) -> None:
         """What needs the store: each grade's interval, the counts; and the card's errata notes."""
-        self.query_one("#grades").set_intervals(self.session.intervals(card.id))
+        assert self.session is not None
+        self.grade_bar.set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
         checks = self.session.errata_checks(card.id)
         if checks:
@@ -245,7 +254,7 @@ class StudyScreen(Screen):
     def _show_steps(self, refs: tuple[str, ...]) -> None:
         from drill.tui.steps import cached_steps
 
-        pane = self.query_one("#steps")
+        pane = self.step_pane
         if refs and refs == pane.refs and pane.views:
             if pane.index:  # same steps as the card before: just go back to the first
                 pane.index = 0
@@ -260,7 +269,20 @@ class StudyScreen(Screen):
         if refs:
             self.load_steps(refs)
 
+    @property
+    def step_pane(self) -> StepPane:
+        from drill.tui.widgets.step_pane import StepPane
+
+        return self.query_one("#steps", StepPane)
+
+    @property
+    def grade_bar(self) -> GradeBar:
+        from drill.tui.widgets.grade_bar import GradeBar
+
+        return self.query_one("#grades", GradeBar)
+
     def refresh_counts(self) -> None:
+        assert self.session is not None
         counts = self.session.counts()
         self.query_one(StudyHeader).set_counts(
             pack=pack_title(self.session.library)
@@ -275,10 +297,15 @@ class StudyScreen(Screen):
         from drill.tui.steps import load_steps
 
         views = load_steps(refs)
-        self.app.call_from_thread(self.query_one("#steps").show_views, refs, views)
+        self.app.call_from_thread(self._steps_built, refs, views)
+
+    def _steps_built(self, refs: tuple[str, ...], views: list[StepView]) -> None:
+        self.step_pane.show_views(refs, views)
 
     @work(thread=True, group="warm-steps")
-    def warm_steps(self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list, ...] = ()) -> None:
+    def warm_steps(
+        self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list[Check], ...] = ()
+    ) -> None:
         """Build every card's steps and errata notes in the background, so later cards show them with the
         card instead of after a worker's round trip (and its CPU) following each grade."""
         from drill.tui.steps import errata_notes, load_steps
@@ -304,19 +331,21 @@ class StudyScreen(Screen):
             self._gc_state = "frozen"
 
     @work(thread=True, exclusive=True, group="errata")
-    def load_errata(self, card: Any) -> None:
+    def load_errata(self, card: Card) -> None:
         from drill.tui.steps import errata_notes
 
+        assert self.session is not None
         notes = errata_notes(self.session.errata_checks(card.id))
         self.app.call_from_thread(self._show_errata, card, notes)
 
-    def _show_errata(self, card: Any, notes: list[str]) -> None:
+    def _show_errata(self, card: Card, notes: list[str]) -> None:
         if self.card is card:
             self.query_one(CardView).show_errata(notes)
 
     def end_session(self) -> None:
         from drill.tui.screens.summary import SummaryScreen
 
+        assert self.session is not None
         self.card = None
         self._ended = True
         if self.session.limit_reached():
@@ -324,8 +353,8 @@ class StudyScreen(Screen):
         else:
             title = "No more cards for now."
         self.query_one(CardView).show_message(title, "")
-        self.query_one("#steps").show_loading(())
-        self.query_one("#grades").set_intervals({})
+        self.step_pane.show_loading(())
+        self.grade_bar.set_intervals({})
         self.refresh_counts()
         counts = self.session.counts()
         self.app.push_screen(
@@ -346,8 +375,9 @@ class StudyScreen(Screen):
     def _ready(self) -> bool:
         """Whether the store is open; if not, the learner is told the key had no effect (nothing is lost)."""
         if self.session is None:
-            self.notify("Still opening your progress database — nothing was done; try again in a moment.",
-                        timeout=2)
+            self.notify(
+                "Still opening your progress database — nothing was done; try again in a moment.", timeout=2
+            )
         return self.session is not None
 
     async def action_reveal(self) -> None:
@@ -363,6 +393,7 @@ class StudyScreen(Screen):
             return
         if not self._ready():
             return
+        assert self.session is not None
         duration_ms = int((self.options.timer() - self._shown_at) * 1000)
         try:
             self.session.grade(self.card.id, rating, duration_ms)
@@ -371,11 +402,11 @@ class StudyScreen(Screen):
             return
         self.show_next()
 
-    def on_grade_button_pressed(self, message) -> None:
+    def on_grade_button_pressed(self, message: GradeButton.Pressed) -> None:
         self.action_grade(message.rating)
 
     def action_step(self, delta: int) -> None:
-        self.query_one("#steps").move(delta)
+        self.step_pane.move(delta)
 
     def action_toggle_pane(self) -> None:
         self.pane_wanted = not self.pane_shown
@@ -384,6 +415,7 @@ class StudyScreen(Screen):
     def action_undo(self) -> None:
         if not self._ready():
             return
+        assert self.session is not None
         try:
             result = self.session.undo()
         except DrillError as err:
@@ -401,7 +433,7 @@ class StudyScreen(Screen):
         else:
             self.show_next()
 
-    def _card_action(self, verb: str, method) -> None:
+    def _card_action(self, verb: str, method: Callable[[str], object]) -> None:
         if self.card is None:
             return
         card_id = self.card.id
@@ -414,15 +446,15 @@ class StudyScreen(Screen):
         self.show_next()
 
     def action_suspend(self) -> None:
-        if self._ready():
+        if self._ready() and self.session is not None:
             self._card_action("Suspend", self.session.suspend)
 
     def action_bury(self) -> None:
-        if self._ready():
+        if self._ready() and self.session is not None:
             self._card_action("Bury", self.session.bury)
 
     def action_info(self) -> None:
-        if self.card is None or not self._ready():
+        if self.card is None or not self._ready() or self.session is None:
             return
         from drill.tui.screens.card_info import CardInfoScreen
 
@@ -435,7 +467,7 @@ class StudyScreen(Screen):
         self._open_browser(focus_search=False)
 
     def _open_browser(self, focus_search: bool) -> None:
-        if not self._ready():
+        if not self._ready() or self.session is None:
             return
         from drill.tui.screens.browser import BrowserScreen
 
@@ -446,30 +478,10 @@ class StudyScreen(Screen):
             if self._ended:
                 self.show_next()
             return
+        assert self.session is not None
         card = self.session.card(card_id)
         if card is not None:
             self.show_card(card)
-
-    def action_help(self) -> None:
-        from drill.tui.screens.help import HelpScreen
-
-        self.app.push_screen(HelpScreen("drill study — keys", self.help_rows()))
-
-    def help_rows(self) -> list[tuple[str, str]]:
-        rows = [(binding_key(b), b.description) for b in self.BINDINGS]
-        rows.append(("ctrl+p", "Command palette (every action above)"))
-        rows.append(("ctrl+c", "Quit (nothing is lost)"))
-        return rows
-
-    def palette_actions(self) -> list[tuple[str, str, str]]:
-        return [
-            (f"Study: {b.description}", f"key {binding_key(b)}", b.action)
-            for b in self.BINDINGS
-            if b.key not in ("enter",)
-        ]
-
-    def action_quit(self) -> None:
-        self.app.exit()
 
     def on_unmount(self) -> None:
         if self.session is not None:
@@ -479,7 +491,3 @@ class StudyScreen(Screen):
 
             gc.unfreeze()
         self._gc_state = "gone"
-
-
-def binding_key(binding: Binding) -> str:
-    return binding.key_display or binding.key

@@ -6,12 +6,13 @@ from datetime import datetime
 
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from drill.tui.study_session import SessionStats
+from drill.tui.models.study import SessionStats
 from drill.tui.widgets.header import format_clock
 
 
@@ -43,7 +44,7 @@ class SummaryScreen(ModalScreen[str]):
         self.elapsed = elapsed
         self.next_due = next_due
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text("Session summary", style="bold"), classes="dialog-title")
             yield Static(summary_table(self.stats, self.elapsed, self.next_due), id="summary")

@@ -7,16 +7,20 @@ reveal (it is not needed for the first paint) and its links never open anything.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from drill.tui.text import visible
 
+if TYPE_CHECKING:
+    from drill.content.models import Card
 
-def answer_markdown(card: Any) -> str:
+
+def answer_markdown(card: Card) -> str:
     """The answer side as one Markdown document, LaTeX turned into Unicode."""
     from drill.content.latex import render_text
 
@@ -46,7 +50,7 @@ class CardText(Static):
         return super()._size_updated(size, virtual_size, container_size, layout=False)
 
 
-def card_meta(card: Any) -> Text:
+def card_meta(card: Card) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"§{visible(card.section)}", style="bold")
     text.append(f" · {visible(card.id)}")
@@ -67,18 +71,18 @@ class CardView(VerticalScroll):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.card: Any | None = None
+        self.card: Card | None = None
         self.revealed = False
         self._markdown = None
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield CardText(Text("loading…", style="italic"), id="card-meta")
         yield CardText("", id="question")
         yield CardText(Text("space / enter  show answer", style="dim"), id="reveal-hint")
         with Vertical(id="answer"):
             yield CardText("", id="errata")
 
-    def show_card(self, card: Any) -> None:
+    def show_card(self, card: Card) -> None:
         self.card = card
         self.revealed = False
         self.query_one("#card-meta", Static).update(card_meta(card))

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
-from drill.tui.study_session import GRADE_NAMES
+from drill.tui.models.study import GRADE_NAMES
 
 
 class GradeButton(Static):
@@ -43,7 +44,7 @@ class GradeButton(Static):
 
 
 class GradeBar(Horizontal):
-    def compose(self):
+    def compose(self) -> ComposeResult:
         for rating in GRADE_NAMES:
             yield GradeButton(rating)
 

@@ -7,6 +7,7 @@ shows the message, naming the matrix and its shape. The editor never raises.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
@@ -25,7 +26,7 @@ class MatrixEditor(Vertical):
         super().__init__(**kwargs)
         self.names = names
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("edit inputs  ", "bold"), (HINT, "dim")), classes="editor-title")
         for name in self.names:
             with Horizontal(classes="editor-row"):

@@ -21,8 +21,15 @@ class RenderedOnce:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         # Everything the layout of the contents depends on; the height only crops, and the caller crops too.
-        key = (options.max_width, options.min_width, options.justify, options.overflow, options.no_wrap,
-               options.highlight, options.markup)
+        key = (
+            options.max_width,
+            options.min_width,
+            options.justify,
+            options.overflow,
+            options.no_wrap,
+            options.highlight,
+            options.markup,
+        )
         lines = self._lines.get(key)
         if lines is None:
             lines = self._lines[key] = console.render_lines(

@@ -7,7 +7,7 @@ markup. numpy is not imported here (shapes come from the arrays themselves).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.columns import Columns
@@ -16,6 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from drill.tui.widgets.matrix import matrix_table
+
+if TYPE_CHECKING:
+    from drill.engine.trace import Trace
 
 
 def dims(value: Any) -> str:
@@ -54,27 +57,27 @@ def labelled(label: str, value: Any, shape: str | None = None) -> Group:
     return Group(*parts)
 
 
-def input_shape(trace: Any, name: str) -> str | None:
+def input_shape(trace: Trace, name: str) -> str | None:
     if name in trace:
         return trace[name].shape
     return None
 
 
-def input_value(trace: Any, name: str) -> Any | None:
+def input_value(trace: Trace, name: str) -> Any | None:
     """An input of a step: an earlier step's output or one of the trace's given matrices."""
     if name in trace:
         return trace[name].output
     return trace.inputs.get(name)
 
 
-def _same_given(trace: Any, name: str, value: Any, output: Any) -> bool:
+def _same_given(trace: Trace, name: str, value: Any, output: Any) -> bool:
     """A step that only restates a given matrix (X -> step "x") needn't show it twice."""
     if name in trace or getattr(value, "shape", None) != getattr(output, "shape", None):
         return False
     return bool((value == output).all())
 
 
-def step_renderable(trace: Any, index: int, formula: str) -> RenderableType:
+def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
     step = trace.steps[index]
     head = Text()
     head.append(f"{index + 1}/{len(trace.steps)}  ", style="dim")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -25,7 +26,7 @@ class StepPane(VerticalScroll):
         # (refs, index) -> the step's body, laid out once per width: the same steps come back card after card.
         self._bodies: dict[tuple[tuple[str, ...], int], RenderedOnce] = {}
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(Text("steps"), id="step-title")
         yield Static("", id="step-body")
 

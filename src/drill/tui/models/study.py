@@ -8,9 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from drill.tui.options import AppOptions
+
+if TYPE_CHECKING:
+    from drill.content.models import Card, Check, Library
+    from drill.store import Store
+    from drill.store.types import BrowseRow, CardInfo, Counts, DueCard, GradeResult, UndoResult
 
 GRADE_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
@@ -29,7 +34,7 @@ class SessionStats:
         return self.again / self.reviewed if self.reviewed else 0.0
 
 
-def load_library(options: AppOptions, *, cached_only: bool = False) -> Any:
+def load_library(options: AppOptions, *, cached_only: bool = False) -> Library | None:
     """The content to study (from the JSON cache when it is fresh: no YAML parser), with --section checked.
 
     ``cached_only``: None unless the JSON cache is fresh — a few milliseconds, so the screen can call it
@@ -54,7 +59,7 @@ def load_library(options: AppOptions, *, cached_only: bool = False) -> Any:
     return library
 
 
-def _cached_library(options: AppOptions) -> Any | None:
+def _cached_library(options: AppOptions) -> Library | None:
     """`load_content`'s cache hit, without its fallback to the YAML files."""
     try:
         from drill.content import cache as content_cache
@@ -66,7 +71,7 @@ def _cached_library(options: AppOptions) -> Any | None:
         return None
 
 
-def peek_first_card(library: Any, options: AppOptions) -> Any | None:
+def peek_first_card(library: Library, options: AppOptions) -> Card | None:
     """The card the session will most likely start with, read without opening the store (no SQLAlchemy):
     `drill.store.peek` runs the store's own next-card SQL on a read-only connection. Only a preview: the
     session's own ``next_card`` decides, and nothing can be graded before it has. None when unsure."""
@@ -76,12 +81,16 @@ def peek_first_card(library: Any, options: AppOptions) -> Any | None:
 
     packs = {pack.id for pack in library.packs} | {card.pack for card in library.cards.values()}
     due = peek_next_card(
-        options.clock(), packs=sorted(packs), section=options.section, user=options.user, db_url=options.db_url
+        options.clock(),
+        packs=sorted(packs),
+        section=options.section,
+        user=options.user,
+        db_url=options.db_url,
     )
     return None if due is None else choose_card(library, due, SessionStats(), options)
 
 
-def open_study_session(options: AppOptions, library: Any = None) -> StudySession:
+def open_study_session(options: AppOptions, library: Library | None = None) -> StudySession:
     """Load the content (unless given) and open the store (slow imports; run in a worker thread)."""
     if library is None:
         library = load_library(options)
@@ -98,7 +107,9 @@ def open_study_session(options: AppOptions, library: Any = None) -> StudySession
     return StudySession(library, store, options)
 
 
-def choose_card(library: Any, due: Any, stats: SessionStats, options: AppOptions) -> Any | None:
+def choose_card(
+    library: Library, due: DueCard | None, stats: SessionStats, options: AppOptions
+) -> Card | None:
     """The content Card for the store's choice ``due``, or None when the session is over (--limit, --new)."""
     if due is None:
         return None
@@ -111,7 +122,7 @@ def choose_card(library: Any, due: Any, stats: SessionStats, options: AppOptions
 
 
 class StudySession:
-    def __init__(self, library: Any, store: Any, options: AppOptions) -> None:
+    def __init__(self, library: Library, store: Store, options: AppOptions) -> None:
         self.library = library
         self.store = store
         self.options = options
@@ -134,17 +145,17 @@ class StudySession:
         limit = self.options.limit
         return limit is not None and self.stats.reviewed >= limit
 
-    def next_card(self, exclude: str | None = None) -> Any | None:
+    def next_card(self) -> Card | None:
         """The content Card to show next, or None when the session is over (nothing due, or --limit)."""
         if self.limit_reached():
             return None
         due = self.store.next_card(self.now(), section=self.options.section)
         return choose_card(self.library, due, self.stats, self.options)
 
-    def card(self, card_id: str) -> Any | None:
+    def card(self, card_id: str) -> Card | None:
         return self.library.cards.get(card_id)
 
-    def counts(self) -> Any:
+    def counts(self) -> Counts:
         return self.store.counts(self.now(), section=self.options.section)
 
     # --- grading --------------------------------------------------------------------------------------
@@ -154,7 +165,7 @@ class StudySession:
         now = self.now()
         return {int(rating): due - now for rating, due in self.store.preview(card_id, now).items()}
 
-    def grade(self, card_id: str, rating: int, duration_ms: int | None) -> Any:
+    def grade(self, card_id: str, rating: int, duration_ms: int | None) -> GradeResult:
         result = self.store.grade(card_id, rating, self.now(), duration_ms, session_id=self.session_id)
         self.stats.reviewed += 1
         self.stats.card_ids.append(card_id)
@@ -164,7 +175,7 @@ class StudySession:
             self.stats.new_seen += 1
         return result
 
-    def undo(self) -> Any | None:
+    def undo(self) -> UndoResult | None:
         """Undo the last grade; returns the undo result (its card_id is shown again) or None."""
         result = self.store.undo_last()
         if result is not None and self.stats.reviewed:
@@ -181,10 +192,10 @@ class StudySession:
     def bury(self, card_id: str) -> None:
         self.store.bury(card_id, self.now())
 
-    def card_info(self, card_id: str) -> Any:
+    def card_info(self, card_id: str) -> CardInfo:
         return self.store.card_info(card_id, self.now())
 
-    def browse(self, text: str = "", section: str | None = None, state: str | None = None) -> list[Any]:
+    def browse(self, text: str = "", section: str | None = None, state: str | None = None) -> list[BrowseRow]:
         # The store matches ids and sections only; the question and answer text live in the Library.
         rows = self.store.browse(None, section, state, now=self.now())
         needle = text.strip().lower()
@@ -203,7 +214,7 @@ class StudySession:
 
     # --- errata ---------------------------------------------------------------------------------------
 
-    def errata_checks(self, card_id: str) -> list[Any]:
+    def errata_checks(self, card_id: str) -> list[Check]:
         return [check for check in self.library.checks if check.card == card_id and check.erratum]
 
     def close(self) -> None:
@@ -212,9 +223,9 @@ class StudySession:
             self.store.end_session(session_id, self.now())
 
 
-def pack_title(library: Any) -> str:
+def pack_title(library: Library) -> str:
     return " + ".join(pack.id for pack in library.packs) or "no pack"
 
 
-def _section_key(section: str) -> tuple:
+def _section_key(section: str) -> tuple[int | str, ...]:
     return tuple(int(part) if part.isdigit() else part for part in section.split("."))

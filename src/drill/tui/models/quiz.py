@@ -12,9 +12,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from drill.errors import InputError
+
+if TYPE_CHECKING:
+    from drill.content.generated import GeneratedQuestion
+    from drill.content.models import Library, Quiz
+    from drill.store.types import QuizAnswerRecord
 
 CHAPTER, GENERATED = "chapter", "generated"
 LETTERS = "ABCDEFGH"
@@ -39,7 +44,7 @@ class QuizItem:
     options: tuple[Option, ...] = ()  # empty for a typed (numeric) question
     answer: str = ""  # the original key of the right option ("" for a numeric question)
     cards: tuple[str, ...] = ()
-    question: Any = None  # the GeneratedQuestion behind a generated item
+    question: GeneratedQuestion | None = None  # behind a generated item
 
     @property
     def numeric(self) -> bool:
@@ -78,7 +83,7 @@ class Result:
         return f"{option.letter}  {option.text}" if option else str(self.chosen)
 
 
-def chapter_item(quiz: Any, rng: random.Random | None) -> QuizItem:
+def chapter_item(quiz: Quiz, rng: random.Random | None) -> QuizItem:
     keys = list(quiz.options)
     if rng is not None:
         rng.shuffle(keys)
@@ -95,7 +100,7 @@ def chapter_item(quiz: Any, rng: random.Random | None) -> QuizItem:
     )
 
 
-def generated_item(q: Any) -> QuizItem:
+def generated_item(q: GeneratedQuestion) -> QuizItem:
     # Generated choice options are already in a meaningful order ("key token 1, 2, 3"); keep it.
     options = tuple(Option(LETTERS[i], key, text) for i, (key, text) in enumerate((q.options or {}).items()))
     return QuizItem(
@@ -111,7 +116,7 @@ def generated_item(q: Any) -> QuizItem:
 
 
 def build_items(
-    library: Any,
+    library: Library,
     *,
     count: int | None = None,
     section: str | None = None,
@@ -140,7 +145,7 @@ def build_items(
     return items
 
 
-def _generated(seed: int, n: int, section: str | None) -> list[Any]:
+def _generated(seed: int, n: int, section: str | None) -> list[GeneratedQuestion]:
     if n <= 0:
         return []
     from drill.content.generated import generate_questions
@@ -216,7 +221,7 @@ class QuizRun:
         self.best_streak = max(self.best_streak, self.streak)
         return result
 
-    def records(self) -> list[Any]:
+    def records(self) -> list[QuizAnswerRecord]:
         """The answers as the store records them."""
         from drill.store.types import QuizAnswerRecord
 

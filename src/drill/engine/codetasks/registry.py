@@ -1,0 +1,16 @@
+"""Every code task, by name (the CLI's TASK argument) in the chapter's order."""
+
+from __future__ import annotations
+
+from drill.engine.codetasks import basic
+from drill.engine.codetasks.model import Task
+from drill.errors import InputError
+
+TASKS: dict[str, Task] = {t.name: t for t in sorted(basic.TASKS, key=lambda t: t.number)}
+
+
+def get_task(name: str) -> Task:
+    try:
+        return TASKS[name]
+    except KeyError:
+        raise InputError(f"no code task named {name!r}; tasks: {', '.join(TASKS)}") from None

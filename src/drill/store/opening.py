@@ -1,0 +1,177 @@
+"""Opening the progress database and resolving its user.
+
+``open_store`` is where SQLAlchemy is first imported (``import drill.store`` stays light, and the read-only
+peek imports ``default_user`` from here without it).
+"""
+
+from __future__ import annotations
+
+import getpass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from drill.errors import StoreError, StoreUpgradeNeeded
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy import Engine
+
+    from drill.store.api import Store
+
+FALLBACK_USER = "learner"
+USER_NAME_MAX = 200  # users.name is String(200)
+
+
+def default_user() -> str:
+    """The login name (``getpass.getuser()``), or "learner" when there is none."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name (e.g. a container without a passwd entry)
+        name = ""
+    return name.strip() or FALLBACK_USER
+
+
+def check_user_name(name: str) -> str:
+    """The user name, stripped; StoreError when it is empty, too long for the users table, or holds control
+    characters (names are printed in reports and the cohort view: they must not drive the terminal)."""
+    name = name.strip()
+    if not name:
+        raise StoreError("--user must not be empty")
+    if len(name) > USER_NAME_MAX:
+        raise StoreError(f"--user is {len(name)} characters long; at most {USER_NAME_MAX}")
+    bad = next((ch for ch in name if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F), None)
+    if bad is not None:
+        raise StoreError(f"--user {name!r} contains the control character U+{ord(bad):04X}; use printable text")
+    return name
+
+
+def open_store(url: str | None = None, user: str | None = None, *, readonly: bool = False) -> Store:
+    """Open (creating or migrating as needed) the progress database and return a Store for ``user``.
+
+    ``url``: any SQLAlchemy URL; default ``$DRILL_DB_URL`` or else a SQLite file at
+    ``drill.paths.default_db_path()`` (created on first run). ``user``: default the login name
+    (``getpass.getuser()``, falling back to ``"learner"``). ``readonly``: never write (also chosen
+    automatically when the database cannot be written; ``Store.readonly`` says which).
+
+    At open: ``PRAGMA quick_check`` (SQLite, unless read-only: see ``_prepare``); pending Alembic migrations
+    are applied after an automatic backup (only when an existing database needs migrating). Raises
+    ``StoreError`` with a message that names the database and what to do (e.g. ``drill restore``) when it is
+    corrupt or unusable.
+    """
+    from drill.store import engine as engines
+    from drill.store import migrate
+    from drill.store.api import Store
+
+    url = engines.resolve_url(url)
+    user = check_user_name(user or default_user())
+    where = engines.display_url(url)
+    db_file = engines.sqlite_file(url)
+    if db_file is not None:
+        where = str(db_file)
+    readonly = readonly or engines.is_readonly_url(url)
+    if readonly and db_file is not None and not db_file.exists():
+        raise StoreError(f"there is no progress database at {db_file} to open read-only")
+    existed = db_file is not None and db_file.exists() and db_file.stat().st_size > 0
+
+    engine = engines.make_engine(url)
+    try:
+        with engines.translate_errors(where):
+            revision, readonly = _prepare(engine, where, readonly)
+            if migrate.needs_upgrade(revision):
+                migrate.check_known(revision, where)
+                if readonly:
+                    raise StoreUpgradeNeeded(
+                        f"the progress database {where} needs an upgrade (schema {revision} -> "
+                        f"{migrate.HEAD_REVISION}) but is read-only; open it once with write access"
+                    )
+                if revision is not None and existed and db_file is not None:
+                    from drill.store.backup import make_backup
+
+                    make_backup(db_file, reason=f"before-{migrate.HEAD_REVISION}")
+                engine.dispose()  # the migration uses its own connection; no pooled one may hold old schema
+                migrate.upgrade(url)
+            user_id = _user_id(engine, user, readonly)
+        return Store(engine, url=url, where=where, user=user, user_id=user_id, readonly=readonly)
+    except BaseException:
+        engine.dispose()
+        raise
+
+
+def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bool]:
+    """Integrity check, WAL, and the schema revision; decides read-only mode for unwritable files."""
+    from drill.store import engine as engines
+    from drill.store import migrate
+
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            raw = conn.connection.driver_connection
+            if not readonly:
+                # Before anything may be written: writing onto damaged pages could spread the damage. The check
+                # reads the whole file (seconds for millions of reviews), so an open asked to be read-only (a
+                # report) skips it; damage such a reader meets is reported the same way (engines.describe).
+                result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
+                if result != ["ok"]:
+                    raise StoreError(engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})")
+                readonly = _sqlite_readonly(raw)
+            if not readonly:
+                mode = raw.execute("PRAGMA journal_mode").fetchone()[0]
+                if mode.lower() != "wal":
+                    raw.execute("PRAGMA journal_mode = WAL")
+        revision = migrate.current_revision(conn)
+        if revision is None and engine.dialect.name == "sqlite":
+            # No drill schema: a new file, or another program's database that --db names by mistake.
+            # Never create drill's tables beside someone else's.
+            others = [
+                row[0]
+                for row in raw.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                ).fetchall()
+            ]
+            if others:
+                raise StoreError(
+                    f"{where} is not a drill progress database (it holds other tables: {', '.join(others[:5])}"
+                    f"{', …' if len(others) > 5 else ''}); point --db at a new file or at drill's database"
+                )
+        conn.rollback()
+    return revision, readonly
+
+
+def _sqlite_readonly(raw) -> bool:
+    """Whether this SQLite connection cannot write (a mode=ro URI, a read-only file or folder)."""
+    import sqlite3
+
+    try:
+        raw.execute("BEGIN IMMEDIATE")
+        raw.execute("ROLLBACK")
+        # BEGIN IMMEDIATE succeeds on some read-only files; a real write tells for sure.
+        raw.execute("BEGIN IMMEDIATE")
+        try:  # rewrite the header's user_version with its own value, then roll back
+            raw.execute("PRAGMA user_version = " + str(raw.execute("PRAGMA user_version").fetchone()[0]))
+        finally:
+            raw.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as err:
+        if "readonly" in str(err).lower() or "read-only" in str(err).lower():
+            return True
+        raise
+
+
+def _user_id(engine: Engine, name: str, readonly: bool) -> int | None:
+    """The user's row id, the row inserted when it is missing (None when it is missing and read-only)."""
+    from sqlalchemy import select
+
+    from drill.store import engine as engines
+    from drill.store.tables import insert_ignore, users_t
+
+    by_name = select(users_t.c.id).where(users_t.c.name == name)
+    with engine.connect() as conn:
+        found = conn.execute(by_name).scalar()
+        conn.rollback()
+    if found is not None or readonly:
+        return found
+    with engine.connect() as conn:
+        conn = conn.execution_options(**engines.WRITE)
+        with conn.begin():
+            conn.execute(insert_ignore(engine, users_t).values(name=name, created_at=datetime.now(UTC)))
+        found = conn.execute(by_name).scalar_one()
+        conn.rollback()
+    return found

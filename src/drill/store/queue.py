@@ -1,0 +1,237 @@
+"""The review queue: which card comes next and how much is left today (``Store.next_card``, ``Store.counts``).
+
+``choose`` is the one due-vs-new rule, shared by ``next_card`` and the read-only first-card peek
+(drill.store.peek). The peek imports this module without SQLAlchemy, so the statement builders below import
+it when they are called (a store is open by then).
+
+Per-grade work is bounded by the day's limits, not by the collection: ``counts`` counts due review cards and
+new cards only up to what is left of the daily limits (a ``LIMIT`` subquery stops the index scan there).
+Learning and relearning cards have no daily limit and are counted in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from drill.srs import Phase, remaining_today
+from drill.store.times import as_utc, aware
+from drill.store.types import Counts, DueCard
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy import Connection, Select
+
+    from drill.store.api import Store
+
+
+def choose(
+    done_by_state: Mapping[str, int],
+    config: Any,
+    first_due: Callable[[bool], Sequence | None],
+    first_new: Callable[[], Sequence | None],
+) -> DueCard | None:
+    """The card to show: due learning/relearning/review cards first (reviews only within the daily review
+    limit), then a new card within the daily new limit; None when nothing is left today.
+
+    ``done_by_state``: today's grades counted by the state before the grade; ``first_due(include_reviews)``
+    returns (content_id, pack, section, state, due, reps, lapses) or None; ``first_new()`` returns
+    (content_id, pack, section) or None.
+    """
+    new_left, reviews_left = _left(done_by_state, config)
+    row = first_due(reviews_left > 0)
+    if row is not None:
+        content_id, pack, section, state, due, reps, lapses = row
+        return DueCard(content_id, pack, section, Phase(state), due, reps, lapses)
+    if new_left <= 0:
+        return None
+    row = first_new()
+    if row is None:
+        return None
+    content_id, pack, section = row[:3]
+    return DueCard(content_id, pack, section, Phase.NEW, None, 0, 0)
+
+
+def _left(done_by_state: Mapping[str, int], config: Any) -> tuple[int, int]:
+    """(new cards, review cards) still allowed today."""
+    return remaining_today(done_by_state.get(Phase.NEW.value, 0), done_by_state.get(Phase.REVIEW.value, 0), config)
+
+
+# -- statements (each built once per store and set of packs: ``Store.statement``) ----------------------------
+
+
+def in_scope(store: Store, query: Select, section: str | None = None) -> Select:
+    """``query`` restricted to the cards being studied: not retired, in the store's packs, in ``section``."""
+    from drill.store.tables import cards_t
+
+    query = query.where(cards_t.c.retired == False)  # noqa: E712 (SQL expression)
+    if store.packs is not None:
+        query = query.where(cards_t.c.pack.in_(store.packs))
+    if section is not None:
+        query = query.where(cards_t.c.section == section)
+    return query
+
+
+def done_query(store: Store) -> Select:
+    """Today's grades counted by the state before the grade (parameters ``start``, ``end``)."""
+    from sqlalchemy import bindparam, func, select
+
+    from drill.store.models import UTCDateTime
+    from drill.store.tables import logs_t
+
+    return (
+        select(logs_t.c.state_before, func.count())
+        .where(
+            logs_t.c.user_id == store.user_id,
+            logs_t.c.reviewed_at >= bindparam("start", type_=UTCDateTime()),
+            logs_t.c.reviewed_at < bindparam("end", type_=UTCDateTime()),
+        )
+        .group_by(logs_t.c.state_before)
+    )
+
+
+def _studied(store: Store, section: str | None, *columns: Any, due: str) -> Select:
+    """This user's unsuspended, unburied state rows joined to their cards in scope (parameter ``now``);
+    ``due`` picks the rows: "due" (due <= now), "later" (due > now) or "new" (due IS NULL). Every one of
+    them is a range of ix_card_states_next_due (user_id, suspended, due)."""
+    from sqlalchemy import bindparam, or_, select
+
+    from drill.store.models import UTCDateTime
+    from drill.store.tables import cards_t, states_t
+
+    now = bindparam("now", type_=UTCDateTime())
+    rows = {"due": states_t.c.due <= now, "later": states_t.c.due > now, "new": states_t.c.due.is_(None)}[due]
+    query = (
+        select(*columns)
+        .select_from(states_t.join(cards_t, cards_t.c.id == states_t.c.card_id))
+        .where(
+            states_t.c.user_id == store.user_id,
+            states_t.c.suspended == False,  # noqa: E712
+            rows,
+            or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now),
+        )
+    )
+    return in_scope(store, query, section)
+
+
+def due_query(store: Store, section: str | None, include_reviews: bool) -> Select:
+    """Due cards, earliest first (parameter ``now``): (content_id, pack, section, state, due, reps, lapses)."""
+    from drill.store.tables import cards_t, states_t
+
+    query = _studied(
+        store, section, cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state,
+        states_t.c.due, states_t.c.reps, states_t.c.lapses, due="due",
+    )  # fmt: skip
+    if not include_reviews:
+        query = query.where(states_t.c.state != Phase.REVIEW.value)
+    return query.order_by(states_t.c.due)
+
+
+def new_query(store: Store, section: str | None) -> Select:
+    """New cards in content order (parameter ``now``): (content_id, pack, section).
+
+    ``sync_content`` gives this user a state row for every card ("new", due NULL), so new cards are found
+    through ix_card_states_next_due rather than by scanning every card for a missing row. A read-only store
+    could not write those rows: it looks for missing rows too (slower, still right).
+    """
+    from sqlalchemy import and_, bindparam, or_, select
+
+    from drill.store.models import UTCDateTime
+    from drill.store.tables import cards_t, states_t
+
+    order = (cards_t.c.pack, cards_t.c.position, cards_t.c.id)
+    columns = (cards_t.c.content_id, cards_t.c.pack, cards_t.c.section)
+    if not store.readonly:
+        return _studied(store, section, *columns, due="new").order_by(*order)
+    now = bindparam("now", type_=UTCDateTime())
+    new_row = and_(
+        states_t.c.due.is_(None),
+        states_t.c.suspended == False,  # noqa: E712
+        or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now),
+    )
+    join = cards_t.outerjoin(states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id))
+    query = select(*columns).select_from(join).where(or_(states_t.c.card_id.is_(None), new_row))
+    return in_scope(store, query, section).order_by(*order)
+
+
+def next_card_statements(store: Store, section: str | None) -> dict[str, Select]:
+    """The statements ``next_card`` runs, by name (the peek's plan records their digests)."""
+    return {
+        "done": done_query(store),
+        "due": due_query(store, section, True).limit(1),
+        "due_no_reviews": due_query(store, section, False).limit(1),
+        "new": new_query(store, section).limit(1),
+    }
+
+
+def count_statements(store: Store, section: str | None) -> dict[str, Select]:
+    """The statements ``counts`` runs (parameters ``now`` and ``limit``)."""
+    from sqlalchemy import bindparam, func, literal, select
+
+    from drill.store.tables import states_t
+
+    def upto(query: Select) -> Select:
+        """How many rows ``query`` gives, counting no further than ``limit``: the scan stops there."""
+        limited = query.with_only_columns(literal(1)).order_by(None).limit(bindparam("limit")).subquery()
+        return select(func.count()).select_from(limited)
+
+    return {
+        "done": done_query(store),
+        "learning": due_query(store, section, False).with_only_columns(func.count()).order_by(None),
+        "reviews": upto(due_query(store, section, True).where(states_t.c.state == Phase.REVIEW.value)),
+        "new": upto(new_query(store, section)),
+        "next_due": _studied(store, section, func.min(states_t.c.due), due="later"),
+    }
+
+
+# -- the queue -----------------------------------------------------------------------------------------------
+
+
+def done_by_state(store: Store, conn: Connection, now: datetime, statement: Select) -> dict[str, int]:
+    from drill.srs import day_bounds
+
+    start, end = day_bounds(now, store.config.day_starts_at, store.tz)
+    return {state: n for state, n in conn.execute(statement, {"start": start, "end": end})}
+
+
+def next_card(store: Store, now: datetime, section: str | None = None) -> DueCard | None:
+    now = aware(now)
+    statements = store.statement(("next", section), lambda: next_card_statements(store, section))
+    params = {"now": now}
+
+    def first(name: str) -> tuple | None:
+        row = conn.execute(statements[name], params).first()
+        return None if row is None else tuple(row)
+
+    with store.transaction() as conn:
+        return choose(
+            done_by_state(store, conn, now, statements["done"]),
+            store.config,
+            lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
+            lambda: first("new"),
+        )
+
+
+def counts(store: Store, now: datetime, section: str | None = None) -> Counts:
+    now = aware(now)
+    statements = store.statement(("counts", section), lambda: count_statements(store, section))
+
+    def count(name: str, limit: int | None = None) -> int:
+        if limit is not None and limit <= 0:
+            return 0
+        return conn.execute(statements[name], {"now": now, "limit": limit}).scalar_one()
+
+    with store.transaction() as conn:
+        by_state = done_by_state(store, conn, now, statements["done"])
+        new_left, reviews_left = _left(by_state, store.config)
+        due = count("learning") + count("reviews", reviews_left)
+        new = count("new", new_left)
+        next_due = conn.execute(statements["next_due"], {"now": now}).scalar()
+    return Counts(
+        due=due,
+        new=new,
+        done_today=sum(by_state.values()),
+        new_today=by_state.get(Phase.NEW.value, 0),
+        reviews_today=by_state.get(Phase.REVIEW.value, 0),
+        next_due=as_utc(next_due),
+    )

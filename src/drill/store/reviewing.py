@@ -1,0 +1,185 @@
+"""Reviewing: grading a card, undoing the latest grade, previewing the next due times, and the flags a learner
+sets by hand (suspend, bury, make due now). Each write is one short transaction (``Store.transaction``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import bindparam, delete, insert, literal, select, update
+
+from drill.errors import StoreError
+from drill.srs import CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
+from drill.srs import preview as srs_preview
+from drill.store.review_days import count_grade, review_day_fields
+from drill.store.tables import cards_t, logs_t, states_t
+from drill.store.times import as_utc, aware
+from drill.store.types import GradeResult, UndoResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy import Connection
+
+    from drill.store.api import Store
+
+# A never-reviewed card's state has this due time, so its fuzz seed (and so ``preview``) doesn't depend on
+# the moment it is looked at.
+NEW_DUE = datetime(2000, 1, 1, tzinfo=UTC)
+
+_UPDATE_STATE = update(states_t).where(
+    states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
+)
+_INSERT_LOG = insert(logs_t).returning(logs_t.c.id)
+
+
+@dataclass
+class Flags:
+    """What the store keeps beside the scheduling state; ``exists``: the user has a state row for the card."""
+
+    suspended: bool = False
+    buried_until: datetime | None = None
+    leech: bool = False
+    exists: bool = False
+
+
+def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, Flags]:
+    row = conn.execute(
+        select(states_t).where(states_t.c.user_id == store.user_id, states_t.c.card_id == row_id)
+    ).first()
+    if row is None:
+        return CardState(state=Phase.NEW, step=0, due=NEW_DUE), Flags()
+    flags = Flags(row.suspended, as_utc(row.buried_until), row.leech, exists=True)
+    if row.state == Phase.NEW.value:
+        return CardState(state=Phase.NEW, step=0, due=NEW_DUE), flags
+    state = CardState(
+        state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
+        due=row.due, last_review=row.last_review, reps=row.reps, lapses=row.lapses,
+    )  # fmt: skip
+    return state, flags
+
+
+def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, values: dict[str, Any]) -> None:
+    if exists:
+        conn.execute(_UPDATE_STATE, {"b_user": store.user_id, "b_card": row_id, **values})
+    else:
+        conn.execute(insert(states_t), {"user_id": store.user_id, "card_id": row_id, **values})
+
+
+def grade(
+    store: Store, card_id: str, rating: int, now: datetime, duration_ms: int | None = None, *,
+    session_id: int | None = None,
+) -> GradeResult:  # fmt: skip
+    now = aware(now)
+    rated = to_grade(rating)
+    config = store.config
+    with store.transaction(write=True) as conn:
+        row_id = store.card_row(conn, card_id)[0]
+        before, flags = load_state(store, conn, row_id)
+        outcome = schedule(before, rated, now, config, fuzz_seed=row_id)
+        after = outcome.after
+        became_leech = is_leech(outcome, config)
+        leech = flags.leech or became_leech
+        suspended = flags.suspended or (became_leech and leech_suspends(config))
+        _write_state(store, conn, row_id, flags.exists, {
+            "state": after.state.value, "step": after.step, "stability": after.stability,
+            "difficulty": after.difficulty, "due": after.due, "last_review": after.last_review,
+            "reps": after.reps, "lapses": after.lapses, "suspended": suspended,
+            "buried_until": flags.buried_until, "leech": leech,
+        })  # fmt: skip
+        is_new = before.state is Phase.NEW
+        day, first_of_day = review_day_fields(now, before.last_review, config.day_starts_at, store.tz)
+        log_id = conn.execute(_INSERT_LOG, {
+            "user_id": store.user_id, "card_id": row_id, "session_id": session_id, "rating": int(rated),
+            "reviewed_at": now, "duration_ms": duration_ms,
+            "state_before": before.state.value, "step_before": before.step,
+            "stability_before": before.stability, "difficulty_before": before.difficulty,
+            "due_before": None if is_new else before.due, "last_review_before": before.last_review,
+            "reps_before": before.reps, "lapses_before": before.lapses,
+            "suspended_before": flags.suspended, "buried_until_before": flags.buried_until,
+            "leech_before": flags.leech,
+            "state_after": after.state.value, "step_after": after.step,
+            "stability_after": after.stability, "difficulty_after": after.difficulty,
+            "due_after": after.due, "scheduled_days": outcome.scheduled_days,
+            "elapsed_days": outcome.elapsed_days, "leech_after": leech,
+            "study_day": day, "first_of_day": first_of_day,
+        }).scalar_one()  # fmt: skip
+        count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms)
+    return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
+
+
+def preview(store: Store, card_id: str, now: datetime) -> dict[int, datetime]:
+    now = aware(now)
+    with store.transaction() as conn:
+        row_id = store.card_row(conn, card_id)[0]
+        state, _flags = load_state(store, conn, row_id)
+    return srs_preview(state, now, store.config, fuzz_seed=row_id)
+
+
+def undo_last(store: Store) -> UndoResult | None:
+    with store.transaction(write=True) as conn:
+        log = conn.execute(
+            select(logs_t, cards_t.c.content_id)
+            .join(cards_t, cards_t.c.id == logs_t.c.card_id)
+            .where(logs_t.c.user_id == store.user_id)
+            .order_by(logs_t.c.id.desc())
+            .limit(1)
+        ).first()
+        if log is None:
+            return None
+        _write_state(store, conn, log.card_id, True, {
+            "state": log.state_before, "step": log.step_before, "stability": log.stability_before,
+            "difficulty": log.difficulty_before, "due": log.due_before,
+            "last_review": log.last_review_before, "reps": log.reps_before, "lapses": log.lapses_before,
+            "suspended": log.suspended_before, "buried_until": log.buried_until_before,
+            "leech": log.leech_before,
+        })  # fmt: skip
+        conn.execute(delete(logs_t).where(logs_t.c.id == log.id))
+        count_grade(conn, store.user_id, log.card_id, log.study_day, log.first_of_day, log.rating,
+                    log.duration_ms, sign=-1)  # fmt: skip
+    return UndoResult(log.content_id, log.rating, as_utc(log.reviewed_at))
+
+
+def set_flags(store: Store, card_id: str, **values: Any) -> None:
+    """Set suspended / buried_until on a card (a "new" state row is made if the user has none)."""
+    with store.transaction(write=True) as conn:
+        row_id = store.card_row(conn, card_id)[0]
+        exists = conn.execute(
+            select(literal(1)).where(states_t.c.user_id == store.user_id, states_t.c.card_id == row_id)
+        ).first()
+        if exists is None:
+            values = {"state": Phase.NEW.value, "step": 0, "reps": 0, "lapses": 0, "suspended": False,
+                      "leech": False, **values}  # fmt: skip
+        _write_state(store, conn, row_id, exists is not None, values)
+
+
+def bury(store: Store, card_id: str, now: datetime) -> None:
+    now = aware(now)
+    set_flags(store, card_id, buried_until=next_day_start(now, store.config.day_starts_at, store.tz))
+
+
+def make_due_now(store: Store, card_ids: Iterable[str], now: datetime) -> int:
+    now = aware(now)
+    ids = list(dict.fromkeys(card_ids))
+    if not ids:
+        return 0
+    with store.transaction(write=True) as conn:
+        rows = []
+        for cid in ids:
+            try:
+                rows.append(store.card_row(conn, cid)[0])
+            except StoreError:
+                continue
+        if not rows:
+            return 0
+        result = conn.execute(
+            update(states_t)
+            .where(
+                states_t.c.user_id == store.user_id,
+                states_t.c.card_id.in_(rows),
+                states_t.c.state != Phase.NEW.value,
+                states_t.c.due > now,
+            )
+            .values(due=now)
+        )
+        return result.rowcount or 0

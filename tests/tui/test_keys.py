@@ -1,0 +1,62 @@
+"""Help and the command palette list each mode's real keys: both are derived from the screen's BINDINGS."""
+
+from __future__ import annotations
+
+import pytest
+from textual.binding import Binding
+
+from drill.tui.app import make_app
+from drill.tui.keys import binding_key, help_rows, key_rows, palette_rows
+from drill.tui.screens.help import HelpScreen
+
+from .conftest import wait_until
+
+
+def test_bindings_that_run_one_action_are_one_row():
+    rows = key_rows(
+        [
+            Binding("space", "reveal", "Show answer"),
+            Binding("enter", "reveal", "Show answer", show=False),
+            Binding("question_mark", "help", "Help", key_display="?", tooltip="this list"),
+        ]
+    )
+    assert [(r.keys, r.action, r.description, r.tooltip) for r in rows] == [
+        ("space / enter", "reveal", "Show answer", ""),
+        ("?", "help", "Help", "this list"),
+    ]
+
+
+def ready(app) -> bool:
+    screen = app.mode_screen
+    return app.error is not None or any(
+        getattr(screen, name, None) is not None for name in ("card", "run", "model")
+    )
+
+
+@pytest.mark.parametrize("mode", ["study", "quiz", "calc"])
+async def test_help_and_palette_follow_the_bindings(mode):
+    app = make_app(mode, exit_after=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: ready(app))
+        assert app.error is None, app.error
+        screen = app.mode_screen
+        bindings = [b for b in type(screen).BINDINGS if isinstance(b, Binding)]
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        shown = app.screen.rows
+        assert shown == help_rows(screen)
+        for binding in bindings:  # every key, with what it does, is on the help screen
+            assert any(
+                binding_key(binding) in keys.split(" / ") and binding.description in text
+                for keys, text in shown
+            ), binding
+        assert {"ctrl+p", "ctrl+c"} <= {keys for keys, _text in shown}
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        # The palette offers each action once, titled with its description and the keys that run it.
+        palette = palette_rows(screen)
+        assert sorted(action for _t, _h, action in palette) == sorted({b.action for b in bindings})
+        for title, help_text, action in palette:
+            keys = [binding_key(b) for b in bindings if b.action == action]
+            assert help_text == "key " + " / ".join(keys)
+            assert title.startswith(screen.PALETTE_GROUP + ": ")
