@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, select
 
 from drill.errors import StoreError
 from drill.srs import SrsConfig, load_config
-from drill.store import browsing, queue, reviewing, sessions, sync
+from drill.store import browsing, plans, queue, reviewing, sessions, sync
 from drill.store import engine as engines
 from drill.store.tables import cards_t, users_t
 from drill.store.types import (
@@ -66,6 +66,7 @@ class Store:
         self._packs: tuple[str, ...] | None = None
         self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
         self._statements: dict[Any, Any] = {}
+        self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
 
     # -- lifecycle and plumbing shared by the concern modules ----------------------------------------
 
@@ -234,6 +235,30 @@ class Store:
     def review_logs(self, since: datetime | None = None) -> list[ReviewEntry]:
         """Every grade of this user in review order (for ``drill optimize`` and reports)."""
         return browsing.review_logs(self, since)
+
+    # -- interview day -------------------------------------------------------------------------------
+
+    def interview_plan(self, now: datetime) -> plans.Plan | None:
+        """The user's interview plan (``drill plan``), or None; a plan whose day has begun is cleared."""
+        return plans.current(self, now)
+
+    def set_interview_plan(self, interview_day: Any, target: float, now: datetime) -> int:
+        """Set or move the interview day; returns how many card dues the plan pulled in before it."""
+        return plans.set_plan(self, interview_day, target, now)
+
+    def clear_interview_plan(self) -> int:
+        """Remove the plan; returns how many card dues went back to FSRS's own."""
+        return plans.clear(self)
+
+    def deadline(self) -> Any:
+        """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change)."""
+        if self._deadline is None:
+            with self.transaction() as conn:
+                self._deadline = (plans.deadline_of(self, plans.load(self, conn)),)
+        return self._deadline[0]
+
+    def plan_changed(self) -> None:
+        self._deadline = None
 
     # -- quizzes and sessions ------------------------------------------------------------------------
 

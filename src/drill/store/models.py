@@ -10,11 +10,12 @@ Whenever this module changes, add an Alembic revision in ``drill/store/migration
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import (
     JSON,
     Boolean,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -30,7 +31,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -139,6 +140,9 @@ class CardState(Base):
     # first-of-study-day grades, and how many of them were not Again.
     first_reviews: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     first_passes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # FSRS's own due when an interview plan pulled ``due`` in before the interview day (drill.srs.deadline);
+    # NULL otherwise. Clearing the plan puts it back, so no interval FSRS chose is lost.
+    fsrs_due: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class StudyDayTotal(Base):
@@ -202,6 +206,7 @@ class ReviewLog(Base):
     suspended_before: Mapped[bool] = mapped_column(Boolean, default=False)
     buried_until_before: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     leech_before: Mapped[bool] = mapped_column(Boolean, default=False)
+    fsrs_due_before: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # State after the grade.
     state_after: Mapped[str] = mapped_column(String(12))
     step_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -241,6 +246,17 @@ class QuizAnswer(Base):
     timed_out: Mapped[bool] = mapped_column(Boolean, default=False)
     duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
     answered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class InterviewPlan(Base):
+    """A user's interview date (``drill plan --interview DATE``) and the recall the plan aims for on that day."""
+
+    __tablename__ = "interview_plans"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    interview_day: Mapped[date] = mapped_column(Date)
+    target: Mapped[float] = mapped_column(Float)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 metadata = Base.metadata

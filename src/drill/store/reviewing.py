@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import bindparam, delete, insert, literal, select, update
 
 from drill.errors import StoreError
-from drill.srs import CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
-from drill.srs import preview as srs_preview
+from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
+from drill.srs.deadline import apply_deadline
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
@@ -41,6 +41,7 @@ class Flags:
     buried_until: datetime | None = None
     leech: bool = False
     exists: bool = False
+    fsrs_due: datetime | None = None  # FSRS's own due while an interview plan holds the card earlier
 
 
 def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, Flags]:
@@ -49,7 +50,7 @@ def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, 
     ).first()
     if row is None:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), Flags()
-    flags = Flags(row.suspended, as_utc(row.buried_until), row.leech, exists=True)
+    flags = Flags(row.suspended, as_utc(row.buried_until), row.leech, exists=True, fsrs_due=as_utc(row.fsrs_due))
     if row.state == Phase.NEW.value:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), flags
     state = CardState(
@@ -76,7 +77,8 @@ def grade(
     with store.transaction(write=True) as conn:
         row_id = store.card_row(conn, card_id)[0]
         before, flags = load_state(store, conn, row_id)
-        outcome = schedule(before, rated, now, config, fuzz_seed=row_id)
+        own = schedule(before, rated, now, config, fuzz_seed=row_id)
+        outcome = apply_deadline(own, store.deadline(), config, fuzz_seed=row_id)
         after = outcome.after
         became_leech = is_leech(outcome, config)
         leech = flags.leech or became_leech
@@ -86,6 +88,7 @@ def grade(
             "difficulty": after.difficulty, "due": after.due, "last_review": after.last_review,
             "reps": after.reps, "lapses": after.lapses, "suspended": suspended,
             "buried_until": flags.buried_until, "leech": leech,
+            "fsrs_due": own.after.due if outcome is not own else None,
         })  # fmt: skip
         is_new = before.state is Phase.NEW
         day, first_of_day = review_day_fields(now, before.last_review, config.day_starts_at, store.tz)
@@ -97,7 +100,7 @@ def grade(
             "due_before": None if is_new else before.due, "last_review_before": before.last_review,
             "reps_before": before.reps, "lapses_before": before.lapses,
             "suspended_before": flags.suspended, "buried_until_before": flags.buried_until,
-            "leech_before": flags.leech,
+            "leech_before": flags.leech, "fsrs_due_before": flags.fsrs_due,
             "state_after": after.state.value, "step_after": after.step,
             "stability_after": after.stability, "difficulty_after": after.difficulty,
             "due_after": after.due, "scheduled_days": outcome.scheduled_days,
@@ -113,7 +116,13 @@ def preview(store: Store, card_id: str, now: datetime) -> dict[int, datetime]:
     with store.transaction() as conn:
         row_id = store.card_row(conn, card_id)[0]
         state, _flags = load_state(store, conn, row_id)
-    return srs_preview(state, now, store.config, fuzz_seed=row_id)
+    deadline = store.deadline()
+    return {
+        grade: apply_deadline(
+            schedule(state, grade, now, store.config, fuzz_seed=row_id), deadline, store.config, fuzz_seed=row_id
+        ).after.due
+        for grade in GRADES
+    }
 
 
 def undo_last(store: Store) -> UndoResult | None:
@@ -132,7 +141,7 @@ def undo_last(store: Store) -> UndoResult | None:
             "difficulty": log.difficulty_before, "due": log.due_before,
             "last_review": log.last_review_before, "reps": log.reps_before, "lapses": log.lapses_before,
             "suspended": log.suspended_before, "buried_until": log.buried_until_before,
-            "leech": log.leech_before,
+            "leech": log.leech_before, "fsrs_due": log.fsrs_due_before,
         })  # fmt: skip
         conn.execute(delete(logs_t).where(logs_t.c.id == log.id))
         count_grade(conn, store.user_id, log.card_id, log.study_day, log.first_of_day, log.rating,
@@ -180,6 +189,6 @@ def make_due_now(store: Store, card_ids: Iterable[str], now: datetime) -> int:
                 states_t.c.state != Phase.NEW.value,
                 states_t.c.due > now,
             )
-            .values(due=now)
+            .values(due=now, fsrs_due=None)  # the learner's own choice: nothing for a plan to put back
         )
         return result.rowcount or 0

@@ -8,6 +8,7 @@ from sqlalchemy import insert
 from drill.store.models import (
     Card,
     CardState,
+    InterviewPlan,
     QuizAnswer,
     QuizAttempt,
     ReviewLog,
@@ -24,6 +25,7 @@ days_t = StudyDayTotal.__table__
 sessions_t = StudySession.__table__
 attempts_t = QuizAttempt.__table__
 answers_t = QuizAnswer.__table__
+plans_t = InterviewPlan.__table__
 
 
 def insert_ignore(engine_or_conn, table):

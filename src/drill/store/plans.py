@@ -1,0 +1,121 @@
+"""Interview day in the store: a user's plan (date and target), and the card dues it pulls in.
+
+Setting a plan pulls in every card already scheduled past the day whose recall on the day would fall below the
+target (``drill.srs.deadline.planned_due``), keeping FSRS's own due in ``card_states.fsrs_due``; while the plan
+holds, ``reviewing.grade`` does the same for each new grade. Clearing the plan (or the day passing: ``current``
+clears a plan whose day is over) puts every kept due back, so plain FSRS resumes with nothing lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import bindparam, delete, select, update
+
+from drill.srs import CardState, Phase
+from drill.srs.days import day_start
+from drill.srs.deadline import DEFAULT_TARGET, Deadline, planned_due
+from drill.store.tables import insert_ignore, plans_t, states_t
+from drill.store.times import aware
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy import Connection
+
+    from drill.store.api import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    interview_day: date
+    target: float
+    set_at: datetime
+
+
+def deadline_of(store: Store, plan: Plan | None) -> Deadline | None:
+    """The moment recall is judged: the start of the interview's study day (the store's day boundary)."""
+    if plan is None:
+        return None
+    return Deadline(at=day_start(plan.interview_day, store.config.day_starts_at, store.tz), target=plan.target)
+
+
+def load(store: Store, conn: Connection) -> Plan | None:
+    row = conn.execute(select(plans_t).where(plans_t.c.user_id == store.user_id)).first()
+    return None if row is None else Plan(row.interview_day, row.target, aware(row.set_at))
+
+
+def current(store: Store, now: datetime) -> Plan | None:
+    """The user's plan, or None; a plan whose day has begun is cleared first (plain FSRS from then on)."""
+    with store.transaction() as conn:
+        plan = load(store, conn)
+    if plan is not None and aware(now) >= deadline_of(store, plan).at and not store.readonly:
+        clear(store)
+        return None
+    return plan
+
+
+def _restore(store: Store, conn: Connection) -> int:
+    return conn.execute(
+        update(states_t)
+        .where(states_t.c.user_id == store.user_id, states_t.c.fsrs_due.is_not(None))
+        .values(due=states_t.c.fsrs_due, fsrs_due=None)
+    ).rowcount or 0
+
+
+def set_plan(store: Store, interview_day: date, target: float, now: datetime) -> int:
+    """Set (or move) the user's interview day; returns how many card dues the plan pulled in."""
+    now = aware(now)
+    plan = Plan(interview_day, target, now)
+    deadline = deadline_of(store, plan)  # validates the target
+    if deadline.at <= now:
+        from drill.errors import InputError
+
+        raise InputError(f"the interview day {interview_day.isoformat()} has already begun: give a later date")
+    with store.transaction(write=True) as conn:
+        _restore(store, conn)
+        conn.execute(delete(plans_t).where(plans_t.c.user_id == store.user_id))
+        conn.execute(
+            insert_ignore(conn, plans_t),
+            {"user_id": store.user_id, "interview_day": interview_day, "target": target, "set_at": now},
+        )
+        rows = conn.execute(
+            select(
+                states_t.c.card_id, states_t.c.state, states_t.c.step, states_t.c.stability,
+                states_t.c.difficulty, states_t.c.due, states_t.c.last_review,
+            ).where(
+                states_t.c.user_id == store.user_id,
+                states_t.c.state != Phase.NEW.value,
+                states_t.c.due > deadline.at,
+            )
+        ).all()  # fmt: skip
+        moved = []
+        for row in rows:
+            state = CardState(
+                state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
+                due=row.due, last_review=row.last_review,
+            )  # fmt: skip
+            due = planned_due(state, deadline, store.config)
+            if due < state.due:
+                moved.append({"b_card": row.card_id, "b_due": due, "b_own": state.due})
+        if moved:
+            conn.execute(
+                update(states_t)
+                .where(states_t.c.user_id == store.user_id, states_t.c.card_id == bindparam("b_card"))
+                .values(due=bindparam("b_due"), fsrs_due=bindparam("b_own")),
+                moved,
+            )
+    store.plan_changed()
+    return len(moved)
+
+
+def clear(store: Store) -> int:
+    """Remove the plan; returns how many card dues went back to FSRS's own."""
+    with store.transaction(write=True) as conn:
+        restored = _restore(store, conn)
+        conn.execute(delete(plans_t).where(plans_t.c.user_id == store.user_id))
+    store.plan_changed()
+    return restored
+
+
+__all__ = ["DEFAULT_TARGET", "Plan", "clear", "current", "deadline_of", "load", "set_plan"]
