@@ -1,29 +1,35 @@
-"""Report benchmark: `drill report`'s figures on 2M review logs (SQLite), against the raw SQL aggregates.
+"""Report benchmark: the installed `drill report` command, every format, on 100k cards and 2M review logs.
 
 Builds the store benchmark's synthetic collection (benchmarks/store_bench.py: cards over 25 sections, 2M review
-logs over two years, each with its previous review, study day and first-of-day flag as Store.grade records them),
-then times in one process:
-  - baseline: every SQL statement the report runs (recorded from a run by sqlite3's trace callback), replayed
-    through raw sqlite3 and fetched as tuples — the aggregates' own cost, without SQLAlchemy or any Python figure work;
-  - the report, ``drill.report.figures.compute(..., cards=False)``: every figure `drill report` shows in the
-    terminal, Markdown or HTML (SQLAlchemy, cohort off) -- the goal's measure;
-  - the same with the per-card list the CSV and JSON exports add (``cards=True``: a figure object per card);
-  - rendering the result as JSON, HTML, Markdown and CSV; and, for scale, the whole `drill report` command;
-and prints the ratio full / raw and the peak memory (ru_maxrss). Goals (issue 6): median <= 1.5 s, <= 300 MB.
+logs over two years, with the study days and summaries Store.grade records), then runs, as a user would, each
+as a new process with its output discarded:
 
-    python benchmarks/report_bench.py [--cards 100000] [--reviews 2000000] [--repeat 3] [--dir DIR]
+  terminal    drill report
+  --since     drill report --since <a month before the last review>
+  --section   drill report --section 7.1            (4% of the cards; the log is read for them)
+  json, csv, html, md    drill report --format F   (json and csv list every card)
+
+interleaved, round after round, with the baseline `python -c "import sqlalchemy.orm, numpy"` (the libraries
+any drill command that opens the store imports). For each it prints the first (cold: content cache and
+store opened for the first time in this data directory) and the median of the later runs, the median's
+ratio to the baseline's median, the median CPU time (user + system: what a loaded machine distorts least)
+and the process's peak memory (ru_maxrss of that child, from wait4).
+Goal (issue 10): every format's median <= 1.5 s and peak <= 300 MB.
+
+    python benchmarks/report_bench.py [--cards 100000] [--reviews 2000000] [--repeat 7] [--db FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
-import sqlite3
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,161 +38,95 @@ import store_bench  # noqa: E402 (the store's generator, reused)
 
 GOAL_SECONDS = 1.5
 GOAL_MB = 300
+BASELINE = "baseline"
 
 
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def drill_command() -> str:
+    """The `drill` console script installed beside this Python (the project's virtual environment)."""
+    beside = Path(sys.executable).parent / "drill"
+    found = str(beside) if beside.exists() else shutil.which("drill")
+    if not found:
+        raise SystemExit("no installed `drill` command: pip install -e . in this environment first")
+    return found
 
 
-def best(times: list[float]) -> float:
-    return min(times)
+def cases(path: Path) -> dict[str, list[str]]:
+    drill = [drill_command(), "report", "--db", f"sqlite:///{path}", "--user", "bench"]
+    since = (store_bench.NOW - timedelta(days=31)).date().isoformat()
+    return {
+        BASELINE: [sys.executable, "-c", "import sqlalchemy.orm, numpy"],
+        "terminal": drill,
+        "--since": [*drill, "--since", since],
+        "--section": [*drill, "--section", "7.1"],
+        **{fmt: [*drill, "--format", fmt] for fmt in ("json", "csv", "html", "md")},
+    }
 
 
-def timed_both(fn, repeat: int) -> tuple[list[float], list[float]]:
-    """Wall-clock and CPU seconds of each run (CPU time is what a busy shared machine distorts least)."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        fn()
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return walls, cpus
+def run_once(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak MB) of one run of ``command`` as a new process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    error = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    if process.returncode:
+        raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{error}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # (KB on Linux)
 
 
-def raw_statements(engine, user: str) -> list[tuple[str, tuple]]:
-    """Every SQL statement one report runs, as sqlite3 ran it (recorded from a real run with sqlite3's trace
-    callback on every connection the report uses, so statements the report sends to the driver directly
-    are included; parameters come inlined)."""
-    from sqlalchemy import event
+def measure(path: Path, repeat: int, env: dict[str, str]) -> None:
+    commands = cases(path)
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    peaks: dict[str, float] = dict.fromkeys(commands, 0.0)
+    first: dict[str, float] = {}
+    for round_number in range(repeat + 1):  # round 0 is the cold one
+        for name, command in commands.items():
+            wall, cpu, peak = run_once(command, env)
+            peaks[name] = max(peaks[name], peak)
+            if round_number == 0:
+                first[name] = wall
+            else:
+                walls[name].append(wall)
+                cpus[name].append(cpu)
 
-    from drill.report.figures import compute
-
-    recorded: list[tuple[str, tuple]] = []
-
-    def record(statement: str) -> None:
-        if statement.lstrip().upper().startswith(("SELECT", "WITH")):
-            recorded.append((statement, ()))
-
-    def checkout(dbapi_connection, connection_record, connection_proxy):
-        dbapi_connection.set_trace_callback(record)
-
-    def checkin(dbapi_connection, connection_record):
-        dbapi_connection.set_trace_callback(None)
-
-    event.listen(engine, "checkout", checkout)
-    event.listen(engine, "checkin", checkin)
-    try:
-        compute(engine, user=user, now=store_bench.NOW, tz=store_bench.BENCH_TZ, tz_name="UTC",
-                day_start_hour=store_bench.DAY_STARTS_AT, cards=False)
-    finally:
-        event.remove(engine, "checkout", checkout)
-        event.remove(engine, "checkin", checkin)
-    return recorded
+    base = statistics.median(walls[BASELINE])
+    print(f"{'':10s} {'first':>8s} {'median':>8s} {'ratio':>7s} {'CPU':>8s} {'peak':>8s}"
+          f"   (median of {repeat} interleaved runs; CPU = user + system, what load distorts least)")
+    ok = True
+    for name in commands:
+        median = statistics.median(walls[name])
+        met = name == BASELINE or (median <= GOAL_SECONDS and peaks[name] <= GOAL_MB)
+        ok &= met
+        print(f"{name:10s} {first[name]:7.3f}s {median:7.3f}s {median / base:6.2f}x "
+              f"{statistics.median(cpus[name]):7.3f}s {peaks[name]:6.0f}MB"
+              + ("" if name == BASELINE else "" if met else "   MISSED"))
+    print(f"machine load (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"goal: every format's median <= {GOAL_SECONDS} s and peak <= {GOAL_MB} MB: "
+          + ("met" if ok else "MISSED (compare the ratio and the load above)"))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=100_000)
     parser.add_argument("--reviews", type=int, default=2_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--dir", type=Path, default=None, help="where to build (default: a temp dir)")
-    parser.add_argument("--db", type=Path, default=None, help="reuse a database built by an earlier run (--keep)")
-    parser.add_argument("--keep", type=Path, default=None, help="copy the built database here for --db")
+    parser.add_argument("--db", type=Path, default=None, help="build here once and reuse it on later runs")
     args = parser.parse_args()
 
-    if args.db is not None:
-        os.environ.setdefault("DRILL_CONFIG_DIR", str(args.db.parent))
-        run(args.db, args.repeat)
-        return
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        os.environ.setdefault("DRILL_CONFIG_DIR", tmp)
-        os.environ.setdefault("DRILL_DATA_DIR", tmp)
-        path = Path(tmp) / "bench.sqlite3"
-        print(f"building {args.cards:,} cards and {args.reviews:,} review logs ...", flush=True)
-        print(f"  built in {store_bench.build(path, args.cards, args.reviews):.1f} s "
-              f"({path.stat().st_size / 1e6:.0f} MB)")
-        if args.keep is not None:
-            import shutil
-
-            shutil.copyfile(path, args.keep)
-        run(path, args.repeat)
-
-
-def whole_command(path: Path, repeat: int) -> list[float]:
-    """Wall-clock seconds of `drill report` (terminal format, output discarded) run as a user would."""
-    import subprocess
-
-    command = [sys.executable, "-m", "drill", "report", "--db", f"sqlite:///{path}", "--user", "bench"]
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def run(path: Path, repeat: int) -> None:
-    from sqlalchemy import create_engine
-
-    from drill.report.csvout import to_csv
-    from drill.report.figures import compute
-    from drill.report.html import to_html
-    from drill.report.jsonout import to_json
-    from drill.report.markdown import to_markdown
-
-    engine = create_engine(f"sqlite:///{path}")
-    rss_start = peak_mb()
-    result = {}
-
-    def report(cards: bool):
-        result["data"] = compute(engine, user="bench", now=store_bench.NOW, tz=store_bench.BENCH_TZ,
-                                 tz_name="UTC", day_start_hour=store_bench.DAY_STARTS_AT, cards=cards)
-
-    def full():
-        report(cards=False)
-
-    def with_cards():
-        report(cards=True)
-
-    full()  # warm the page cache (and SQLAlchemy's statement cache, as any long-lived process has)
-    full_times, full_cpu = timed_both(full, repeat)
-    rss_report = peak_mb()  # the process's peak so far: imports + the report's figures, nothing else yet
-    with_cards()
-    cards_times, cards_cpu = timed_both(with_cards, repeat)
-    data = result["data"]
-
-    statements = raw_statements(engine, "bench")  # the report's own statements (cards=False)
-    raw = sqlite3.connect(path)
-
-    def raw_run():
-        for sql, params in statements:
-            raw.execute(sql, params).fetchall()
-
-    raw_times, raw_cpu = timed_both(raw_run, repeat)
-    raw.close()
-    command_times = whole_command(path, repeat)
-    render_times = {}
-    for name, fn in (("json", to_json), ("html", to_html), ("md", to_markdown), ("csv", to_csv)):
-        render_times[name] = best(store_bench.timed(lambda fn=fn: fn(data), 1))
-    engine.dispose()
-
-    raw_best, full_best = best(raw_times), best(full_times)
-    print(f"review logs: {data.totals.reviews:,}  cards: {data.totals.cards:,}  "
-          f"days studied: {data.totals.days_studied}  retention: {data.retention.overall.rate:.3f}")
-    print(f"raw SQL aggregates (sqlite3): best {raw_best:.3f} s wall, {best(raw_cpu):.3f} s CPU")
-    print(f"full report figures         : best {full_best:.3f} s wall, {best(full_cpu):.3f} s CPU  "
-          f"(median {statistics.median(full_times):.3f} s; goal <= {GOAL_SECONDS} s)")
-    print(f"ratio full / raw            : {full_best / raw_best:.2f}x wall, {best(full_cpu) / best(raw_cpu):.2f}x CPU")
-    print(f"with the per-card list      : best {best(cards_times):.3f} s wall, {best(cards_cpu):.3f} s CPU  "
-          f"(median {statistics.median(cards_times):.3f} s; what the CSV and JSON exports compute)")
-    print(f"whole `drill report` command: median {statistics.median(command_times):.3f} s  (a new process: imports, "
-          f"store open, figures, terminal rendering; not a goal, for scale)")
-    print(f"machine load (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print("rendering                   : " + "  ".join(f"{k} {v:.3f} s" for k, v in render_times.items()))
-    print(f"peak memory (ru_maxrss)     : {rss_report:.0f} MB computing the report (imports alone: {rss_start:.0f} MB; "
-          f"goal <= {GOAL_MB} MB); {peak_mb():.0f} MB after rendering every format")
-    ok = statistics.median(full_times) <= GOAL_SECONDS and rss_report <= GOAL_MB
-    print("goals met" if ok else "GOALS MISSED (see the CPU time and the machine load above)")
+        # A data and config directory of its own: the first run builds the content cache, as a first start does.
+        env = {**os.environ, "DRILL_CONFIG_DIR": tmp, "DRILL_DATA_DIR": tmp}
+        os.environ.update(DRILL_CONFIG_DIR=tmp, DRILL_DATA_DIR=tmp)
+        path = args.db or Path(tmp) / "bench.sqlite3"
+        if not path.exists():
+            print(f"building {args.cards:,} cards and {args.reviews:,} review logs ...", flush=True)
+            seconds = store_bench.build(path, args.cards, args.reviews)
+            print(f"  built in {seconds:.1f} s ({path.stat().st_size / 1e6:.0f} MB)")
+        measure(path, args.repeat, env)
 
 
 if __name__ == "__main__":

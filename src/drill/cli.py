@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "report": "drill.commands.report:report",
     "export": "drill.commands.report:export",
     "code": "drill.commands.code:code",
+    "plan": "drill.commands.plan:plan",
     "check": "drill.commands.check:check",
     "config": "drill.commands.srs:config",
     "backup": "drill.commands.store:backup",

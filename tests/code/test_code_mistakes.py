@@ -35,6 +35,8 @@ def test_every_wrong_variant_differs_from_the_engine_on_some_hidden_case(mid):
     task = TASKS[m.task]
     differs = []
     for case in task.cases(seed=7):
+        if case.expect_error:
+            continue
         right = task.expected(case)
         right = right if len(right) > 1 else right[0]
         try:

@@ -19,18 +19,47 @@ A = math.exp(1 / math.sqrt(2))  # e^(1/√2) ≈ 2.028
 
 ERRATA = [
     # (section, example, step, index, printed, decimals, correct value computed independently)
-    ("7.9", "scaling", "max_prob", (1,), 0.445, 3, math.exp(0.75) / sum(math.exp(v) for v in (0.75, 0.5, 0.25))),
-    ("7.9", "scaling", "max_prob", (2,), 0.383, 3,
-     math.exp(0.375) / sum(math.exp(v) for v in (0.375, 0.25, 0.125))),
+    (
+        "7.9",
+        "scaling",
+        "max_prob",
+        (1,),
+        0.445,
+        3,
+        math.exp(0.75) / sum(math.exp(v) for v in (0.75, 0.5, 0.25)),
+    ),
+    (
+        "7.9",
+        "scaling",
+        "max_prob",
+        (2,),
+        0.383,
+        3,
+        math.exp(0.375) / sum(math.exp(v) for v in (0.375, 0.25, 0.125)),
+    ),
     ("7.10", "softmax", "softmax", (1, 2), 0.504, 3, A / (2 + A)),
     ("7.12", "worked", "softmax", (1, 2), 0.504, 3, A / (2 + A)),
     ("7.13", "worked", "softmax", (1, 2), 0.504, 3, A / (2 + A)),
     ("7.12", "softmax", "exp", (2, 2), 8.343, 3, math.exp(3 / math.sqrt(2))),
     ("7.10", "softmax", "overflow_threshold", (0,), 89, 0, math.log(65504.0)),
-    ("7.16", "padding", "softmax_unmasked", (0, 4), 0.21, 2,
-     math.exp(4) / sum(math.exp(v) for v in (2, 1, 3, 2, 4, 5))),
-    ("7.16", "padding", "softmax_unmasked", (0, 5), 0.57, 2,
-     math.exp(5) / sum(math.exp(v) for v in (2, 1, 3, 2, 4, 5))),
+    (
+        "7.16",
+        "padding",
+        "softmax_unmasked",
+        (0, 4),
+        0.21,
+        2,
+        math.exp(4) / sum(math.exp(v) for v in (2, 1, 3, 2, 4, 5)),
+    ),
+    (
+        "7.16",
+        "padding",
+        "softmax_unmasked",
+        (0, 5),
+        0.57,
+        2,
+        math.exp(5) / sum(math.exp(v) for v in (2, 1, 3, 2, 4, 5)),
+    ),
     ("7.3", "posenc", "pe_variance", (), 0.333, 1, None),  # computed below from the PE table itself
 ]
 
@@ -38,7 +67,9 @@ ERRATA = [
 @pytest.mark.parametrize("section,example,step,index,printed,decimals,correct", ERRATA)
 def test_chapter_value_beside_the_correction(section, example, step, index, printed, decimals, correct):
     engine = float(np.asarray(build_example(example)[step].output)[index])
-    assert abs(engine - printed) > tolerance(decimals), f"{section}: the chapter's {printed} is not wrong after all"
+    assert abs(engine - printed) > tolerance(decimals), (
+        f"{section}: the chapter's {printed} is not wrong after all"
+    )
     if correct is not None:
         assert engine == pytest.approx(correct, abs=1e-12)
 
@@ -57,7 +88,9 @@ def test_pe_variance_is_not_a_third():
 
 
 def test_checks_yaml_records_exactly_these_errata(chapter_checks):
-    recorded = {(c["section"], c["example"], c["step"], tuple(c["index"])) for c in chapter_checks if c.get("erratum")}
+    recorded = {
+        (c["section"], c["example"], c["step"], tuple(c["index"])) for c in chapter_checks if c.get("erratum")
+    }
     expected = {(s, e, st, i) for s, e, st, i, *_ in ERRATA}
     assert recorded == expected
 

@@ -49,22 +49,31 @@ def test_json_round_trip():
 
 
 def test_custom_inputs_match_the_engine():
-    code, out = run("--json", "--x", "1,0;0,1;1,1", "--wq", "1,0;1,1", "--wk", "0,1;1,0", "--causal", "--pad", "1,1,0")
+    code, out = run(
+        "--json", "--x", "1,0;0,1;1,1", "--wq", "1,0;1,1", "--wk", "0,1;1,0", "--causal", "--pad", "1,1,0"
+    )
     assert code == 0, out
     data = json.loads(out)
     steps = {s["name"]: s for s in data["steps"]}
     assert {"pad_mask", "mask", "masked"} <= set(steps)
     a = from_jsonable(steps["softmax"]["values"])
-    np.testing.assert_allclose(a[2], [1 / (1 + np.exp(np.sqrt(2) / 2)), np.exp(np.sqrt(2) / 2) / (1 + np.exp(np.sqrt(2) / 2)), 0])
+    np.testing.assert_allclose(
+        a[2], [1 / (1 + np.exp(np.sqrt(2) / 2)), np.exp(np.sqrt(2) / 2) / (1 + np.exp(np.sqrt(2) / 2)), 0]
+    )
 
 
 def test_random_multi_head_gqa():
-    code, out = run("--json", "--seed", "3", "--tokens", "5", "--d-model", "8", "--heads", "4", "--kv-heads", "2")
+    code, out = run(
+        "--json", "--seed", "3", "--tokens", "5", "--d-model", "8", "--heads", "4", "--kv-heads", "2"
+    )
     assert code == 0, out
     steps = {s["name"]: s for s in json.loads(out)["steps"]}
     assert steps["repeat_k"]["dims"] == [4, 5, 2] and steps["output_proj"]["dims"] == [5, 8]
     # the same seed gives the same numbers
-    assert run("--json", "--seed", "3", "--tokens", "5", "--d-model", "8", "--heads", "4", "--kv-heads", "2")[1] == out
+    assert (
+        run("--json", "--seed", "3", "--tokens", "5", "--d-model", "8", "--heads", "4", "--kv-heads", "2")[1]
+        == out
+    )
 
 
 def test_step_filter_and_list():
@@ -101,9 +110,18 @@ def test_large_matrices_are_elided_in_plain():
         (["--x", " ; "], "X (--x): no values between the separators"),
         (["--x", "1,,0"], "X (--x), row 1 ('1,,0'): a value is missing between commas"),
         # Sizes that would exhaust memory (h·S² weights per step are kept) are refused before any work.
-        (["--seed", "1", "--tokens", "100000"], "S = 100000 tokens with h = 1 head(s) make h·S² = 10,000,000,000"),
-        (["--seed", "1", "--tokens", "256", "--heads", "8"], "at most 262,144 (e.g. 512 tokens with one head)"),
-        (["--seed", "1", "--tokens", "4", "--d-model", "100000"], "d_model = 100000 with S = 4 tokens is too large"),
+        (
+            ["--seed", "1", "--tokens", "100000"],
+            "S = 100000 tokens with h = 1 head(s) make h·S² = 10,000,000,000",
+        ),
+        (
+            ["--seed", "1", "--tokens", "256", "--heads", "8"],
+            "at most 262,144 (e.g. 512 tokens with one head)",
+        ),
+        (
+            ["--seed", "1", "--tokens", "4", "--d-model", "100000"],
+            "d_model = 100000 with S = 4 tokens is too large",
+        ),
         (["--x", ";".join(["1,0"] * 600)], "S = 600 tokens with h = 1 head(s) make h·S² = 360,000"),
     ],
 )
@@ -115,8 +133,11 @@ def test_bad_input_exits_2_naming_the_problem(args, fragment):
 
 
 def test_bad_input_in_a_real_process_has_no_traceback():
-    proc = subprocess.run([sys.executable, "-m", "drill", "calc", "--plain", "--x", "1,0;0,1", "--wq", "1,2,3"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "drill", "calc", "--plain", "--x", "1,0;0,1", "--wq", "1,2,3"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert "W_Q is [1, 3]" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -135,8 +156,16 @@ def test_plain_never_parses_text_as_markup():
 
     from drill.commands.calc import print_plain
 
-    step = Step("s", "[bold]title[/bold]", "x", "[@click=app.quit]explain", (), np.array([1.0]), "[1]",
-                note="[red]note[/red]")
+    step = Step(
+        name="s",
+        title="[bold]title[/bold]",
+        formula="x",
+        explanation="[@click=app.quit]explain",
+        inputs=(),
+        output=np.array([1.0]),
+        shape="[1]",
+        note="[red]note[/red]",
+    )
     buf = io.StringIO()
     print_plain(Trace("[link=x]T[/link]", (step,)), console=Console(file=buf, width=120))
     out = buf.getvalue()

@@ -26,9 +26,27 @@ def test_catalog_matches_trace(name):
 
 def test_the_brief_step_names_are_stable():
     assert EXAMPLE_STEPS["worked"][:8] == (
-        "x", "project_q", "project_k", "project_v", "scores", "scale", "softmax", "weighted_sum",
+        "x",
+        "project_q",
+        "project_k",
+        "project_v",
+        "scores",
+        "scale",
+        "softmax",
+        "weighted_sum",
     )
-    for name in ("xxt", "scaling", "softmax", "causal", "padding", "mha", "cross", "residual", "layernorm", "ffn"):
+    for name in (
+        "xxt",
+        "scaling",
+        "softmax",
+        "causal",
+        "padding",
+        "mha",
+        "cross",
+        "residual",
+        "layernorm",
+        "ffn",
+    ):
         assert name in EXAMPLE_STEPS
     assert {"split_heads", "concat_heads", "output_proj"} <= set(EXAMPLE_STEPS["mha"])
     assert {"mask", "masked"} <= set(EXAMPLE_STEPS["causal"])

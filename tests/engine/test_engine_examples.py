@@ -50,9 +50,29 @@ def test_scaling_table_and_variance():
     assert np.allclose(table[:, 1], table[0, 1])  # scaled: independent of d_k
     assert np.all(np.diff(table[:, 2]) >= 0) and table[-1, 2] > 0.999  # unscaled: saturates
     var = t["dot_variance"].output
+    np.testing.assert_array_equal(var[:, 0], [1, 16, 64, 256])
     for d_k, raw, scaled in var:
-        assert raw == pytest.approx(d_k, rel=0.05)
-        assert scaled == pytest.approx(1.0, rel=0.05)
+        assert raw == pytest.approx(d_k, rel=1e-12)
+        assert scaled == pytest.approx(1.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("d_k", [1, 2, 3, 5])
+def test_dot_variance_equals_brute_force_enumeration(d_k):
+    # oracle: every (q, k) in {-1, +1}^d_k x {-1, +1}^d_k, equally likely; the population variance of q·k
+    from itertools import product
+
+    from drill.engine.examples.basics import dot_variance
+
+    dots = [
+        sum(a * b for a, b in zip(q, k, strict=True))
+        for q in product((-1, 1), repeat=d_k)
+        for k in product((-1, 1), repeat=d_k)
+    ]
+    mean = sum(dots) / len(dots)
+    var = sum((v - mean) ** 2 for v in dots) / len(dots)
+    raw, scaled = dot_variance(d_k)
+    assert raw == pytest.approx(var, abs=1e-12)
+    assert scaled == pytest.approx(var / d_k, abs=1e-12)
 
 
 def test_softmax_naive_equals_stable_and_sigmoid_does_not_normalise():

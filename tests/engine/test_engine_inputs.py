@@ -61,8 +61,14 @@ def test_parse_mask():
         (dict(wq=np.eye(3)), r"X is \[3, 2\] \(d_model = 2\) but W_Q is \[3, 3\]"),
         (dict(wk=np.ones((3, 2))), r"W_K is \[3, 2\]: W_K's height must equal X's width \(2\)"),
         (dict(wk=np.ones((2, 3))), r"W_K must be \[2, 2\]"),
-        (dict(wq=np.ones((2, 3)), wk=np.ones((2, 3)), wv=np.ones((2, 3)), heads=2), r"width 3 .* not divisible by heads h = 2"),
-        (dict(wq=np.ones((2, 4)), wk=np.ones((2, 4)), wv=np.ones((2, 4)), heads=4, kv_heads=3), "kv heads G = 3 must divide"),
+        (
+            dict(wq=np.ones((2, 3)), wk=np.ones((2, 3)), wv=np.ones((2, 3)), heads=2),
+            r"width 3 .* not divisible by heads h = 2",
+        ),
+        (
+            dict(wq=np.ones((2, 4)), wk=np.ones((2, 4)), wv=np.ones((2, 4)), heads=4, kv_heads=3),
+            "kv heads G = 3 must divide",
+        ),
         (dict(wo=np.ones((3, 2))), r"W_O is \[3, 2\] but the concatenated heads are .* 2 wide"),
         (dict(pad=[1, 1]), r"pad mask is \[2\] but the sequence has 3 key tokens"),
         (dict(pad=[1, 2, 0]), "only 1 \\(keep\\) and 0"),

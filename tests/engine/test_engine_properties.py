@@ -103,7 +103,9 @@ def test_kv_cache_decoding_equals_full_causal_pass(p):
 
 
 @FAST
-@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(0, 40), st.integers(0, 40), st.integers(-20, 20))
+@given(
+    st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(0, 40), st.integers(0, 40), st.integers(-20, 20)
+)
 def test_rope_scores_depend_only_on_the_offset(seed, half, m, n, shift):
     rng = np.random.default_rng(seed)
     d = 2 * half

@@ -98,8 +98,15 @@ def test_nn_multihead_attention(b, s, d, h, average):
     trace = attention_trace(x, wq, wk, wv, wo, heads=h, causal=True, pad=keep)
     mha = _mha_module(d, h, wq, wk, wv, wo)
     causal_masked = t(np.triu(np.ones((s, s), dtype=bool), 1))  # True = masked (the opposite of SDPA)
-    out, attn = mha(t(x), t(x), t(x), attn_mask=causal_masked, key_padding_mask=t(~keep), need_weights=True,
-                    average_attn_weights=average)
+    out, attn = mha(
+        t(x),
+        t(x),
+        t(x),
+        attn_mask=causal_masked,
+        key_padding_mask=t(~keep),
+        need_weights=True,
+        average_attn_weights=average,
+    )
     np.testing.assert_allclose(trace["output_proj"].output, out.detach().numpy(), **TOL)
     a = trace["softmax"].output
     if h == 1:
@@ -153,7 +160,8 @@ def test_large_trace_on_the_blocked_path_matches_sdpa():
     from drill.engine import parallel
 
     b, s, d, h = 2, 256, 64, 4
-    assert b * h * s * s >= parallel.MIN_PARALLEL_ELEMENTS  # big enough for the multi-core path, where available
+    # big enough for the multi-core path, where available
+    assert b * h * s * s >= parallel.MIN_PARALLEL_ELEMENTS
     rng = np.random.default_rng(11)
     x = rng.standard_normal((b, s, d))
     wq, wk, wv, wo = weights(rng, d, h)

@@ -6,18 +6,26 @@ from dataclasses import dataclass
 
 import pytest
 
+from drill.content.models import Check
 from drill.engine.catalog import EXAMPLE_STEPS
 from drill.engine.verify import ERRATUM, MISMATCH, OK, tolerance, verify_checks
 
 
-def check(**kw):
-    base = dict(id="c", section="7.12", example="worked", step="softmax", index=[0, 0], claimed=0.198, decimals=3)
+def as_check(fields: dict) -> Check:
+    """A checks.yaml entry as the content layer's Check record."""
+    return Check(pack="test", **{**fields, "index": tuple(fields.get("index") or ())})
+
+
+def check(**kw) -> Check:
+    base = dict(
+        id="c", section="7.12", example="worked", step="softmax", index=[0, 0], claimed=0.198, decimals=3
+    )
     base.update(kw)
-    return base
+    return as_check(base)
 
 
 def test_every_shipped_check_is_consistent(chapter_checks):
-    results = verify_checks(chapter_checks)
+    results = verify_checks([as_check(c) for c in chapter_checks])
     bad = [r.message for r in results if r.status == MISMATCH]
     assert not bad, bad
     assert len(results) == len(chapter_checks) > 250
@@ -66,6 +74,7 @@ def test_unrecorded_error_is_a_mismatch():
         (dict(step="nope"), "no step 'nope'"),
         (dict(index=[5, 0]), "not valid"),
         (dict(index=[0]), "not valid"),
+        (dict(index=[0, -4]), "not valid"),
     ],
 )
 def test_bad_references_are_mismatches_not_crashes(kw, fragment):
@@ -86,8 +95,9 @@ def test_accepts_objects_with_the_fields():
         card: str | None = "q32"
         erratum: str | None = None
 
-    r = verify_checks([Obj()])[0]
-    assert r.status == OK and r.card == "q32" and r.engine_text() == "1.118"
+    obj = Obj()
+    r = verify_checks([obj])[0]
+    assert r.status == OK and r.check is obj and round(r.value, 3) == 1.118
 
 
 def test_accepts_the_content_layers_check_records():
@@ -95,3 +105,4 @@ def test_accepts_the_content_layers_check_records():
     library = content.load_content()
     results = verify_checks(library.checks)
     assert results and all(r.ok for r in results), [r.message for r in results if not r.ok]
+    assert [r.check for r in results] == list(library.checks)  # each result holds its own check

@@ -69,7 +69,10 @@ def test_step5_output(worked):
 
 
 def test_shapes_follow_the_chapter(worked):
-    dims = [tuple(worked[n].output.shape) for n in ("x", "project_q", "scores", "scale", "softmax", "weighted_sum")]
+    dims = [
+        tuple(worked[n].output.shape)
+        for n in ("x", "project_q", "scores", "scale", "softmax", "weighted_sum")
+    ]
     assert dims == [(3, 2), (3, 2), (3, 3), (3, 3), (3, 3), (3, 2)]
 
 

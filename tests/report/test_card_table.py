@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drill.report.card_table import CardTable
-from drill.report.figures import Decay
+from drill.srs.forgetting import decay_of, elapsed_days, retrievability
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 SCHEDULED = ("learning", "review", "relearning")
@@ -49,17 +49,17 @@ def shown_state(row) -> str:
     return row[4] or "new"
 
 
-def table_of(rows) -> tuple[CardTable, object, Decay]:
-    decay = Decay.from_parameters()
+def table_of(rows) -> tuple[CardTable, object, float]:
+    decay = decay_of()
     table = CardTable.from_rows(rows)
     return table, table.retrievability(decay, NOW), decay
 
 
-def r_of(row, decay: Decay) -> float | None:
+def r_of(row, decay: float) -> float | None:
     if (row[4] or "new") == "new" or row[5] is None:
         return None
     last = datetime.fromisoformat(row[8]).replace(tzinfo=UTC)
-    return decay.retrievability(row[5], (NOW - last).total_seconds())
+    return retrievability(row[5], elapsed_days(last, NOW), decay)
 
 
 @settings(max_examples=100, deadline=None)

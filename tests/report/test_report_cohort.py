@@ -10,6 +10,7 @@ import json
 import os
 import uuid
 from collections import defaultdict
+from datetime import date
 
 import expected as ex
 import pytest
@@ -116,3 +117,27 @@ def test_personal_figures_hold_on_every_database(cohort_doc):
     start, end, counts = ex.calendar(chen)
     assert {d["day"]: d["reviews"] for d in doc["calendar"]["days"] if d["reviews"]} == {
         d.isoformat(): n for d, n in counts.items()}
+
+
+@pytest.mark.parametrize("since, section", [
+    (date(2026, 10, 25), None), (None, "7.12"), (date(2026, 9, 1), "7.12"),
+], ids=["since", "section", "both"])
+def test_since_and_section_on_every_database(cohort_db, library, since, section):
+    # --since reads the log's first-of-day rows per card, --section the log's days for its cards: the same
+    # statements must give the same figures on SQLite and PostgreSQL.
+    from sqlalchemy import create_engine
+
+    history, url = cohort_db
+    engine = create_engine(url)
+    try:
+        doc = json.loads(to_json(compute_report(engine, library, user="chen", since=since, section=section)))
+    finally:
+        engine.dispose()
+    reviews = ex.reviews_of(history, "chen", since=since, section=section)
+    assert reviews  # (the filters leave something to count)
+    assert doc["totals"]["reviews"] == len(reviews)
+    assert doc["totals"]["days_studied"] == len({ex.day_of(r.reviewed_at) for r in reviews})
+    total, passed, per_section = ex.true_retention(reviews)
+    assert (doc["retention"]["overall"]["reviews"], doc["retention"]["overall"]["passed"]) == (total, passed)
+    assert {s["section"]: (s["retention"]["reviews"], s["retention"]["passed"])
+            for s in doc["retention"]["by_section"]} == per_section

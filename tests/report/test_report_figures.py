@@ -203,29 +203,28 @@ def test_bad_since_date():
     assert parse_since("2026-02-03") == date(2026, 2, 3)
 
 
-def test_retrievability_follows_the_schedulers_parameters():
-    from datetime import UTC, datetime
-
-    from fsrs import Card, Rating, Scheduler
+def test_retrievability_follows_the_schedulers_parameters(engine, library, history):
+    from fsrs import Scheduler
     from fsrs.scheduler import DEFAULT_PARAMETERS
-
-    from drill.report.figures import Decay
 
     custom = list(DEFAULT_PARAMETERS)
     custom[20] = 0.35  # a steeper forgetting curve than the default decay
     scheduler = Scheduler(parameters=custom, enable_fuzzing=False)
-    card, _ = scheduler.review_card(Card(), Rating.Good, datetime(2026, 1, 1, 9, tzinfo=UTC))
-    card, _ = scheduler.review_card(card, Rating.Good, card.due)
-    for days in (0, 1, 3, 10, 40):
-        now = card.last_review + timedelta(days=days, hours=5)
-        want = scheduler.get_card_retrievability(card, now)
-        got = Decay.from_parameters(custom).retrievability(card.stability, (now - card.last_review).total_seconds())
-        assert got == pytest.approx(want, rel=1e-12)
-    assert Decay.from_parameters(custom).decay != Decay.from_parameters(None).decay
+    steep = {card.id: card.retrievability for card in compute_report(engine, library, parameters=custom).cards}
+    default = {card.id: card.retrievability for card in compute_report(engine, library).cards}
+    checked = 0
+    for cid, _, _ in history.cards:
+        st = history.states.get(("alice", cid))
+        if st is None or st.last_review is None:
+            assert steep[cid] is None
+            continue
+        assert steep[cid] == pytest.approx(scheduler.get_card_retrievability(st.fsrs_card, NOW), rel=1e-12)
+        checked += steep[cid] != pytest.approx(default[cid], rel=1e-9)
+    assert checked  # (the custom decay changed some card's figure)
 
 
 def test_a_connection_gives_the_same_report_as_an_engine(engine, library):
-    # An Engine runs the log passes on worker connections; a caller's Connection runs everything inline.
+    # An Engine lends the report a connection; a caller's Connection is used as it is (and left open).
     with engine.connect() as conn:
         inline = to_json(compute_report(conn, library, user="alice", cohort=True))
     assert inline == to_json(compute_report(engine, library, user="alice", cohort=True))

@@ -200,3 +200,35 @@ def test_simulated_learner_is_ready_with_the_plan_at_bounded_cost():
     assert plan_recall >= 0.9
     assert plan_reviews <= 1.5 * plain_reviews
     assert "goal (>= 0.90 recalled with the plan, <= 1.5x reviews): met" in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    histories=st.lists(histories, min_size=1, max_size=6),
+    new=st.integers(0, 12),
+    days=st.integers(1, 40),
+    limit=st.integers(0, 6),
+    target=targets,
+)
+def test_readiness_if_followed_is_the_workload_simulation_on_the_day(histories, new, days, limit, target):
+    from drill.srs.readiness import readiness as plan_readiness
+
+    config = SrsConfig(enable_fuzzing=True, new_per_day=limit)
+    studied = [fold(history, config) for history in histories]
+    now = max(last for _, last in studied)
+    cards = [(f"c{i}", "7.9", state) for i, (state, _) in enumerate(studied)]
+    cards += [(f"n{i}", "7.10", new_card_state(now)) for i in range(new)]
+    deadline = Deadline(at=now + days * DAY, target=target)
+    ready = plan_readiness(cards, now, deadline, config)
+    assert ready.days_left == days and len(ready.days) == days + 1
+    assert ready.if_followed == pytest.approx(ready.days[-1].readiness, abs=1e-12)
+    assert ready.if_no_reviews == pytest.approx(
+        sum(recall(s, deadline.at, config) for _, _, s in cards) / len(cards)
+    )
+    assert [s.section for s in ready.sections] == (["7.9", "7.10"] if new else ["7.9"])
+    assert sum(s.cards for s in ready.sections) == len(cards)
+    introduced = sum(r.new for r in ready.days)
+    assert introduced == min(new, ready.pace.per_day(limit) * days)
+    assert ready.pace.reachable == (ready.pace.needed_per_day <= limit)
+    risk = ready.at_risk(3)
+    assert [r.if_no_reviews for r in risk] == sorted(r.if_no_reviews for r in ready.cards)[: len(risk)]

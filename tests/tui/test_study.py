@@ -297,8 +297,8 @@ async def test_erratum_note_shows_both_numbers_each_time_the_card_is_shown(study
         await pilot.pause()
         assert _plain(errata) == text
     for result in verify_checks(checks):
-        printed = f"{result.claimed:.{result.decimals}f}"
-        computed = f"{result.value:.{result.decimals}f}"
+        printed = f"{result.check.claimed:.{result.check.decimals}f}"
+        computed = f"{result.value:.{result.check.decimals}f}"
         assert printed != computed
         assert f"the chapter printed {printed}; drill computes {computed}" in text
 

@@ -95,6 +95,8 @@ def calc(
         tokens=tokens,
         d_model=d_model,
     )
+    from drill.engine.build import build_trace
+
     trace = build_trace(**options)
     if only_steps:
         from dataclasses import replace
@@ -109,138 +111,6 @@ def calc(
         print_plain(trace, decimals=decimals, full=full)
     else:
         _run_interactive(trace=trace, **options)
-
-
-def build_trace(
-    *,
-    example=None,
-    x=None,
-    wq=None,
-    wk=None,
-    wv=None,
-    wo=None,
-    causal=False,
-    pad=None,
-    heads=None,
-    kv_heads=None,
-    seed=None,
-    tokens=None,
-    d_model=None,
-):
-    """The trace the options ask for; InputError (naming shapes) for anything inconsistent."""
-    from drill.engine.attention import attention_trace
-    from drill.engine.examples import build_example
-
-    custom = any(v is not None for v in (x, wq, wk, wv, wo, pad, heads, kv_heads)) or causal
-    random = any(v is not None for v in (seed, tokens, d_model))
-    if example is not None:
-        if custom or random:
-            raise InputError(
-                "--example cannot be combined with custom inputs (--x, --wq, …, --seed); choose one"
-            )
-        return build_example(example)
-    if not custom and not random:
-        return build_example("worked")
-    if random and any(v is not None for v in (x, wq, wk, wv, wo)):
-        raise InputError(
-            "--seed/--tokens/--d-model make random inputs; they cannot be combined with --x/--wq/…"
-        )
-    h = 1 if heads is None else heads
-    if h < 1:
-        raise InputError(f"--heads must be at least 1, got {h}")
-    g = h if kv_heads is None else kv_heads
-    if g < 1:
-        raise InputError(f"--kv-heads must be at least 1, got {g}")
-    if h % g:
-        raise InputError(
-            f"--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)"
-        )
-    if random:
-        xs, wqs, wks, wvs, wos = _random_inputs(seed, tokens, d_model, h, g)
-    else:
-        xs, wqs, wks, wvs, wos = _typed_inputs(x, wq, wk, wv, wo, h, g)
-    _check_size(xs.shape[0], xs.shape[1], h)
-    mask = None
-    if pad is not None:
-        from drill.engine.parse import parse_mask
-
-        mask = parse_mask(pad, xs.shape[0], "--pad")
-        if mask.ndim != 1:
-            raise InputError(
-                f"--pad has {mask.shape[0]} rows but X is one sequence [{xs.shape[0]}, {xs.shape[1]}]: "
-                f"give one row of {xs.shape[0]} values"
-            )
-    return attention_trace(xs, wqs, wks, wvs, wos, heads=h, kv_heads=g, causal=causal, pad=mask)
-
-
-# drill calc keeps every step's matrix: h·S² weights per step (and d_model² per weight matrix) are capped so a
-# typo like --tokens 100000 is a message, not the machine swapping until the kernel kills drill.
-MAX_ENTRIES = 2**18
-
-
-def _check_size(s: int, d: int, h: int) -> None:
-    """Typed (--x) and random (--tokens/--d-model) inputs alike."""
-    if h * s * s > MAX_ENTRIES:
-        raise InputError(
-            f"S = {s} tokens with h = {h} head(s) make h·S² = {h * s * s:,} attention weights per step; "
-            f"drill calc keeps every step, so at most {MAX_ENTRIES:,} (e.g. 512 tokens with one head)"
-        )
-    if max(s, d) * d > MAX_ENTRIES:
-        raise InputError(
-            f"d_model = {d} with S = {s} tokens is too large for drill calc: at most {MAX_ENTRIES:,} values "
-            f"per matrix (e.g. d_model = 512)"
-        )
-
-
-def _random_inputs(seed, tokens, d_model, h, g):
-    import numpy as np
-
-    s = 4 if tokens is None else tokens
-    d = 8 if d_model is None else d_model
-    if s < 1:
-        raise InputError(f"--tokens must be at least 1, got {s}")
-    if d < 1:
-        raise InputError(f"--d-model must be at least 1, got {d}")
-    _check_size(s, d, h)
-    if d % h:
-        raise InputError(
-            f"--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns"
-        )
-    d_k = d // h
-    rng = np.random.default_rng(0 if seed is None else seed)
-    scale = 1 / np.sqrt(d)
-    x = np.round(rng.standard_normal((s, d)), 2)
-    wq = np.round(rng.standard_normal((d, d)) * scale, 2)
-    wk = np.round(rng.standard_normal((d, g * d_k)) * scale, 2)
-    wv = np.round(rng.standard_normal((d, g * d_k)) * scale, 2)
-    wo = np.round(rng.standard_normal((h * d_k, d)) * scale, 2) if h > 1 else None
-    return x, wq, wk, wv, wo
-
-
-def _typed_inputs(x, wq, wk, wv, wo, h, g):
-    import numpy as np
-
-    from drill.engine.parse import parse_matrix
-
-    if x is None:
-        raise InputError("custom inputs need --x (the input matrix X [S, d_model])")
-    xs = parse_matrix(x, "X (--x)")
-    d = xs.shape[1]
-    if h > 1 and d % h and wq is None:
-        raise InputError(f"X is [{xs.shape[0]}, {d}]: d_model = {d} is not divisible by --heads {h}")
-
-    def weight(text, name, default_cols):
-        if text is not None:
-            return parse_matrix(text, name)
-        if h != g and name in ("W_K (--wk)", "W_V (--wv)"):
-            raise InputError(f"with --kv-heads {g} < --heads {h}, give {name} explicitly ([d_model, G·d_k])")
-        return np.eye(d, default_cols)
-
-    wqs = weight(wq, "W_Q (--wq)", d)
-    wks = weight(wk, "W_K (--wk)", d)
-    wvs = weight(wv, "W_V (--wv)", d)
-    wos = None if wo is None else parse_matrix(wo, "W_O (--wo)")
-    return xs, wqs, wks, wvs, wos
 
 
 # --- plain output ---------------------------------------------------------------------------------------------
@@ -308,7 +178,7 @@ def _slices(values, shape: str):
 
 
 def _shape_line(symbolic: str, shape: tuple[int, ...]):
-    """"[S, d_k]  = [3, 2]"; a shape already given in numbers ("[4]") is not repeated."""
+    """ "[S, d_k]  = [3, 2]"; a shape already given in numbers ("[4]") is not repeated."""
     from rich.text import Text
 
     concrete = "[" + ", ".join(str(n) for n in shape) + "]"

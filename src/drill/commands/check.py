@@ -58,7 +58,7 @@ def verify(checks: list) -> NumericOutcome:
     return NumericOutcome(
         ok=sum(1 for r in results if r.status == OK),
         errata=tuple(r for r in results if r.status == ERRATUM),
-        mismatches=tuple(r for r in results if r.status not in (OK, ERRATUM)),
+        mismatches=tuple(r for r in results if not r.ok),
     )
 
 
@@ -67,12 +67,13 @@ def _fmt(value) -> str:
 
 
 def _where(r) -> str:
-    index = str(list(r.index)) if r.index else ""  # a scalar step has no index
-    return f"{r.id} ({r.section}, {r.example}/{r.step}{index})"
+    c = r.check
+    index = str(list(c.index)) if c.index else ""  # a scalar step has no index
+    return f"{c.id} ({c.section}, {c.example}/{c.step}{index})"
 
 
 def _erratum_line(r) -> str:
-    return f"{_where(r)}: the chapter printed {r.claimed:g}, the engine says {_fmt(r.value)} — {r.erratum}"
+    return f"{_where(r)}: the chapter printed {r.check.claimed:g}, the engine says {_fmt(r.value)} — {r.check.erratum}"
 
 
 def _mismatch_line(r) -> str:

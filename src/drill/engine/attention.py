@@ -5,6 +5,11 @@ Shapes follow the chapter: X [B, S, d_model] (or [S, d_model] without a batch), 
 W_K [d_model, G·d_k], W_V [d_model, G·d_v], W_O [h·d_v, d_model], where h is the number of query heads and
 G the number of KV heads (G = h: MHA, G = 1: MQA, otherwise GQA; query head i reads KV head i // (h/G), as
 PyTorch's repeat_interleave / enable_gqa does). Masks are boolean, True = may attend.
+
+A trace is assembled by small builders, in step order: `make_problem` (validated inputs, drill.engine.problem),
+`_input_steps`, `_projections`, `_heads`, `masking.build` + `_attend` (scores to the weighted sum, with the
+numbers from drill.engine.kernels and the mask steps from drill.engine.masking) and `_output` (concatenation
+and W_O).
 """
 
 from __future__ import annotations
@@ -14,499 +19,282 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from drill.engine import ops, parallel
-from drill.engine.parse import shape_str
+from drill.engine import kernels, masking, ops
+from drill.engine.problem import Problem, make_problem
 from drill.engine.trace import Step, Trace
-from drill.errors import InputError
 
 
-def _matrix(value, name: str) -> np.ndarray:
-    try:
-        arr = np.array(
-            value, dtype=np.float64
-        )  # a copy: later changes to the caller's array cannot reach the trace
-    except (TypeError, ValueError):
-        raise InputError(f"{name}: not a numeric matrix") from None
-    if arr.size == 0:
-        raise InputError(f"{name} is empty ({shape_str(arr)})")
-    if not np.isfinite(arr).all():
-        bad = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
-        raise InputError(f"{name} {shape_str(arr)} holds {arr[bad]} at {list(bad)}; values must be finite")
-    return arr
+def _input_steps(p: Problem) -> list[Step]:
+    if not p.cross:
+        return [
+            Step(
+                name="x",
+                title="Input",
+                formula="X",
+                explanation="one row per token (embedding + position)",
+                inputs=("X",),
+                output=p.x,
+                shape=f"[{p.b}S, d_model]",
+            )
+        ]
+    x_name, kv_name = p.names
+    return [
+        Step(
+            name="x_dec",
+            title="Decoder states",
+            formula="X_{dec}",
+            explanation="queries come from the decoder",
+            inputs=(x_name,),
+            output=p.x,
+            shape=f"[{p.b}{p.sq}, d_model]",
+        ),
+        Step(
+            name="x_enc",
+            title="Encoder output",
+            formula="X_{enc}",
+            explanation="keys and values come from the encoder",
+            inputs=(kv_name,),
+            output=p.x_kv,
+            shape=f"[{p.b}{p.sk}, d_model]",
+        ),
+    ]
+
+
+def _projections(p: Problem, steps: list[Step]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q = X W_Q, K = X W_K, V = X W_V, each [B, S, width]."""
+    q, k, v = kernels.project([(p.x3, p.wq), (p.xkv3, p.wk), (p.xkv3, p.wv)], p.big)
+    src_q, src_kv = ("x_dec", "x_enc") if p.cross else ("x", "x")
+    shared = p.dims.kv_heads < p.dims.heads
+    dk_sym = "h·d_k" if p.multi else "d_k"
+    dkv_sym = ("G·d_k" if shared else "h·d_k") if p.multi else "d_k"
+    dvv_sym = ("G·d_v" if shared else "h·d_v") if p.multi else "d_v"
+    steps += [
+        Step(
+            name="project_q",
+            title="Query projection",
+            formula="Q = X W_Q",
+            explanation="what each token is looking for",
+            inputs=(src_q, "W_Q"),
+            output=p.out(q),
+            shape=f"[{p.b}{p.sq}, {dk_sym}]",
+        ),
+        Step(
+            name="project_k",
+            title="Key projection",
+            formula="K = X W_K",
+            explanation="what each token offers to be matched on",
+            inputs=(src_kv, "W_K"),
+            output=p.out(k),
+            shape=f"[{p.b}{p.sk}, {dkv_sym}]",
+        ),
+        Step(
+            name="project_v",
+            title="Value projection",
+            formula="V = X W_V",
+            explanation="the content each token hands over",
+            inputs=(src_kv, "W_V"),
+            output=p.out(v),
+            shape=f"[{p.b}{p.sk}, {dvv_sym}]",
+        ),
+    ]
+    return q, k, v
 
 
 @dataclass(frozen=True)
-class _Dims:
-    batched: bool
-    heads: int
-    kv_heads: int
-    d_k: int
-    d_v: int
+class _Heads:
+    """Q, K, V per head ([B, h, S, d] when multi-head, else the projections) and the steps they come from."""
+
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    q_step: str
+    k_step: str
+    v_step: str
 
 
-def _check(x, x_kv, wq, wk, wv, wo, heads, kv_heads, x_name, kv_name) -> _Dims:
-    if x.ndim not in (2, 3):
-        raise InputError(f"{x_name} must be [S, d_model] or [B, S, d_model], got {shape_str(x)}")
-    if x_kv.ndim != x.ndim or (x.ndim == 3 and x_kv.shape[0] != x.shape[0]):
-        raise InputError(
-            f"{kv_name} {shape_str(x_kv)} and {x_name} {shape_str(x)} need the same batch layout"
-        )
-    for w, name in ((wq, "W_Q"), (wk, "W_K"), (wv, "W_V")):
-        if w.ndim != 2:
-            raise InputError(f"{name} must be a matrix [d_model, d], got {shape_str(w)}")
-    d_model = x.shape[-1]
-    if wq.shape[0] != d_model:
-        raise InputError(
-            f"{x_name} is {shape_str(x)} (d_model = {d_model}) but W_Q is {shape_str(wq)}: "
-            f"W_Q's height must equal {x_name}'s width ({d_model})"
-        )
-    for w, name in ((wk, "W_K"), (wv, "W_V")):
-        if w.shape[0] != x_kv.shape[-1]:
-            raise InputError(
-                f"{kv_name} is {shape_str(x_kv)} (width {x_kv.shape[-1]}) but {name} is {shape_str(w)}: "
-                f"{name}'s height must equal {kv_name}'s width ({x_kv.shape[-1]})"
+def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
+    """Split Q, K, V into heads and, for GQA/MQA, repeat each KV head for the query heads that share it."""
+    if not p.multi:
+        return _Heads(q, k, v, "project_q", "project_k", "project_v")
+    h, g, d_k, d_v = p.dims.heads, p.dims.kv_heads, p.dims.d_k, p.dims.d_v
+    batch, s_q, s_k, b, sq, sk = p.batch, p.s_q, p.s_k, p.b, p.sq, p.sk
+    # contiguous per-head blocks, so the batched matmuls in drill.engine.kernels go straight to BLAS
+    qh = np.ascontiguousarray(q.reshape(batch, s_q, h, d_k).transpose(0, 2, 1, 3))
+    kh = np.ascontiguousarray(k.reshape(batch, s_k, g, d_k).transpose(0, 2, 1, 3))
+    vh = np.ascontiguousarray(v.reshape(batch, s_k, g, d_v).transpose(0, 2, 1, 3))
+    gg = "G" if g < h else "h"
+    steps += [
+        Step(
+            name="split_heads",
+            title="Split Q into heads",
+            formula=r"Q_i = Q[:, i d_k:(i+1) d_k]",
+            explanation=f"h = {h} query heads of d_k = {d_k} columns each",
+            inputs=("project_q",),
+            output=p.out(qh),
+            shape=f"[{b}h, {sq}, d_k]",
+        ),
+        Step(
+            name="split_k",
+            title="Split K into heads",
+            formula=r"K_j = K[:, j d_k:(j+1) d_k]",
+            explanation=f"{g} key head(s) of d_k = {d_k}",
+            inputs=("project_k",),
+            output=p.out(kh),
+            shape=f"[{b}{gg}, {sk}, d_k]",
+        ),
+        Step(
+            name="split_v",
+            title="Split V into heads",
+            formula=r"V_j = V[:, j d_v:(j+1) d_v]",
+            explanation=f"{g} value head(s) of d_v = {d_v}",
+            inputs=("project_v",),
+            output=p.out(vh),
+            shape=f"[{b}{gg}, {sk}, d_v]",
+        ),
+    ]
+    if g == h:
+        return _Heads(qh, kh, vh, "split_heads", "split_k", "split_v")
+    group = h // g
+    kind = (
+        "MQA: every query head shares the one KV head"
+        if g == 1
+        else f"GQA: query heads {group} at a time share one KV head"
+    )
+    kh = np.repeat(kh, group, axis=1)
+    vh = np.repeat(vh, group, axis=1)
+    steps += [
+        Step(
+            name="repeat_k",
+            title="Share K across query heads",
+            formula=r"K'_i = K_{\lfloor i / (h/G) \rfloor}",
+            explanation=kind,
+            inputs=("split_k",),
+            output=p.out(kh),
+            shape=f"[{b}h, {sk}, d_k]",
+            note=f"the KV cache stores only {g} of {h} heads ({g / h:.3g} of the MHA size)",
+        ),
+        Step(
+            name="repeat_v",
+            title="Share V across query heads",
+            formula=r"V'_i = V_{\lfloor i / (h/G) \rfloor}",
+            explanation=kind,
+            inputs=("split_v",),
+            output=p.out(vh),
+            shape=f"[{b}h, {sk}, d_v]",
+        ),
+    ]
+    return _Heads(qh, kh, vh, "split_heads", "repeat_k", "repeat_v")
+
+
+def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | None) -> np.ndarray:
+    """Scores, scaling, the mask, softmax and the weighted sum; returns A·V ([B, h, S_q, d_v] or [B, S_q, d_v])."""
+    d_k = p.dims.d_k
+    add = None if mask is None else mask.add
+    scores, scaled, logits, weights, context = kernels.attend(
+        heads.q, heads.k, heads.v, add, d_k, p.dims.heads if p.multi else 1, p.big
+    )
+    score_shape = f"[{p.b}{p.hh}{p.sq}, {p.sk}]"
+    steps += [
+        Step(
+            name="scores",
+            title="Match scores",
+            formula=r"S = Q K^\top",
+            explanation="S_ij = q_i · k_j: how well query i matches key j",
+            inputs=(heads.q_step, heads.k_step),
+            output=p.out(scores),
+            shape=score_shape,
+        ),
+        Step(
+            name="scale",
+            title="Scale by √d_k",
+            formula=r"\frac{Q K^\top}{\sqrt{d_k}}",
+            explanation=f"divide by √d_k = √{d_k} ≈ {math.sqrt(d_k):.3f} so the variance stays near 1",
+            inputs=("scores",),
+            output=p.out(scaled),
+            shape=score_shape,
+        ),
+    ]
+    if mask is not None:
+        steps += masking.steps(p, mask, logits)
+    steps += [
+        Step(
+            name="softmax",
+            title="Row-wise softmax",
+            formula=r"A_{ij} = \frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
+            explanation="each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)",
+            inputs=("masked" if mask is not None else "scale",),
+            output=p.out(weights),
+            shape=score_shape,
+            note=masking.dead_rows_note(p, mask),
+        ),
+        Step(
+            name="weighted_sum",
+            title="Weighted sum of values",
+            formula=r"O = A V",
+            explanation="each output row is a convex combination of the value rows",
+            inputs=("softmax", heads.v_step),
+            output=p.out(context),
+            shape=f"[{p.b}{p.hh}{p.sq}, d_v]",
+        ),
+    ]
+    return context
+
+
+def _output(p: Problem, steps: list[Step], context: np.ndarray) -> None:
+    """Concatenate the heads (multi-head) and apply W_O (when given)."""
+    h, d_v = p.dims.heads, p.dims.d_v
+    result = context
+    if p.multi:
+        result = context.transpose(0, 2, 1, 3).reshape(p.batch, p.s_q, h * d_v)
+        steps.append(
+            Step(
+                name="concat_heads",
+                title="Concatenate heads",
+                formula=r"\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h)",
+                explanation=f"{h} heads of d_v = {d_v} side by side",
+                inputs=("weighted_sum",),
+                output=p.out(result),
+                shape=f"[{p.b}{p.sq}, h·d_v]",
             )
-    if not isinstance(heads, int) or heads < 1:
-        raise InputError(f"heads must be a positive whole number, got {heads!r}")
-    kv_heads = heads if kv_heads is None else kv_heads
-    if not isinstance(kv_heads, int) or kv_heads < 1:
-        raise InputError(f"kv heads must be a positive whole number, got {kv_heads!r}")
-    if heads % kv_heads:
-        raise InputError(
-            f"kv heads G = {kv_heads} must divide the query heads h = {heads} (each KV head serves h/G)"
         )
-    if wq.shape[1] % heads:
-        raise InputError(
-            f"W_Q is {shape_str(wq)}: its width {wq.shape[1]} (= h · d_k) is not divisible by heads h = {heads}"
+    if p.wo is None:
+        return
+    (result,) = kernels.project([(result, p.wo)], p.big)
+    steps.append(
+        Step(
+            name="output_proj",
+            title="Output projection",
+            formula=r"\mathrm{Concat}(\ldots) W_O" if p.multi else "O W_O",
+            explanation="W_O mixes what the heads found",
+            inputs=("concat_heads" if p.multi else "weighted_sum", "W_O"),
+            output=p.out(result),
+            shape=f"[{p.b}{p.sq}, d_model]",
         )
-    d_k = wq.shape[1] // heads
-    if wk.shape[1] != kv_heads * d_k:
-        raise InputError(
-            f"W_K is {shape_str(wk)} but W_Q is {shape_str(wq)}: with h = {heads} query heads of d_k = {d_k} "
-            f"and G = {kv_heads} KV heads, W_K must be [{wk.shape[0]}, {kv_heads * d_k}]"
-        )
-    if wv.shape[1] % kv_heads:
-        raise InputError(
-            f"W_V is {shape_str(wv)}: its width {wv.shape[1]} (= G · d_v) is not divisible by G = {kv_heads} KV heads"
-        )
-    d_v = wv.shape[1] // kv_heads
-    if wo is not None:
-        if wo.ndim != 2 or wo.shape[0] != heads * d_v:
-            raise InputError(
-                f"W_O is {shape_str(wo)} but the concatenated heads are h · d_v = {heads} · {d_v} = {heads * d_v} "
-                f"wide: W_O must be [{heads * d_v}, d_out]"
-            )
-    return _Dims(batched=x.ndim == 3, heads=heads, kv_heads=kv_heads, d_k=d_k, d_v=d_v)
+    )
 
 
-def _pad_mask(pad, batch: int, s_k: int, batched: bool) -> np.ndarray:
-    arr = np.asarray(pad)
-    if arr.size == 0:
-        raise InputError("pad mask is empty")
-    try:
-        keep = arr.astype(np.float64)
-    except (TypeError, ValueError):
-        raise InputError("pad mask must hold 1 (keep) and 0 (padding)") from None
-    if not np.isin(keep, (0.0, 1.0)).all():
-        raise InputError(f"pad mask {shape_str(arr)} must hold only 1 (keep) and 0 (padding)")
-    keep = keep.astype(bool)
-    if keep.ndim == 1:
-        keep = keep[None, :]
-    if keep.ndim != 2 or keep.shape[1] != s_k:
-        raise InputError(
-            f"pad mask is {shape_str(arr)} but the sequence has {s_k} key tokens: it must be [S] or [B, S] with S = {s_k}"
-        )
-    if not batched and keep.shape[0] != 1:
-        raise InputError(
-            f"pad mask is {shape_str(arr)} but X has no batch axis: give one row of {s_k} values"
-        )
-    if keep.shape[0] not in (1, batch):
-        raise InputError(f"pad mask is {shape_str(arr)} but the batch has B = {batch} sequences")
-    return np.broadcast_to(keep, (batch, s_k))
+def _trace_inputs(p: Problem, mask: masking.Mask | None) -> dict[str, np.ndarray]:
+    x_name, kv_name = p.names
+    inputs = {x_name: p.x, "W_Q": p.wq, "W_K": p.wk, "W_V": p.wv}
+    if p.cross:
+        inputs[kv_name] = p.x_kv
+    if p.wo is not None:
+        inputs["W_O"] = p.wo
+    if mask is not None and mask.keep is not None:
+        keep = mask.keep.astype(np.float64)
+        inputs["pad"] = keep if p.dims.batched else keep[0]
+    return inputs
 
 
 def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: bool, title: str) -> Trace:
-    x_name, kv_name = ("X_dec", "X_enc") if cross else ("X", "X")
-    x = _matrix(x, x_name)
-    x_kv = x if x_kv is None else _matrix(x_kv, kv_name)
-    wq, wk, wv = _matrix(wq, "W_Q"), _matrix(wk, "W_K"), _matrix(wv, "W_V")
-    wo = None if wo is None else _matrix(wo, "W_O")
-    dims = _check(x, x_kv, wq, wk, wv, wo, heads, kv_heads, x_name, kv_name)
-    h, g, d_k, d_v = dims.heads, dims.kv_heads, dims.d_k, dims.d_v
-    multi = h > 1
-    x3 = x if dims.batched else x[None]
-    xkv3 = x_kv if dims.batched else x_kv[None]
-    batch, s_q, _ = x3.shape
-    s_k = xkv3.shape[1]
-
-    sq, sk = ("S_dec", "S_enc") if cross else ("S", "S")
-    b = "B, " if dims.batched else ""
-    hh = "h, " if multi else ""
-    dk_sym = "h·d_k" if multi else "d_k"
-    dkv_sym = ("G·d_k" if g < h else "h·d_k") if multi else "d_k"
-    dvv_sym = ("G·d_v" if g < h else "h·d_v") if multi else "d_v"
-
-    def out(arr):  # drop the batch axis we added for an unbatched X
-        return arr if dims.batched else arr[0]
-
-    steps: list[Step] = []
-    inputs = {x_name: x, "W_Q": wq, "W_K": wk, "W_V": wv}
-    if cross:
-        inputs[kv_name] = x_kv
-        steps.append(
-            Step(
-                "x_dec",
-                "Decoder states",
-                "X_{dec}",
-                "queries come from the decoder",
-                (x_name,),
-                x,
-                f"[{b}{sq}, d_model]",
-            )
-        )
-        steps.append(
-            Step(
-                "x_enc",
-                "Encoder output",
-                "X_{enc}",
-                "keys and values come from the encoder",
-                (kv_name,),
-                x_kv,
-                f"[{b}{sk}, d_model]",
-            )
-        )
-    else:
-        steps.append(
-            Step("x", "Input", "X", "one row per token (embedding + position)", ("X",), x, f"[{b}S, d_model]")
-        )
-    src_q, src_kv = ("x_dec", "x_enc") if cross else ("x", "x")
-
-    big = parallel.worth_it(batch * h * s_q * s_k)
-    q, k, v = _project([(x3, wq), (xkv3, wk), (xkv3, wv)], big)
-    steps.append(
-        Step(
-            "project_q",
-            "Query projection",
-            "Q = X W_Q",
-            "what each token is looking for",
-            (src_q, "W_Q"),
-            out(q),
-            f"[{b}{sq}, {dk_sym}]",
-        )
-    )
-    steps.append(
-        Step(
-            "project_k",
-            "Key projection",
-            "K = X W_K",
-            "what each token offers to be matched on",
-            (src_kv, "W_K"),
-            out(k),
-            f"[{b}{sk}, {dkv_sym}]",
-        )
-    )
-    steps.append(
-        Step(
-            "project_v",
-            "Value projection",
-            "V = X W_V",
-            "the content each token hands over",
-            (src_kv, "W_V"),
-            out(v),
-            f"[{b}{sk}, {dvv_sym}]",
-        )
-    )
-    if wo is not None:
-        inputs["W_O"] = wo
-
-    if multi:
-        # contiguous per-head blocks, so the batched matmuls below go straight to BLAS
-        qh = np.ascontiguousarray(q.reshape(batch, s_q, h, d_k).transpose(0, 2, 1, 3))
-        kh = np.ascontiguousarray(k.reshape(batch, s_k, g, d_k).transpose(0, 2, 1, 3))
-        vh = np.ascontiguousarray(v.reshape(batch, s_k, g, d_v).transpose(0, 2, 1, 3))
-        gg = "G" if g < h else "h"
-        steps.append(
-            Step(
-                "split_heads",
-                "Split Q into heads",
-                r"Q_i = Q[:, i d_k:(i+1) d_k]",
-                f"h = {h} query heads of d_k = {d_k} columns each",
-                ("project_q",),
-                out(qh),
-                f"[{b}h, {sq}, d_k]",
-            )
-        )
-        steps.append(
-            Step(
-                "split_k",
-                "Split K into heads",
-                r"K_j = K[:, j d_k:(j+1) d_k]",
-                f"{g} key head(s) of d_k = {d_k}",
-                ("project_k",),
-                out(kh),
-                f"[{b}{gg}, {sk}, d_k]",
-            )
-        )
-        steps.append(
-            Step(
-                "split_v",
-                "Split V into heads",
-                r"V_j = V[:, j d_v:(j+1) d_v]",
-                f"{g} value head(s) of d_v = {d_v}",
-                ("project_v",),
-                out(vh),
-                f"[{b}{gg}, {sk}, d_v]",
-            )
-        )
-        if g < h:
-            group = h // g
-            kind = (
-                "MQA: every query head shares the one KV head"
-                if g == 1
-                else (f"GQA: query heads {group} at a time share one KV head")
-            )
-            kh = np.repeat(kh, group, axis=1)
-            vh = np.repeat(vh, group, axis=1)
-            steps.append(
-                Step(
-                    "repeat_k",
-                    "Share K across query heads",
-                    r"K'_i = K_{\lfloor i / (h/G) \rfloor}",
-                    kind,
-                    ("split_k",),
-                    out(kh),
-                    f"[{b}h, {sk}, d_k]",
-                    note=f"the KV cache stores only {g} of {h} heads ({g / h:.3g} of the MHA size)",
-                )
-            )
-            steps.append(
-                Step(
-                    "repeat_v",
-                    "Share V across query heads",
-                    r"V'_i = V_{\lfloor i / (h/G) \rfloor}",
-                    kind,
-                    ("split_v",),
-                    out(vh),
-                    f"[{b}h, {sk}, d_v]",
-                )
-            )
-        q_in, k_in = "split_heads", ("repeat_k" if g < h else "split_k")
-        v_in = "repeat_v" if g < h else "split_v"
-    else:
-        qh, kh, vh = q, k, v
-        q_in, k_in, v_in = "project_q", "project_k", "project_v"
-
-    keep = _pad_mask(pad, batch, s_k, dims.batched) if pad is not None else None
-    add = None
-    if causal or keep is not None:
-        allowed = np.ones((batch, s_q, s_k), dtype=bool)
-        if keep is not None:
-            allowed &= keep[:, None, :]
-        if causal:
-            allowed &= ops.causal_allowed(s_q, s_k)[None]
-        add = ops.additive_mask(allowed)
-    scores, scaled, logits, weights, context = _attend(qh, kh, vh, add, d_k, h if multi else 1, big)
-    steps.append(
-        Step(
-            "scores",
-            "Match scores",
-            r"S = Q K^\top",
-            "S_ij = q_i · k_j: how well query i matches key j",
-            (q_in, k_in),
-            out(scores),
-            f"[{b}{hh}{sq}, {sk}]",
-        )
-    )
-    steps.append(
-        Step(
-            "scale",
-            "Scale by √d_k",
-            r"\frac{Q K^\top}{\sqrt{d_k}}",
-            f"divide by √d_k = √{d_k} ≈ {math.sqrt(d_k):.3f} so the variance stays near 1",
-            ("scores",),
-            out(scaled),
-            f"[{b}{hh}{sq}, {sk}]",
-        )
-    )
-
-    logits_name = "scale"
-    if add is not None:
-        parts = []
-        if keep is not None:
-            steps.append(
-                Step(
-                    "pad_mask",
-                    "Padding mask (keys)",
-                    r"m_j \in \{0, 1\}",
-                    "1 = real token, 0 = PAD; one row per sequence, broadcast over queries",
-                    ("pad",),
-                    out(keep.astype(np.float64)),
-                    f"[{b}{sk}]",
-                )
-            )
-            inputs["pad"] = keep.astype(np.float64) if dims.batched else keep[0].astype(np.float64)
-            parts.append("padding")
-        if causal:
-            parts.append("causal")
-        formula = {
-            ("padding",): r"M_{ij} = 0 \text{ if } m_j = 1 \text{ else } -\infty",
-            ("causal",): r"M_{ij} = 0 \text{ if } j \le i \text{ else } -\infty",
-            ("padding", "causal"): r"M_{ij} = 0 \text{ if } j \le i \wedge m_j = 1 \text{ else } -\infty",
-        }[tuple(parts)]
-        expl = {
-            ("padding",): "PAD keys get -inf so softmax gives them weight 0",
-            ("causal",): "future keys (j > i) get -inf so no token sees ahead",
-            ("padding", "causal"): "future keys and PAD keys both get -inf",
-        }[tuple(parts)]
-        steps.append(
-            Step(
-                "mask",
-                "Additive mask",
-                formula,
-                expl,
-                ("pad_mask",) if pad is not None else (),
-                out(add),
-                f"[{b}{sq}, {sk}]",
-                note="the same mask is broadcast over all heads" if multi else None,
-            )
-        )
-        logits_name = "masked"
-        steps.append(
-            Step(
-                "masked",
-                "Masked scores",
-                r"\frac{Q K^\top}{\sqrt{d_k}} + M",
-                "added before softmax: masked entries are -inf",
-                ("scale", "mask"),
-                out(logits),
-                f"[{b}{hh}{sq}, {sk}]",
-            )
-        )
-
-    note = None
-    if logits_name == "masked":
-        dead = np.argwhere(~allowed.any(axis=-1))  # (sequence, query) pairs with no visible key
-        if len(dead):
-            where = ", ".join(
-                f"query {int(q_i)}" + (f" of sequence {int(b_i)}" if dims.batched else "")
-                for b_i, q_i in dead[:6]
-            ) + (" …" if len(dead) > 6 else "")
-            note = (
-                f"fully masked row ({where}): every key is masked, so softmax would be 0/0 = NaN; "
-                "drill returns zeros there, as PyTorch's scaled_dot_product_attention does, so the row's output is 0"
-            )
-    steps.append(
-        Step(
-            "softmax",
-            "Row-wise softmax",
-            r"A_{ij} = \frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
-            "each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)",
-            (logits_name,),
-            out(weights),
-            f"[{b}{hh}{sq}, {sk}]",
-            note=note,
-        )
-    )
-    steps.append(
-        Step(
-            "weighted_sum",
-            "Weighted sum of values",
-            r"O = A V",
-            "each output row is a convex combination of the value rows",
-            ("softmax", v_in),
-            out(context),
-            f"[{b}{hh}{sq}, d_v]",
-        )
-    )
-    result = context
-    if multi:
-        result = context.transpose(0, 2, 1, 3).reshape(batch, s_q, h * d_v)
-        steps.append(
-            Step(
-                "concat_heads",
-                "Concatenate heads",
-                r"\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h)",
-                f"{h} heads of d_v = {d_v} side by side",
-                ("weighted_sum",),
-                out(result),
-                f"[{b}{sq}, h·d_v]",
-            )
-        )
-    if wo is not None:
-        (result,) = _project([(result, wo)], big)
-        steps.append(
-            Step(
-                "output_proj",
-                "Output projection",
-                r"\mathrm{Concat}(\ldots) W_O" if multi else "O W_O",
-                "W_O mixes what the heads found",
-                ("concat_heads" if multi else "weighted_sum", "W_O"),
-                out(result),
-                f"[{b}{sq}, d_model]",
-            )
-        )
-    return Trace(title=title, steps=tuple(steps), inputs=inputs)
-
-
-def _project(pairs, parallel_ok: bool) -> list[np.ndarray]:
-    """x @ w for each (x [B, S, d_in], w [d_in, d_out]), split into row blocks when the problem is big."""
-    outs = [np.empty(x.shape[:-1] + (w.shape[1],)) for x, w in pairs]
-    if not parallel_ok:
-        for (x, w), o in zip(pairs, outs, strict=True):
-            np.matmul(x, w, out=o)
-        return outs
-    tasks = []
-    for (x, w), o in zip(pairs, outs, strict=True):
-        for bi in range(x.shape[0]):
-            for rows in parallel.row_blocks(x.shape[1], parallel.workers()):
-                tasks.append(
-                    lambda x=x, w=w, o=o, bi=bi, rows=rows: np.matmul(x[bi, rows], w, out=o[bi, rows])
-                )
-    parallel.run_blocks(tasks, True)
-    return outs
-
-
-def _attend(qh, kh, vh, add, d_k: int, heads_per_mask: int, parallel_ok: bool):
-    """scores, scaled scores, masked logits, softmax weights and A·V, block by block.
-
-    qh [..., S_q, d_k], kh [..., S_k, d_k], vh [..., S_k, d_v] with the same leading axes ([B] or [B, h]);
-    ``add`` is the additive mask [B, S_q, S_k] (shared by the heads of a sequence) or None.
-    """
-    lead = qh.shape[:-2]
-    s_q, s_k, d_v = qh.shape[-2], kh.shape[-2], vh.shape[-1]
-    q3, k3, v3 = (a.reshape((-1,) + a.shape[-2:]) for a in (qh, kh, vh))
-    n = q3.shape[0]
-    scores = np.empty((n, s_q, s_k))
-    scaled = np.empty_like(scores)
-    logits = scaled if add is None else np.empty_like(scores)
-    weights = np.empty_like(scores)
-    context = np.empty((n, s_q, d_v))
-    root = math.sqrt(d_k)
-
-    def block(i: int, rows: slice) -> None:
-        np.matmul(q3[i, rows], k3[i].T, out=scores[i, rows])
-        np.divide(scores[i, rows], root, out=scaled[i, rows])
-        if add is not None:
-            np.add(scaled[i, rows], add[i // heads_per_mask, rows], out=logits[i, rows])
-        ops.softmax_into(logits[i, rows], weights[i, rows])
-        np.matmul(weights[i, rows], v3[i], out=context[i, rows])
-
-    parts = parallel.workers() if parallel_ok else 1
-    per_item = max(1, parts // n) if n < parts else 1
-    tasks = [
-        (lambda i=i, rows=rows: block(i, rows))
-        for i in range(n)
-        for rows in parallel.row_blocks(s_q, per_item)
-    ]
-    parallel.run_blocks(tasks, parallel_ok)
-    shape = lead + (s_q, s_k)
-    return (
-        scores.reshape(shape),
-        scaled.reshape(shape),
-        logits.reshape(shape),
-        weights.reshape(shape),
-        context.reshape(lead + (s_q, d_v)),
-    )
+    p = make_problem(x, x_kv, wq, wk, wv, wo, heads, kv_heads, cross)
+    steps = _input_steps(p)
+    q, k, v = _projections(p, steps)
+    split = _heads(p, steps, q, k, v)
+    mask = masking.build(p, pad, causal)
+    context = _attend(p, steps, split, mask)
+    _output(p, steps, context)
+    return Trace(title=title, steps=tuple(steps), inputs=_trace_inputs(p, mask))
 
 
 def attention_trace(

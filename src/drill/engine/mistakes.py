@@ -242,3 +242,262 @@ def _pad_flat(lengths, S):
          "长度为 L 的序列，真实 token 是位置 0…L−1（共 L 个）；位置 L 起才是 PAD。", verbatim=False)
 def _pad_off_by_one(lengths, S):
     return (np.arange(S)[None, :] <= np.asarray(lengths).reshape(-1)[:, None])[:, None, :]
+
+
+# ---------------------------------------------------------------- 5-6. multi-head and grouped-query attention (7.14)
+
+
+def _heads(x, h):
+    """[..., S, h*d] -> [..., h, S, d] (split the last axis, then move heads before the sequence)."""
+    return np.swapaxes(x.reshape(x.shape[:-1] + (h, x.shape[-1] // h)), -2, -3)
+
+
+def _merge(x):
+    """[..., h, S, d] -> [..., S, h*d]."""
+    x = np.swapaxes(x, -2, -3)
+    return x.reshape(x.shape[:-2] + (-1,))
+
+
+def _heads_no_transpose(x, h):
+    """The bug: reshape [..., S, h*d] straight to [..., h, S, d], which mixes tokens and heads."""
+    return x.reshape(x.shape[:-2] + (h, x.shape[-2], x.shape[-1] // h))
+
+
+def _mha(X, W_Q, W_K, W_V, W_O, h, g=None, mask=None, *, split=_heads, merge=_merge, proj=True, scale=None,
+         repeat="repeat"):
+    X = _f(X)
+    g = h if g is None else g
+    d_model = W_Q.shape[1]
+    if d_model % h or h % g:
+        raise ValueError("heads do not divide")
+    q, k, v = split(X @ W_Q, h), split(X @ W_K, g), split(X @ W_V, g)
+    if g < h:
+        k, v = (np.repeat(a, h // g, axis=-3) if repeat == "repeat" else np.tile(a, (h // g, 1, 1)) for a in (k, v))
+    m = None if mask is None else np.asarray(mask, dtype=bool)[..., None, :, :]
+    out, _ = _attend(q, k, v, m, scale=scale)
+    out = merge(out)
+    return out @ W_O if proj else out
+
+
+def _mha_merge_no_transpose(x):
+    return x.reshape(x.shape[:-3] + (x.shape[-2], -1))
+
+
+@mistake("multi_head_attention", "heads-no-transpose", "7.14", "split_heads",
+         "拆头要先 reshape 成 [B, S, h, d_k] 再 transpose 成 [B, h, S, d_k]；直接 reshape 成 [B, h, S, d_k] 会把不同 token 的维度混进同一个头。",
+         verbatim=False)
+def _mha_no_transpose(X, W_Q, W_K, W_V, W_O, h, mask=None):
+    return _mha(X, W_Q, W_K, W_V, W_O, h, mask=mask, split=_heads_no_transpose, merge=_mha_merge_no_transpose)
+
+
+@mistake("multi_head_attention", "no-output-projection", "7.14", "output_proj",
+         "**必须拼接后再过 $W_O$**：$W_O$ 负责融合各头信息，不能省。")
+def _mha_no_wo(X, W_Q, W_K, W_V, W_O, h, mask=None):
+    return _mha(X, W_Q, W_K, W_V, W_O, h, mask=mask, proj=False)
+
+
+@mistake("multi_head_attention", "scale-by-d-model", "7.14", "scale",
+         "每个头的维度是 $d_k = d_{model}/h$，缩放除以的是 $\\sqrt{d_k}$，不是 $\\sqrt{d_{model}}$。", verbatim=False)
+def _mha_scale_dmodel(X, W_Q, W_K, W_V, W_O, h, mask=None):
+    return _mha(X, W_Q, W_K, W_V, W_O, h, mask=mask, scale=lambda d: math.sqrt(d * h))
+
+
+@mistake("grouped_query_attention", "kv-heads-tiled", "7.14", "repeat_k",
+         "GQA 分组共享：相邻的 h/g 个 Query head 共用同一组 K/V（repeat_interleave）；用 tile 会让第 i 个 Q head 配到第 i mod g 组。",
+         verbatim=False)
+def _gqa_tiled(X, W_Q, W_K, W_V, W_O, h, g, mask=None):
+    return _mha(X, W_Q, W_K, W_V, W_O, h, g, mask, repeat="tile")
+
+
+@mistake("grouped_query_attention", "heads-no-transpose", "7.14", "split_heads",
+         "拆头要先 reshape 成 [B, S, h, d_k] 再 transpose 成 [B, h, S, d_k]；直接 reshape 成 [B, h, S, d_k] 会把不同 token 的维度混进同一个头。",
+         verbatim=False)
+def _gqa_no_transpose(X, W_Q, W_K, W_V, W_O, h, g, mask=None):
+    return _mha(X, W_Q, W_K, W_V, W_O, h, g, mask, split=_heads_no_transpose, merge=_mha_merge_no_transpose)
+
+
+# ---------------------------------------------------------------- 7. cross-attention (7.18)
+
+
+def _cross(X_dec, X_enc, W_Q, W_K, W_V, enc_mask=None, *, swap=False, causal=False, on_queries=False):
+    q_src, kv_src = (X_enc, X_dec) if swap else (X_dec, X_enc)
+    Q, K, V = _f(q_src) @ W_Q, _f(kv_src) @ W_K, _f(kv_src) @ W_V
+    mask = None
+    if enc_mask is not None:
+        m = np.asarray(enc_mask, dtype=bool)
+        mask = m[..., :, None] if on_queries else m[..., None, :]
+    if causal:
+        c = ops.causal_allowed(Q.shape[-2], K.shape[-2])
+        mask = c if mask is None else mask & c
+    return _attend(Q, K, V, mask)
+
+
+@mistake("cross_attention", "q-from-encoder", "7.18", "project_q",
+         "**Q 来自 Decoder，K/V 来自 Encoder**——记反是最常见的错误。")
+def _cross_swapped(X_dec, X_enc, W_Q, W_K, W_V, enc_mask=None):
+    return _cross(X_dec, X_enc, W_Q, W_K, W_V, enc_mask, swap=True)
+
+
+@mistake("cross_attention", "causal-mask", "7.18", "mask",
+         "**Cross-Attention 不需要 causal mask**：Encoder 是双向可见的，遮的是「输入」而不是「未来」。")
+def _cross_causal(X_dec, X_enc, W_Q, W_K, W_V, enc_mask=None):
+    return _cross(X_dec, X_enc, W_Q, W_K, W_V, enc_mask, causal=True)
+
+
+@mistake("cross_attention", "mask-on-queries", "7.16", "mask",
+         "**padding mask 遮的是 key 维度**（哪些位置不能被关注）；query 位置的 PAD 输出是垃圾但会被忽略。")
+def _cross_mask_queries(X_dec, X_enc, W_Q, W_K, W_V, enc_mask=None):
+    return _cross(X_dec, X_enc, W_Q, W_K, W_V, enc_mask, on_queries=True)
+
+
+# ---------------------------------------------------------------- 8. LayerNorm (7.20)
+
+
+def _ln(x, gamma, beta, eps, *, ddof=0, eps_outside=False, axis=-1):
+    x = _f(x)
+    mu = x.mean(axis=axis, keepdims=True)
+    var = x.var(axis=axis, keepdims=True, ddof=ddof)
+    sd = np.sqrt(var) + eps if eps_outside else np.sqrt(var + eps)
+    return gamma * (x - mu) / sd + beta
+
+
+@mistake("layer_norm", "unbiased-variance", "7.20", "variance",
+         "LayerNorm 的 $\\sigma^2$ 是有偏方差（除以 d，PyTorch 的 `unbiased=False`），不是除以 d−1 的无偏方差。",
+         verbatim=False)
+def _ln_unbiased(x, gamma, beta, eps=1e-5):
+    return _ln(x, gamma, beta, eps, ddof=1)
+
+
+@mistake("layer_norm", "eps-outside-sqrt", "7.20", "normalize",
+         "$\\epsilon$ 在根号里面：$\\sqrt{\\sigma^2 + \\epsilon}$，不是 $\\sqrt{\\sigma^2} + \\epsilon$。", verbatim=False)
+def _ln_eps_outside(x, gamma, beta, eps=1e-5):
+    return _ln(x, gamma, beta, eps, eps_outside=True)
+
+
+@mistake("layer_norm", "wrong-axis", "7.20", "mean", "**不跨 token、不跨 batch**")
+def _ln_axis(x, gamma, beta, eps=1e-5):
+    return _ln(x, gamma, beta, eps, axis=-2 if np.ndim(x) >= 2 else -1)
+
+
+# ---------------------------------------------------------------- 9. FFN (7.21)
+
+
+@mistake("ffn", "gelu-tanh", "7.21", "activation",
+         "GELU 是 $x\\Phi(x)$（含 erf），tanh 公式只是它的近似（PyTorch 的 `approximate=\"tanh\"`）。", verbatim=False)
+def _ffn_tanh(x, W_1, b_1, W_2, b_2, activation="relu"):
+    act = ops.gelu_tanh if activation == "gelu" else ops.relu
+    return act(_f(x) @ W_1 + b_1) @ W_2 + b_2
+
+
+@mistake("ffn", "activation-after-output", "7.21", "activation",
+         "FFN 是两个线性层夹一个激活：W₂σ(W₁x+b₁)+b₂", verbatim=True)
+def _ffn_act_out(x, W_1, b_1, W_2, b_2, activation="relu"):
+    act = ops.gelu if activation == "gelu" else ops.relu
+    return act(act(_f(x) @ W_1 + b_1) @ W_2 + b_2)
+
+
+# ---------------------------------------------------------------- 10. positional encodings (7.3)
+
+
+def _angles(S, d_model, index):
+    pos = np.arange(S, dtype=np.float64)[:, None]
+    j = np.arange(d_model, dtype=np.float64)[None, :]
+    two_i = j if index else 2 * (j // 2)
+    return pos / 10000.0 ** (two_i / d_model)
+
+
+@mistake("sinusoidal_pe", "sin-cos-swapped", "7.3", "encode",
+         "偶数维 $2i$ 用 sin，奇数维 $2i+1$ 用 cos：$PE_{(pos,2i)} = \\sin(\\cdot)$，$PE_{(pos,2i+1)} = \\cos(\\cdot)$。",
+         verbatim=False)
+def _pe_swapped(S, d_model):
+    a = _angles(S, d_model, False)
+    pe = np.cos(a)
+    pe[:, 1::2] = np.sin(a[:, 1::2])
+    return pe
+
+
+@mistake("sinusoidal_pe", "exponent-uses-dimension", "7.3", "frequency",
+         "频率的指数是 $2i/d$，其中 $i$ 是维度对的编号：第 $2i$ 和 $2i+1$ 维用同一个频率，不是用维度下标本身。",
+         verbatim=False)
+def _pe_index(S, d_model):
+    a = _angles(S, d_model, True)
+    pe = np.sin(a)
+    pe[:, 1::2] = np.cos(a[:, 1::2])
+    return pe
+
+
+@mistake("sinusoidal_pe", "halves-not-interleaved", "7.3", "encode",
+         "sin 和 cos 是交错放的（第 $2i$ 维 sin、第 $2i+1$ 维 cos），不是前一半 sin、后一半 cos。", verbatim=False)
+def _pe_halves(S, d_model):
+    a = _angles(S, d_model, False)[:, 0::2]
+    return np.concatenate([np.sin(a), np.cos(a)], axis=-1)
+
+
+@mistake("rope", "half-split-pairs", "7.3", "rotate",
+         "本题约定相邻两维 $(x_{2i}, x_{2i+1})$ 为一对旋转（RoFormer）；把 $x_i$ 与 $x_{i+d/2}$ 配对是另一种约定（LLaMA 的 HF 实现）。",
+         verbatim=False)
+def _rope_half(x, positions):
+    x = _f(x)
+    d = x.shape[-1]
+    theta = ops.rope_angles(np.asarray(positions), d)
+    cos, sin = np.cos(theta), np.sin(theta)
+    a, b = x[..., : d // 2], x[..., d // 2 :]
+    return np.concatenate([a * cos - b * sin, a * sin + b * cos], axis=-1)
+
+
+@mistake("rope", "rotation-sign", "7.3", "rotate",
+         "旋转矩阵是 $\\begin{pmatrix}\\cos\\theta & -\\sin\\theta\\\\ \\sin\\theta & \\cos\\theta\\end{pmatrix}$：转反了方向，相对位置的符号就反了。",
+         verbatim=False)
+def _rope_sign(x, positions):
+    return ops.rope(_f(x), -np.asarray(positions, dtype=np.float64))
+
+
+# ---------------------------------------------------------------- 11. KV cache step (7.22)
+
+
+def _kv(x_t, W_Q, W_K, W_V, K_cache, V_cache, *, tril=False, append_after=False):
+    x_t = _f(x_t)
+    K_new = np.vstack([_f(K_cache), x_t @ W_K])
+    V_new = np.vstack([_f(V_cache), x_t @ W_V])
+    K, V = (_f(K_cache), _f(V_cache)) if append_after else (K_new, V_new)
+    mask = np.tril(np.ones((1, K.shape[0]), dtype=bool)) if tril else None
+    out, _ = _attend(x_t @ W_Q, K, V, mask)
+    return out, K_new, V_new
+
+
+@mistake("kv_cache_step", "causal-mask-on-step", "7.22", "mask",
+         "**推理时不用 causal mask，但结果等价**：因为没有未来 token 可看。")
+def _kv_tril(x_t, W_Q, W_K, W_V, K_cache, V_cache):
+    return _kv(x_t, W_Q, W_K, W_V, K_cache, V_cache, tril=True)
+
+
+@mistake("kv_cache_step", "append-after-attend", "7.22", "attend",
+         "第 t 步要先把当前 token 的 k、v 追加进缓存再做注意力：它可以关注自己（j ≤ t）。", verbatim=False)
+def _kv_after(x_t, W_Q, W_K, W_V, K_cache, V_cache):
+    return _kv(x_t, W_Q, W_K, W_V, K_cache, V_cache, append_after=True)
+
+
+# ---------------------------------------------------------------- 12. Noam schedule (7.23)
+
+
+@mistake("noam_lr", "max-not-min", "7.23", "lr",
+         "公式里是 $\\min(\\text{step}^{-0.5},\\ \\text{step} \\cdot \\text{warmup\\_steps}^{-1.5})$：前 warmup 步线性增长，之后按 step^-0.5 衰减。",
+         verbatim=False)
+def _noam_max(step, d_model, warmup):
+    s = _f(step)
+    return d_model**-0.5 * np.maximum(s**-0.5, s * warmup**-1.5)
+
+
+@mistake("noam_lr", "warmup-exponent", "7.23", "lr",
+         "warmup 项是 $\\text{step} \\cdot \\text{warmup\\_steps}^{-1.5}$（指数 −1.5，不是 −0.5），两段在 step = warmup 处相接。",
+         verbatim=False)
+def _noam_exp(step, d_model, warmup):
+    s = _f(step)
+    return d_model**-0.5 * np.minimum(s**-0.5, s * warmup**-0.5)
+
+
+@mistake("noam_lr", "no-d-model-factor", "7.23", "lr",
+         "别漏了前面的 $d_{model}^{-0.5}$：模型越宽，学习率越小。", verbatim=False)
+def _noam_no_d(step, d_model, warmup):
+    s = _f(step)
+    return np.minimum(s**-0.5, s * warmup**-1.5)

@@ -17,7 +17,7 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax along ``axis``: subtract the row maximum before exp.
 
     A row whose every entry is -inf (every key masked) has no distribution; it comes back as zeros, the
-    way PyTorch's scaled_dot_product_attention returns them, never as NaN. See `fully_masked_rows`.
+    way PyTorch's scaled_dot_product_attention returns them, never as NaN.
     """
     scores = np.asarray(scores, dtype=np.float64)
     return softmax_into(scores, np.empty_like(scores), axis=axis)
@@ -36,11 +36,6 @@ def softmax_into(scores: np.ndarray, out: np.ndarray, axis: int = -1) -> np.ndar
         total[empty] = 1.0  # an all -inf row is all zeros after exp: 0 / 1 = 0, not 0 / 0
     out /= total
     return out
-
-
-def fully_masked_rows(scores: np.ndarray) -> np.ndarray:
-    """Indices (one row of indices per fully masked query row) of rows that are all -inf."""
-    return np.argwhere(np.all(np.isneginf(scores), axis=-1))
 
 
 def causal_allowed(s_q: int, s_k: int | None = None) -> np.ndarray:

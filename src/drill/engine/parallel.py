@@ -26,7 +26,11 @@ def workers() -> int:
     never uses more threads than a plain numpy program would."""
     cores = os.cpu_count() or 1
     controller = _controller()
-    blas = [lib.num_threads for lib in controller.lib_controllers if lib.user_api == "blas"] if controller else []
+    blas = (
+        [lib.num_threads for lib in controller.lib_controllers if lib.user_api == "blas"]
+        if controller
+        else []
+    )
     return max(1, min(cores, max(blas) if blas else 1, 8))
 
 

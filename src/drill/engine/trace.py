@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-@dataclass(frozen=True, eq=False)  # arrays inside: identity equality, hashable
+@dataclass(frozen=True, eq=False, kw_only=True)  # arrays inside: identity equality, hashable
 class Step:
-    """One intermediate result: ``output`` is what this step computes from ``inputs``."""
+    """One intermediate result: ``output`` is what this step computes from ``inputs``. Built with keywords."""
 
     name: str  # stable identifier, e.g. "softmax"
     title: str  # short human title, e.g. "Row-wise softmax"

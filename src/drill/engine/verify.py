@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,128 +18,75 @@ from drill.engine.examples import build_example
 from drill.engine.trace import Trace
 from drill.errors import DrillError
 
+if TYPE_CHECKING:
+    from drill.content.models import Check
+
 SLACK = 1e-9
 OK, ERRATUM, MISMATCH = "ok", "erratum", "mismatch"
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    id: str
-    section: str
-    example: str
-    step: str
-    index: tuple[int, ...]
-    claimed: float
-    decimals: int
-    value: float | None  # what the engine computes (None when the step or index does not exist)
+    """What the engine says about one check. ``check`` is the check itself (a drill.content.models.Check, or
+    any object with its fields): id, section, example, step, index, claimed, decimals, erratum, card."""
+
+    check: Check
+    value: float | None  # what the engine computes (None when the example, step or index does not exist)
     status: str  # "ok", "erratum" (the chapter is wrong and the check says so) or "mismatch"
     message: str
-    erratum: str | None = None
-    card: str | None = None
 
     @property
     def ok(self) -> bool:
         """True when the content is consistent: the chapter agrees, or its error is recorded."""
         return self.status in (OK, ERRATUM)
 
-    @property
-    def tolerance(self) -> float:
-        return tolerance(self.decimals)
-
-    def engine_text(self) -> str:
-        """The engine's value at the printed precision (plus two more digits when the chapter is wrong)."""
-        if self.value is None:
-            return "—"
-        extra = 0 if self.status == OK else 2
-        return f"{self.value:.{self.decimals + extra}f}"
-
 
 def tolerance(decimals: int) -> float:
     return 0.5 * 10.0 ** (-decimals) + SLACK
 
 
-def _field(check, name: str, default=None):
-    if isinstance(check, Mapping):
-        return check.get(name, default)
-    return getattr(check, name, default)
-
-
-def verify_checks(checks: Iterable, traces: Mapping[str, Trace] | None = None) -> list[CheckResult]:
-    """Compare each check with the engine; ``checks`` are Check objects or dicts with the checks.yaml fields."""
+def verify_checks(checks: Iterable[Check], traces: Mapping[str, Trace] | None = None) -> list[CheckResult]:
+    """Compare each check with the engine; ``traces`` may hold examples already built (by name)."""
     cache: dict[str, Trace | DrillError] = dict(traces or {})
-    results = []
-    for check in checks:
-        cid = str(_field(check, "id", "?"))
-        example, step = str(_field(check, "example", "")), str(_field(check, "step", ""))
-        index = tuple(int(i) for i in (_field(check, "index") or ()))
-        claimed = float(_field(check, "claimed"))
-        decimals = int(_field(check, "decimals"))
-        erratum = _field(check, "erratum")
-        common = dict(
-            id=cid,
-            section=str(_field(check, "section", "")),
-            example=example,
-            step=step,
-            index=index,
-            claimed=claimed,
-            decimals=decimals,
-            erratum=erratum,
-            card=_field(check, "card"),
-        )
-        if example not in cache:
-            try:
-                cache[example] = build_example(example)
-            except DrillError as err:
-                cache[example] = err
-        trace = cache[example]
-        if isinstance(trace, DrillError):
-            results.append(CheckResult(value=None, status=MISMATCH, message=str(trace), **common))
-            continue
-        if step not in trace:
-            results.append(
-                CheckResult(
-                    value=None, status=MISMATCH, message=f"example {example!r} has no step {step!r}", **common
-                )
-            )
-            continue
-        output = np.asarray(trace[step].output)
+    return [_verify(check, cache) for check in checks]
+
+
+def _verify(check: Check, cache: dict[str, Trace | DrillError]) -> CheckResult:
+    example, step, index = check.example, check.step, tuple(check.index)
+    if example not in cache:
         try:
-            if len(index) != output.ndim:
-                raise IndexError
-            value = float(output[index])
-        except IndexError:
-            results.append(
-                CheckResult(
-                    value=None,
-                    status=MISMATCH,
-                    message=f"index {list(index)} is not valid for {example}/{step} of shape {list(output.shape)}",
-                    **common,
-                )
-            )
-            continue
-        agrees = abs(value - claimed) <= tolerance(decimals)
-        if agrees and not erratum:
-            status, message = OK, f"chapter {claimed:g} agrees with the engine's {value:.{decimals + 3}f}"
-        elif not agrees and erratum:
-            status, message = (
-                ERRATUM,
-                (f"chapter prints {claimed:g}; the engine computes {value:.{decimals + 3}f} ({erratum})"),
-            )
-        elif agrees:
-            status, message = (
-                MISMATCH,
-                (
-                    f"an erratum is recorded but the chapter's {claimed:g} agrees with the engine's "
-                    f"{value:.{decimals + 3}f}: remove the erratum"
-                ),
-            )
-        else:
-            status, message = (
-                MISMATCH,
-                (
-                    f"the chapter printed {claimed:g} (to {decimals} decimals) but the engine says "
-                    f"{value:.{decimals + 3}f}; difference {abs(value - claimed):.2g} > {tolerance(decimals):.2g}"
-                ),
-            )
-        results.append(CheckResult(value=value, status=status, message=message, **common))
-    return results
+            cache[example] = build_example(example)
+        except DrillError as err:
+            cache[example] = err
+    trace = cache[example]
+    if isinstance(trace, DrillError):
+        return CheckResult(check, None, MISMATCH, str(trace))
+    if step not in trace:
+        return CheckResult(check, None, MISMATCH, f"example {example!r} has no step {step!r}")
+    output = np.asarray(trace[step].output)
+    if len(index) != output.ndim or any(not -n <= i < n for i, n in zip(index, output.shape, strict=True)):
+        shape = list(output.shape)
+        return CheckResult(
+            check, None, MISMATCH, f"index {list(index)} is not valid for {example}/{step} of shape {shape}"
+        )
+    value = float(output[index])
+    return CheckResult(check, value, *_judge(value, check.claimed, check.decimals, check.erratum))
+
+
+def _judge(value: float, claimed: float, decimals: int, erratum: str | None) -> tuple[str, str]:
+    """(status, message) for the engine's value against the printed one."""
+    agrees = abs(value - claimed) <= tolerance(decimals)
+    shown = f"{value:.{decimals + 3}f}"
+    if agrees and not erratum:
+        return OK, f"chapter {claimed:g} agrees with the engine's {shown}"
+    if not agrees and erratum:
+        return ERRATUM, f"chapter prints {claimed:g}; the engine computes {shown} ({erratum})"
+    if agrees:
+        return MISMATCH, (
+            f"an erratum is recorded but the chapter's {claimed:g} agrees with the engine's {shown}: "
+            "remove the erratum"
+        )
+    return MISMATCH, (
+        f"the chapter printed {claimed:g} (to {decimals} decimals) but the engine says {shown}; "
+        f"difference {abs(value - claimed):.2g} > {tolerance(decimals):.2g}"
+    )

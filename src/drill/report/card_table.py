@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from drill.report.data import MASTERED_STABILITY_DAYS, RATINGS, STATES, CardFigure
+from drill.srs import forgetting
 
 # FSRS state codes (a card without a state row is new) and the shown-state codes, both indexes into STATES:
 # the shown state is the FSRS state unless the card is suspended or retired.
@@ -45,7 +46,7 @@ class CardTable:
     first_reviews: np.ndarray  # int64, first-of-study-day grades (true retention), kept by the store
     first_passes: np.ndarray  # int64
 
-    # Columns fetched, in this order, by ``from_rows``'s query (figures.card_table).
+    # Columns fetched, in this order, by ``from_rows``'s query (queries.Queries.card_table).
     COLUMNS = ("db_id", "content_id", "section", "retired", "state", "stability", "difficulty", "due",
                "last_review", "reps", "lapses", "suspended", "first_reviews", "first_passes")
 
@@ -100,10 +101,14 @@ class CardTable:
 
     # -- figures over the columns ----------------------------------------------------------------------
 
-    def retrievability(self, decay: Any, now: datetime) -> np.ndarray:
-        """R now for every card (NaN for a card never reviewed)."""
-        stability = np.where(self.fsrs_state != NEW, self.stability, np.nan)
-        return decay.retrievability_array(stability, now.timestamp() - self.last_s)
+    def retrievability(self, decay: float, now: datetime) -> np.ndarray:
+        """R now for every card (NaN for a card never reviewed): drill.srs.forgetting's curve, with the time
+        since the last review counted in whole days as py-fsrs counts it."""
+        known = (self.fsrs_state != NEW) & (self.stability > 0) & ~np.isnan(self.last_s)  # (NaN > 0 is False)
+        days = np.maximum(0.0, np.floor_divide(now.timestamp() - self.last_s[known], 86400.0))
+        r = np.full(len(self), np.nan)
+        r[known] = forgetting.retrievability(self.stability[known], days, decay)
+        return r
 
     def by_state(self) -> dict[str, int]:
         counts = np.bincount(self.shown, minlength=len(STATES))

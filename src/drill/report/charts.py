@@ -156,5 +156,5 @@ def display_text(text: str) -> str:
         return text
     try:
         return render_text(text)
-    except Exception:  # noqa: BLE001 - a formula the renderer cannot draw is shown as written
+    except Exception:  # a formula the renderer cannot draw is shown as written
         return text

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from operator import attrgetter
 
 SCHEMA_VERSION = "1.0"
 
@@ -60,6 +61,10 @@ class RetentionFigure:
     reviews: int
     passed: int
     rate: float | None  # passed / reviews, None when there is nothing to measure
+
+    @classmethod
+    def of(cls, reviews: int, passed: int) -> RetentionFigure:
+        return cls(reviews=reviews, passed=passed, rate=(passed / reviews) if reviews else None)
 
 
 @dataclass(frozen=True)
@@ -185,7 +190,7 @@ def jsonable(value, skip: tuple[str, ...] = ()):
     """``value`` as plain JSON-ready data (a dataclass's fields in ``skip`` left out)."""
     # Hand-rolled rather than dataclasses.asdict (which deep-copies): a report may hold 100k cards.
     if isinstance(value, CardFigure):  # the common case by far: one per card
-        return {name: _jsonable(getattr(value, name)) for name in _CARD_FIELDS}
+        return card_json(value)
     if hasattr(value, "__dataclass_fields__"):
         return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__ if name not in skip}
     return _jsonable(value)
@@ -205,4 +210,13 @@ def _jsonable(value):
     return value
 
 
+def card_json(card: CardFigure) -> dict:
+    """A card as JSON-ready data: its fields as they are (text, numbers, None), its due time in ISO 8601."""
+    values = dict(zip(_CARD_FIELDS, _card_values(card), strict=True))
+    if card.due is not None:
+        values["due"] = card.due.isoformat()
+    return values
+
+
 _CARD_FIELDS = tuple(CardFigure.__dataclass_fields__)
+_card_values = attrgetter(*_CARD_FIELDS)

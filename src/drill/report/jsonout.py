@@ -10,7 +10,7 @@ import json
 import uuid
 from importlib import resources
 
-from drill.report.data import ReportData, jsonable
+from drill.report.data import ReportData, card_json, jsonable
 
 SCHEMA_ID = "https://drill.invalid/schemas/report-1.json"
 
@@ -24,7 +24,7 @@ def to_json(data: ReportData) -> str:
                                          for name in data.__dataclass_fields__}}
     text = json.dumps(document, ensure_ascii=False, indent=2)
     encode = json.JSONEncoder(ensure_ascii=False).encode
-    cards = (",\n    ".join(encode(jsonable(card)) for card in data.cards) if data.cards else "")
+    cards = ",\n    ".join(map(encode, map(card_json, data.cards)))
     cards_text = f"[\n    {cards}\n  ]" if cards else "[]"
     return text.replace(json.dumps(placeholder), cards_text, 1) + "\n"
 

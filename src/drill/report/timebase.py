@@ -7,7 +7,7 @@ the calendar, streak, forecast and --since use the same numbering.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, tzinfo
 
 from drill.srs.days import day_start, study_day
 from drill.store.review_days import EPOCH_DAY
@@ -32,6 +32,3 @@ class DayClock:
         """The UTC instant the local study day ``day`` begins."""
         return day_start(day, self.day_start_hour, self.tz)
 
-
-def day_from_number(number: int) -> date:
-    return EPOCH_DAY + timedelta(days=int(number))

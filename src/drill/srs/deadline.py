@@ -7,8 +7,8 @@ target (so the card is seen again before the interview, and again after that if 
 inside that shorter window. Once the day has passed, scheduling is plain FSRS again: the deadline only ever
 shortens an interval, it never changes the memory state.
 
-Recall follows the forgetting curve py-fsrs uses, ``R(t) = (1 + F·t/S)^D`` with ``D = -w₂₀`` and
-``F = 0.9^(1/D) - 1``, with ``t`` in whole days since the last review (py-fsrs counts elapsed days so).
+Recall follows the forgetting curve py-fsrs uses (``drill.srs.forgetting``), ``t`` in whole days since the last
+review.
 All functions are pure functions of (states, times, config).
 """
 
@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 
 from drill.errors import InputError
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
+from drill.srs.forgetting import days_until, decay_of, elapsed_days, retrievability
 from drill.srs.scheduler import fuzz_fraction, fuzz_range, schedule
 from drill.srs.state import CardState, Grade, ReviewOutcome, as_utc
 
@@ -41,28 +42,17 @@ class Deadline:
             raise InputError(f"the interview target recall must be from 0.5 to 0.99, got {self.target}")
 
 
-def curve(config: SrsConfig = DEFAULT_CONFIG) -> tuple[float, float]:
-    """(F, D) of the forgetting curve for these FSRS weights."""
-    from fsrs.scheduler import DEFAULT_PARAMETERS
-
-    weights = config.parameters if config.parameters is not None else DEFAULT_PARAMETERS
-    decay = -float(weights[20])
-    return 0.9 ** (1.0 / decay) - 1.0, decay
-
-
 def recall(state: CardState, moment: datetime, config: SrsConfig = DEFAULT_CONFIG) -> float:
     """Predicted probability of recalling the card at ``moment`` with no review before it (0 for a new card)."""
     if state.last_review is None or state.stability is None:
         return 0.0
-    factor, decay = curve(config)
-    elapsed = max(0, (as_utc(moment) - state.last_review).days)
-    return (1.0 + factor * elapsed / state.stability) ** decay
+    elapsed = elapsed_days(state.last_review, as_utc(moment))
+    return retrievability(state.stability, elapsed, decay_of(config.parameters))
 
 
 def days_until_recall(stability: float, target: float, config: SrsConfig = DEFAULT_CONFIG) -> float:
     """How many days after a review recall falls to ``target`` (the curve solved for t)."""
-    factor, decay = curve(config)
-    return stability / factor * (target ** (1.0 / decay) - 1.0)
+    return days_until(stability, target, decay_of(config.parameters))
 
 
 def apply_deadline(
@@ -158,6 +148,10 @@ class NewCardPace:
     def reachable(self) -> bool:
         return self.needed_per_day <= self.limit
 
+    def per_day(self, limit: int) -> int:
+        """What the plan introduces a day: the pace needed, within the daily limit."""
+        return min(self.needed_per_day, limit)
+
 
 def new_card_pace(remaining_new: int, days_left: int, limit: int, *, settle_days: int = 2) -> NewCardPace:
     """The pace that introduces every new card at least ``settle_days`` before the day (when there is room)."""
@@ -174,6 +168,11 @@ class DayForecast:
     readiness: float  # mean recall over all cards at that day's start, if the plan is followed up to it
 
 
+def introduction_day(index: int, per_day: int) -> int:
+    """The day (0 = today) the plan introduces the ``index``-th new card (content order) at ``per_day`` a day."""
+    return index // max(1, per_day)
+
+
 def workload(
     states: Sequence[CardState], now: datetime, deadline: Deadline, config: SrsConfig = DEFAULT_CONFIG
 ) -> list[DayForecast]:
@@ -183,22 +182,23 @@ def workload(
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     pending_new = [s for s in states if s.is_new]
     pace = new_card_pace(len(pending_new), days_left, config.new_per_day)
-    per_day = min(pace.needed_per_day, config.new_per_day)
+    per_day = pace.per_day(config.new_per_day)
     live = [replace(s, due=planned_due(s, deadline, config)) for s in states if not s.is_new]
     total = len(states)
     rows: list[DayForecast] = []
     for day in range(days_left + 1):
-        start = now + day * DAY
+        start = min(now + day * DAY, deadline.at)
         end = start + DAY
         readiness = sum(recall(s, start, config) for s in live) / total if total else 0.0
         reviews = 0
         new_today = 0
         if day < days_left:
-            introduced = [pending_new.pop() for _ in range(min(per_day, len(pending_new)))]
+            introduced = [pending_new.pop(0) for _ in range(min(per_day, len(pending_new)))]
             new_today = len(introduced)
             live.extend(schedule_for(s, Grade.GOOD, start, deadline, config).after for s in introduced)
             for index, state in enumerate(live):
-                while state.due < end and state.due <= deadline.at:
+                # the last day's reviews include those due at the interview's start (that morning)
+                while state.due <= deadline.at and (state.due < end or day == days_left - 1):
                     state = schedule_for(state, Grade.GOOD, max(start, state.due), deadline, config).after
                     reviews += 1
                 live[index] = state
@@ -219,9 +219,9 @@ __all__ = [
     "Deadline",
     "NewCardPace",
     "apply_deadline",
-    "curve",
     "days_until_recall",
     "followed_recall",
+    "introduction_day",
     "new_card_pace",
     "planned_due",
     "readiness",

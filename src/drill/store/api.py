@@ -103,7 +103,9 @@ class Store:
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
         """One short transaction: committed on success, rolled back on error; never left open."""
         if write and self.readonly:
-            raise StoreError(f"the progress database {self.where} is open read-only: progress cannot be saved")
+            raise StoreError(
+                f"the progress database {self.where} is open read-only: progress cannot be saved"
+            )
         with engines.translate_errors(self.where):
             with self._engine.connect() as conn:
                 if write:
@@ -111,7 +113,9 @@ class Store:
                 with conn.begin():
                     if write and not self.is_sqlite:
                         # Serialise this user's writers (two terminals): the second waits for the first.
-                        conn.execute(select(users_t.c.id).where(users_t.c.id == self.user_id).with_for_update())
+                        conn.execute(
+                            select(users_t.c.id).where(users_t.c.id == self.user_id).with_for_update()
+                        )
                     yield conn
 
     def statement(self, key: Any, build: Callable[[], Any]) -> Any:
@@ -249,6 +253,10 @@ class Store:
     def clear_interview_plan(self) -> int:
         """Remove the plan; returns how many card dues went back to FSRS's own."""
         return plans.clear(self)
+
+    def plan_cards(self) -> list[tuple[str, str, Any]]:
+        """(content id, section, drill.srs.CardState) of every studied card, for readiness figures."""
+        return plans.card_states(self)
 
     def deadline(self) -> Any:
         """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change)."""

@@ -52,7 +52,9 @@ def _where(path: Path) -> str:
     return str(path)
 
 
-def make_backup(db_path: Path, *, reason: str | None = None, folder: Path | None = None, keep: int = KEEP) -> Path:
+def make_backup(
+    db_path: Path, *, reason: str | None = None, folder: Path | None = None, keep: int = KEEP
+) -> Path:
     """Copy the database at ``db_path`` with the backup API to a new timestamped file; prune old ones."""
     if not db_path.exists():
         raise StoreError(f"there is no progress database at {db_path} to back up")
@@ -73,7 +75,9 @@ def make_backup(db_path: Path, *, reason: str | None = None, folder: Path | None
                 source.backup(dest)
                 check = dest.execute("PRAGMA quick_check").fetchone()[0]
                 if check != "ok":
-                    raise StoreError(f"the backup of {db_path} failed its check ({check}); the database may be damaged")
+                    raise StoreError(
+                        f"the backup of {db_path} failed its check ({check}); the database may be damaged"
+                    )
                 # The copy is a plain rollback-journal file: one file, safe to move around.
                 dest.execute("PRAGMA journal_mode = DELETE")
             finally:
@@ -131,7 +135,9 @@ def check_file(path: Path) -> None:
         raise StoreError(f"{path} is not a drill progress database")
 
 
-def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = None) -> tuple[Path, Path | None]:
+def restore(
+    db_path: Path, backup: Path | None = None, *, folder: Path | None = None
+) -> tuple[Path, Path | None]:
     """Replace the database at ``db_path`` with ``backup`` (default: the latest backup).
 
     The current file (with its -wal and -shm) is moved aside as ``<name>.replaced-<time>``, never deleted;
@@ -145,7 +151,9 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
         backup = backups[-1]
     backup = Path(backup)
     if backup.absolute().resolve() == Path(db_path).absolute().resolve():
-        raise StoreError(f"{backup} is the progress database itself; name one of its backups (drill restore --list)")
+        raise StoreError(
+            f"{backup} is the progress database itself; name one of its backups (drill restore --list)"
+        )
     check_file(backup)
     stamp = datetime.now(UTC).strftime(_STAMP)
     aside = None
@@ -158,7 +166,11 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
         side = db_path.with_name(db_path.name + extra)
         if side.exists():
             # A stale -wal next to the restored file would be replayed into it: move it with its database.
-            moved = aside.with_name(aside.name + extra) if aside else side.with_name(f"{side.name}.orphan-{stamp}")
+            moved = (
+                aside.with_name(aside.name + extra)
+                if aside
+                else side.with_name(f"{side.name}.orphan-{stamp}")
+            )
             os.replace(side, moved)
             moves.append((side, moved))
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -181,5 +193,7 @@ def restore(db_path: Path, backup: Path | None = None, *, folder: Path | None = 
             partial.unlink(missing_ok=True)
         for original, moved in reversed(moves):  # put the current database back where it was
             os.replace(moved, original)
-        raise StoreError(f"cannot restore {backup} to {db_path}: {err}; the current database is unchanged") from None
+        raise StoreError(
+            f"cannot restore {backup} to {db_path}: {err}; the current database is unchanged"
+        ) from None
     return backup, aside

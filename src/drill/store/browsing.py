@@ -72,7 +72,9 @@ def browse(
     if state is not None and state not in BROWSE_STATES:
         raise StoreError(f"unknown card state {state!r}; choose one of {', '.join(BROWSE_STATES)}")
     now = aware(now) if now is not None else datetime.now(UTC)
-    join = cards_t.outerjoin(states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id))
+    join = cards_t.outerjoin(
+        states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
+    )
     query = in_scope(
         store,
         select(

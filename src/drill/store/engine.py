@@ -71,9 +71,7 @@ def sqlite_file(url: str) -> Path | None:
 
 def is_readonly_url(url: str) -> bool:
     parsed = parse_url(url)
-    return parsed.get_backend_name() == "sqlite" and "mode=ro" in (parsed.database or "") + str(
-        parsed.query
-    )
+    return parsed.get_backend_name() == "sqlite" and "mode=ro" in (parsed.database or "") + str(parsed.query)
 
 
 def display_url(url: str) -> str:

@@ -23,7 +23,9 @@ def current_revision(conn: Connection) -> str | None:
     tables = set(inspect(conn).get_table_names())
     if "alembic_version" not in tables:
         if tables & {"cards", "review_logs", "card_states"}:
-            raise StoreError("the database has drill-like tables but no schema revision; it was not made by drill")
+            raise StoreError(
+                "the database has drill-like tables but no schema revision; it was not made by drill"
+            )
         return None
     rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
     if len(rows) != 1:

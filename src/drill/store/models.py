@@ -239,7 +239,9 @@ class QuizAnswer(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     attempt_id: Mapped[int] = mapped_column(ForeignKey("quiz_attempts.id", ondelete="CASCADE"), index=True)
-    item_id: Mapped[str] = mapped_column(String(100))  # a quiz id from quizzes.yaml or a generated question id
+    item_id: Mapped[str] = mapped_column(
+        String(100)
+    )  # a quiz id from quizzes.yaml or a generated question id
     kind: Mapped[str] = mapped_column(String(20))  # "chapter" or "generated"
     chosen: Mapped[str | None] = mapped_column(String(20), nullable=True)  # None: no answer (timed out)
     correct: Mapped[bool] = mapped_column(Boolean)

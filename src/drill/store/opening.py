@@ -40,7 +40,9 @@ def check_user_name(name: str) -> str:
         raise StoreError(f"--user is {len(name)} characters long; at most {USER_NAME_MAX}")
     bad = next((ch for ch in name if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F), None)
     if bad is not None:
-        raise StoreError(f"--user {name!r} contains the control character U+{ord(bad):04X}; use printable text")
+        raise StoreError(
+            f"--user {name!r} contains the control character U+{ord(bad):04X}; use printable text"
+        )
     return name
 
 
@@ -110,7 +112,9 @@ def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bo
                 # report) skips it; damage such a reader meets is reported the same way (engines.describe).
                 result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
                 if result != ["ok"]:
-                    raise StoreError(engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})")
+                    raise StoreError(
+                        engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})"
+                    )
                 readonly = _sqlite_readonly(raw)
             if not readonly:
                 mode = raw.execute("PRAGMA journal_mode").fetchone()[0]

@@ -118,7 +118,10 @@ def statements(user_id: int, packs: Sequence[str], section: str | None) -> dict[
             due + " AND card_states.state != ? ORDER BY card_states.due LIMIT ? OFFSET ?",
             [user_id, now, now, *scope, "review", 1, 0],
         ),
-        "new": (new + " ORDER BY cards.pack, cards.position, cards.id LIMIT ? OFFSET ?", [user_id, now, *scope, 1, 0]),
+        "new": (
+            new + " ORDER BY cards.pack, cards.position, cards.id LIMIT ? OFFSET ?",
+            [user_id, now, *scope, 1, 0],
+        ),
     }
 
 
@@ -162,7 +165,9 @@ def build_plan(store: Any, section: str | None) -> dict:
         revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
         conn.rollback()
     dialect = store.engine.dialect
-    digests = {name: digest(*_compile(stmt, dialect)) for name, stmt in next_card_statements(store, section).items()}
+    digests = {
+        name: digest(*_compile(stmt, dialect)) for name, stmt in next_card_statements(store, section).items()
+    }
     header = {
         "format": PLAN_FORMAT,
         "drill": __version__,
@@ -255,7 +260,9 @@ def _run(db_file: Path, header: dict, digests: dict, section: str | None, now: d
 
         def fetch(name: str) -> list[tuple]:
             sql, params = mine[name]
-            return conn.execute(sql, [sqlite_timestamp(values[p]) if isinstance(p, Runtime) else p for p in params]).fetchall()
+            return conn.execute(
+                sql, [sqlite_timestamp(values[p]) if isinstance(p, Runtime) else p for p in params]
+            ).fetchall()
 
         def first(name: str) -> tuple | None:
             rows = fetch(name)

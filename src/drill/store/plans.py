@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import and_, bindparam, delete, select, update
 
 from drill.srs import CardState, Phase
 from drill.srs.days import day_start
 from drill.srs.deadline import DEFAULT_TARGET, Deadline, planned_due
-from drill.store.tables import insert_ignore, plans_t, states_t
+from drill.store.reviewing import NEW_DUE
+from drill.store.tables import cards_t, insert_ignore, plans_t, states_t
 from drill.store.times import aware
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +38,9 @@ def deadline_of(store: Store, plan: Plan | None) -> Deadline | None:
     """The moment recall is judged: the start of the interview's study day (the store's day boundary)."""
     if plan is None:
         return None
-    return Deadline(at=day_start(plan.interview_day, store.config.day_starts_at, store.tz), target=plan.target)
+    return Deadline(
+        at=day_start(plan.interview_day, store.config.day_starts_at, store.tz), target=plan.target
+    )
 
 
 def load(store: Store, conn: Connection) -> Plan | None:
@@ -55,12 +58,46 @@ def current(store: Store, now: datetime) -> Plan | None:
     return plan
 
 
+def card_states(store: Store) -> list[tuple[str, str, CardState]]:
+    """(content id, section, memory state) of every card the user studies, in content order: retired and
+    suspended cards left out (the plan never shows them); a card never graded is new."""
+    join = cards_t.outerjoin(
+        states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
+    )
+    query = (
+        select(
+            cards_t.c.content_id, cards_t.c.section, states_t.c.state, states_t.c.step, states_t.c.stability,
+            states_t.c.difficulty, states_t.c.due, states_t.c.last_review, states_t.c.reps, states_t.c.lapses,
+        )
+        .select_from(join)
+        .where(cards_t.c.retired.is_(False), states_t.c.suspended.is_not(True))
+        .order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
+    )  # fmt: skip
+    if store.packs is not None:
+        query = query.where(cards_t.c.pack.in_(store.packs))
+    out = []
+    with store.transaction() as conn:
+        for row in conn.execute(query):
+            if row.state is None or row.state == Phase.NEW.value:
+                state = CardState(state=Phase.NEW, step=0, due=NEW_DUE)
+            else:
+                state = CardState(
+                    state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
+                    due=row.due, last_review=row.last_review, reps=row.reps, lapses=row.lapses,
+                )  # fmt: skip
+            out.append((row.content_id, row.section, state))
+    return out
+
+
 def _restore(store: Store, conn: Connection) -> int:
-    return conn.execute(
-        update(states_t)
-        .where(states_t.c.user_id == store.user_id, states_t.c.fsrs_due.is_not(None))
-        .values(due=states_t.c.fsrs_due, fsrs_due=None)
-    ).rowcount or 0
+    return (
+        conn.execute(
+            update(states_t)
+            .where(states_t.c.user_id == store.user_id, states_t.c.fsrs_due.is_not(None))
+            .values(due=states_t.c.fsrs_due, fsrs_due=None)
+        ).rowcount
+        or 0
+    )
 
 
 def set_plan(store: Store, interview_day: date, target: float, now: datetime) -> int:
@@ -71,7 +108,9 @@ def set_plan(store: Store, interview_day: date, target: float, now: datetime) ->
     if deadline.at <= now:
         from drill.errors import InputError
 
-        raise InputError(f"the interview day {interview_day.isoformat()} has already begun: give a later date")
+        raise InputError(
+            f"the interview day {interview_day.isoformat()} has already begun: give a later date"
+        )
     with store.transaction(write=True) as conn:
         _restore(store, conn)
         conn.execute(delete(plans_t).where(plans_t.c.user_id == store.user_id))
@@ -118,4 +157,4 @@ def clear(store: Store) -> int:
     return restored
 
 
-__all__ = ["DEFAULT_TARGET", "Plan", "clear", "current", "deadline_of", "load", "set_plan"]
+__all__ = ["DEFAULT_TARGET", "Plan", "card_states", "clear", "current", "deadline_of", "load", "set_plan"]

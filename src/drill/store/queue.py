@@ -54,7 +54,9 @@ def choose(
 
 def _left(done_by_state: Mapping[str, int], config: Any) -> tuple[int, int]:
     """(new cards, review cards) still allowed today."""
-    return remaining_today(done_by_state.get(Phase.NEW.value, 0), done_by_state.get(Phase.REVIEW.value, 0), config)
+    return remaining_today(
+        done_by_state.get(Phase.NEW.value, 0), done_by_state.get(Phase.REVIEW.value, 0), config
+    )
 
 
 # -- statements (each built once per store and set of packs: ``Store.statement``) ----------------------------
@@ -149,7 +151,9 @@ def new_query(store: Store, section: str | None) -> Select:
         states_t.c.suspended == False,  # noqa: E712
         or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now),
     )
-    join = cards_t.outerjoin(states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id))
+    join = cards_t.outerjoin(
+        states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
+    )
     query = select(*columns).select_from(join).where(or_(states_t.c.card_id.is_(None), new_row))
     return in_scope(store, query, section).order_by(*order)
 

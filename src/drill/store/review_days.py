@@ -50,13 +50,17 @@ def _statements(dialect: str) -> dict[str, object]:
         day = (
             update(days)
             .where(days.c.user_id == bindparam("b_user"), days.c.study_day == bindparam("b_day"))
-            .values(reviews=days.c.reviews + bindparam("b_n"), duration_ms=days.c.duration_ms + bindparam("b_ms"))
+            .values(
+                reviews=days.c.reviews + bindparam("b_n"), duration_ms=days.c.duration_ms + bindparam("b_ms")
+            )
         )
         card = (
             update(states)
             .where(states.c.user_id == bindparam("b_user"), states.c.card_id == bindparam("b_card"))
-            .values(first_reviews=states.c.first_reviews + bindparam("b_n"),
-                    first_passes=states.c.first_passes + bindparam("b_passed"))
+            .values(
+                first_reviews=states.c.first_reviews + bindparam("b_n"),
+                first_passes=states.c.first_passes + bindparam("b_passed"),
+            )
         )
         _STATEMENTS[dialect] = {"day": day, "upsert_day": _upsert_day(days, dialect), "card": card}
     return _STATEMENTS[dialect]
@@ -74,13 +78,23 @@ def _upsert_day(days, dialect: str):
     stmt = insert(days)
     return stmt.on_conflict_do_update(
         index_elements=[days.c.user_id, days.c.study_day],
-        set_={"reviews": days.c.reviews + stmt.excluded.reviews,
-              "duration_ms": days.c.duration_ms + stmt.excluded.duration_ms},
+        set_={
+            "reviews": days.c.reviews + stmt.excluded.reviews,
+            "duration_ms": days.c.duration_ms + stmt.excluded.duration_ms,
+        },
     )
 
 
-def count_grade(conn, user_id: int, card_id: int, day: int, first_of_day: bool, rating: int,
-                duration_ms: int | None, sign: int = 1) -> None:
+def count_grade(
+    conn,
+    user_id: int,
+    card_id: int,
+    day: int,
+    first_of_day: bool,
+    rating: int,
+    duration_ms: int | None,
+    sign: int = 1,
+) -> None:
     """Add (sign=1) or take back (sign=-1) one grade's share of the summaries."""
     statements = _statements(conn.dialect.name)
     ms = sign * (duration_ms or 0)
@@ -99,8 +113,10 @@ def count_grade(conn, user_id: int, card_id: int, day: int, first_of_day: bool, 
 
             conn.execute(insert(StudyDayTotal.__table__), new_row)
     if first_of_day:
-        conn.execute(statements["card"], {"b_user": user_id, "b_card": card_id, "b_n": sign,
-                                          "b_passed": sign if rating != 1 else 0})
+        conn.execute(
+            statements["card"],
+            {"b_user": user_id, "b_card": card_id, "b_n": sign, "b_passed": sign if rating != 1 else 0},
+        )
 
 
 def rebuild_summaries(conn) -> None:
@@ -122,22 +138,34 @@ def rebuild_summaries(conn) -> None:
 
     # Only the columns used, as plain table clauses: migration 0003 calls this too, whatever the models
     # later become.
-    days = table("study_day_totals", *(column(c, Integer) for c in ("user_id", "study_day", "reviews",
-                                                                    "duration_ms")))
-    states = table("card_states", *(column(c, Integer) for c in ("user_id", "card_id", "first_reviews",
-                                                                 "first_passes")))
-    logs = table("review_logs", *(column(c, Integer) for c in ("user_id", "card_id", "study_day", "rating",
-                                                               "duration_ms")), column("first_of_day", Boolean))
+    days = table(
+        "study_day_totals", *(column(c, Integer) for c in ("user_id", "study_day", "reviews", "duration_ms"))
+    )
+    states = table(
+        "card_states", *(column(c, Integer) for c in ("user_id", "card_id", "first_reviews", "first_passes"))
+    )
+    logs = table(
+        "review_logs",
+        *(column(c, Integer) for c in ("user_id", "card_id", "study_day", "rating", "duration_ms")),
+        column("first_of_day", Boolean),
+    )
     conn.execute(delete(days))
-    conn.execute(insert(days).from_select(
-        ["user_id", "study_day", "reviews", "duration_ms"],
-        select(logs.c.user_id, logs.c.study_day, func.count(), func.coalesce(func.sum(logs.c.duration_ms), 0))
-        .group_by(logs.c.user_id, logs.c.study_day),
-    ))
+    conn.execute(
+        insert(days).from_select(
+            ["user_id", "study_day", "reviews", "duration_ms"],
+            select(
+                logs.c.user_id, logs.c.study_day, func.count(), func.coalesce(func.sum(logs.c.duration_ms), 0)
+            ).group_by(logs.c.user_id, logs.c.study_day),
+        )
+    )
     conn.execute(update(states).values(first_reviews=0, first_passes=0))
     per_card = (
-        select(logs.c.user_id, logs.c.card_id, func.count().label("n"),
-               func.sum(case((logs.c.rating != 1, 1), else_=0)).label("passed"))
+        select(
+            logs.c.user_id,
+            logs.c.card_id,
+            func.count().label("n"),
+            func.sum(case((logs.c.rating != 1, 1), else_=0)).label("passed"),
+        )
         .where(logs.c.first_of_day == true())
         .group_by(logs.c.user_id, logs.c.card_id)
         .subquery()

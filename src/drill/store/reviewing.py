@@ -50,7 +50,9 @@ def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, 
     ).first()
     if row is None:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), Flags()
-    flags = Flags(row.suspended, as_utc(row.buried_until), row.leech, exists=True, fsrs_due=as_utc(row.fsrs_due))
+    flags = Flags(
+        row.suspended, as_utc(row.buried_until), row.leech, exists=True, fsrs_due=as_utc(row.fsrs_due)
+    )
     if row.state == Phase.NEW.value:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), flags
     state = CardState(
@@ -119,7 +121,10 @@ def preview(store: Store, card_id: str, now: datetime) -> dict[int, datetime]:
     deadline = store.deadline()
     return {
         grade: apply_deadline(
-            schedule(state, grade, now, store.config, fuzz_seed=row_id), deadline, store.config, fuzz_seed=row_id
+            schedule(state, grade, now, store.config, fuzz_seed=row_id),
+            deadline,
+            store.config,
+            fuzz_seed=row_id,
         ).after.due
         for grade in GRADES
     }

@@ -81,7 +81,9 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
             else:
                 counts["updated"] += 1
             conn.execute(
-                update(cards_t).where(cards_t.c.id == row.id).values(section=section, position=pos, retired=False)
+                update(cards_t)
+                .where(cards_t.c.id == row.id)
+                .values(section=section, position=pos, retired=False)
             )
         # Every card gets a state row for this user ("new", due NULL): see queue.new_query.
         missing = (

@@ -90,9 +90,10 @@ def _build_errata_notes(checks: list[Check]) -> list[str]:
             pass
     notes = []
     for result in verify_checks(checks, traces):
-        computed = "?" if result.value is None else f"{result.value:.{result.decimals}f}"
-        note = f"the chapter printed {result.claimed:.{result.decimals}f}; drill computes {computed}"
-        if result.erratum:
-            note += f" — {result.erratum}"
+        check = result.check
+        computed = "?" if result.value is None else f"{result.value:.{check.decimals}f}"
+        note = f"the chapter printed {check.claimed:.{check.decimals}f}; drill computes {computed}"
+        if check.erratum:
+            note += f" — {check.erratum}"
         notes.append(note)
     return notes

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from drill.engine.codetasks import basic
+from drill.engine.codetasks import basic, layers
 from drill.engine.codetasks.model import Task
 from drill.errors import InputError
 
-TASKS: dict[str, Task] = {t.name: t for t in sorted(basic.TASKS, key=lambda t: t.number)}
+TASKS: dict[str, Task] = {t.name: t for t in sorted(basic.TASKS + layers.TASKS, key=lambda t: t.number)}
 
 
 def get_task(name: str) -> Task:

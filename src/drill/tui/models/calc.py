@@ -245,7 +245,7 @@ def build_initial(extra: dict[str, Any]) -> Trace:
     trace = extra.get("trace")
     if trace is not None:
         return trace
-    from drill.commands.calc import build_trace
+    from drill.engine.build import build_trace
 
     keys = (
         "example",

@@ -51,8 +51,11 @@ def _backfill() -> None:
     day_starts_at, tz = _day_settings()
     conn = op.get_bind()
     logs = sa.table(
-        "review_logs", sa.column("id", sa.Integer()), sa.column("reviewed_at", UTCDateTime()),
-        sa.column("last_review_before", UTCDateTime()), sa.column("study_day", sa.Integer()),
+        "review_logs",
+        sa.column("id", sa.Integer()),
+        sa.column("reviewed_at", UTCDateTime()),
+        sa.column("last_review_before", UTCDateTime()),
+        sa.column("study_day", sa.Integer()),
         sa.column("first_of_day", sa.Boolean()),
     )
     update = (
@@ -62,7 +65,11 @@ def _backfill() -> None:
     )
     last_id = None
     while True:
-        query = sa.select(logs.c.id, logs.c.reviewed_at, logs.c.last_review_before).order_by(logs.c.id).limit(BATCH)
+        query = (
+            sa.select(logs.c.id, logs.c.reviewed_at, logs.c.last_review_before)
+            .order_by(logs.c.id)
+            .limit(BATCH)
+        )
         if last_id is not None:
             query = query.where(logs.c.id > last_id)
         rows = conn.execute(query).all()

@@ -1,0 +1,198 @@
+"""`drill plan`: an interview date, the readiness forecast for it, and a schedule that does not overshoot it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, date, datetime
+
+import click
+
+from drill.commands.options import content_option, store_options
+from drill.i18n import _
+
+
+def _parse_day(text: str) -> date:
+    from drill.errors import InputError
+
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(
+            _("--interview {value!r} is not a date: use YYYY-MM-DD").format(value=text)
+        ) from None
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _bar(value: float, width: int = 20) -> str:
+    filled = round(max(0.0, min(1.0, value)) * width)
+    return "█" * filled + "·" * (width - filled)
+
+
+def _echo_forecast(ready, plan_day: date, new_per_day: int) -> None:
+    click.echo(
+        _("Interview: {day} ({days} days left), target recall {target} on the day").format(
+            day=plan_day.isoformat(), days=ready.days_left, target=_percent(ready.deadline.target)
+        )
+    )
+    click.echo(
+        _("Readiness on the day: {followed} if you follow the plan, {idle} if you stop reviewing now").format(
+            followed=_percent(ready.if_followed), idle=_percent(ready.if_no_reviews)
+        )
+    )
+    pace = ready.pace
+    if pace.remaining:
+        if pace.reachable:
+            click.echo(
+                _("New cards: {n} left, {per} a day reaches every card before the day").format(
+                    n=pace.remaining, per=pace.needed_per_day
+                )
+            )
+        else:
+            click.echo(
+                _("New cards: {need} new cards a day needed, your limit is {limit}").format(
+                    need=pace.needed_per_day, limit=new_per_day
+                )
+            )
+    click.echo("")
+    click.echo(_("Per section (if followed / if you stop now):"))
+    for row in ready.sections:
+        click.echo(
+            f"  {row.section:<6} {_bar(row.if_followed)} {_percent(row.if_followed):>5} / "
+            f"{_percent(row.if_no_reviews):>4}  ({row.cards})"
+        )
+    risky = [c for c in ready.at_risk(10) if c.if_no_reviews < ready.deadline.target]
+    if risky:
+        click.echo("")
+        click.echo(_("Most at risk (recall on the day if not reviewed again):"))
+        for card in risky:
+            click.echo(f"  {card.card_id:<24} {card.section:<6} {_percent(card.if_no_reviews):>5}")
+    click.echo("")
+    click.echo(_("Daily workload until the day (reviews + new cards, readiness at the day's start):"))
+    for row in ready.days:
+        click.echo(f"  +{row.day:<3} {row.reviews:>4} + {row.new:<3} {_percent(row.readiness):>5}")
+
+
+def _as_json(ready, plan_day: date) -> str:
+    return json.dumps(
+        {
+            "interview_day": plan_day.isoformat(),
+            "target": ready.deadline.target,
+            "days_left": ready.days_left,
+            "readiness_if_followed": ready.if_followed,
+            "readiness_if_no_reviews": ready.if_no_reviews,
+            "new_cards": {
+                "remaining": ready.pace.remaining,
+                "needed_per_day": ready.pace.needed_per_day,
+                "limit": ready.pace.limit,
+                "reachable": ready.pace.reachable,
+            },
+            "sections": [
+                {
+                    "section": s.section,
+                    "cards": s.cards,
+                    "if_followed": s.if_followed,
+                    "if_no_reviews": s.if_no_reviews,
+                }
+                for s in ready.sections
+            ],
+            "at_risk": [
+                {"card": c.card_id, "section": c.section, "recall": c.if_no_reviews} for c in ready.at_risk()
+            ],
+            "days": [
+                {"day": d.day, "reviews": d.reviews, "new": d.new, "readiness": d.readiness}
+                for d in ready.days
+            ],
+        },
+        ensure_ascii=False,
+        indent=2,
+    )
+
+
+@click.command()
+@click.option(
+    "--interview", "interview", default=None, metavar="YYYY-MM-DD", help="Set (or move) the interview date."
+)
+@click.option(
+    "--target",
+    type=click.FloatRange(0.5, 0.99),
+    default=None,
+    help="Recall to aim for on the day (default 0.9).",
+)
+@click.option(
+    "--clear", "clear", is_flag=True, help="Remove the date: plain FSRS again, every interval kept."
+)
+@click.option(
+    "--yes", "-y", "yes", is_flag=True, help="Set the date without asking (the forecast is still shown)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (for scripts).")
+@store_options
+@content_option
+def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path) -> None:
+    """Plan for an interview day: readiness on the day, the cards most at risk, and reviews that land before it.
+
+    While a date is set, no card whose recall on the day would fall below the target is scheduled after it;
+    new cards come at a pace that reaches every card before the day. After the day, plain FSRS resumes.
+    """
+    from drill.content import load_content
+    from drill.errors import InputError
+    from drill.srs.deadline import DEFAULT_TARGET
+    from drill.srs.readiness import readiness
+    from drill.store import open_store
+    from drill.store.plans import Plan, deadline_of
+
+    if clear and (interview or target is not None):
+        raise InputError(_("--clear removes the date: give it alone"))
+    day = _parse_day(interview) if interview is not None else None
+    library = load_content(content_path)
+    now = datetime.now(UTC)
+    with open_store(db_url, user_name) as store:
+        store.sync_content(library)
+        if clear:
+            restored = store.clear_interview_plan()
+            click.echo(_("Interview date removed; {n} cards back on FSRS's own schedule.").format(n=restored))
+            return
+        current = store.interview_plan(now)
+        if day is None and target is not None:
+            if current is None:
+                raise InputError(_("--target needs an interview date: drill plan --interview YYYY-MM-DD"))
+            day = current.interview_day
+        if day is None:
+            if current is None:
+                click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))
+                return
+            ready = readiness(store.plan_cards(), now, deadline_of(store, current), store.config)
+            if as_json:
+                click.echo(_as_json(ready, current.interview_day))
+            else:
+                _echo_forecast(ready, current.interview_day, store.config.new_per_day)
+            return
+        chosen = target if target is not None else (current.target if current else DEFAULT_TARGET)
+        deadline = deadline_of(store, Plan(day, chosen, now))
+        if deadline.at <= now:
+            raise InputError(
+                _("the interview day {day} has already begun: give a later date").format(day=day.isoformat())
+            )
+        ready = readiness(store.plan_cards(), now, deadline, store.config)
+        if as_json:
+            click.echo(_as_json(ready, day))
+        else:
+            _echo_forecast(ready, day, store.config.new_per_day)
+        if not yes:
+            if not sys.stdin.isatty():
+                raise InputError(_("not a terminal: add --yes to set the date without asking"))
+            if not click.confirm(
+                _("Set {day} as your interview date?").format(day=day.isoformat()), default=True
+            ):
+                click.echo(_("Nothing changed."))
+                return
+        moved = store.set_interview_plan(day, chosen, now)
+        click.echo(
+            _("Interview date set to {day}; {n} cards brought forward to be reviewed before it.").format(
+                day=day.isoformat(), n=moved
+            ),
+            err=as_json,
+        )
