@@ -7,15 +7,16 @@ thread count:
     materialises the per-head weights: the like-for-like baseline the ratio is reported against);
   * torch float64 projections + scaled_dot_product_attention + W_O (fused, keeps no weights);
   * torch float32 nn.MultiheadAttention (need_weights=True), for scale.
-Prints medians and ratios (engine / baseline); never asserts a time. Each thread count runs in a child process
-(OPENBLAS_NUM_THREADS must be set before numpy loads; torch.set_num_threads sets PyTorch's to the same number),
-one child per count in --threads. Run:
+Prints medians and ratios (engine / baseline); never asserts a time. The engine and the baselines alternate
+within every run (interleaved), so load from other processes hits all of them alike.
 
-    /work/venv/bin/python benchmarks/engine_mha.py [--runs 9] [--causal] [--threads 1,2]
+The goal (issue 10: engine / torch float64 MHA <= 1.2x) is judged on ONE thread: numpy's BLAS single-threaded
+(OPENBLAS_NUM_THREADS=1 etc., so the engine takes its sequential path) and torch.set_num_threads(1). On a shared
+2-core machine a two-thread figure mostly measures the two libraries' thread contention; `--threads 1,2` still
+prints it, for information. Each thread count runs in a child process (the BLAS variables must be set before
+numpy loads). Run:
 
-The engine uses as many threads as numpy's BLAS is allowed: with 2 it splits a big trace into blocks on 2 threads
-with single-threaded BLAS each (drill.engine.parallel), which keeps a loaded machine from oversubscribing its
-cores. The load average is printed with each block: other jobs on the machine add noise to both sides.
+    python benchmarks/engine_mha.py [--runs 9] [--causal] [--threads 1]
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ import numpy as np
 import torch
 
 from drill.engine.attention import attention_trace
+
+GOAL = 1.2  # engine / torch float64 MHA, one thread
+THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def median_times(fns: dict, runs: int) -> dict:
@@ -67,13 +71,17 @@ def main() -> None:
     parser.add_argument("--d-model", type=int, default=512)
     parser.add_argument("--heads", type=int, default=8)
     parser.add_argument("--causal", action="store_true")
-    parser.add_argument("--threads", default="1,2", help="comma-separated thread counts, one child run each")
+    parser.add_argument(
+        "--threads",
+        default="1",
+        help="comma-separated thread counts, one child run each (the goal is judged on 1)",
+    )
     parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is None:
         summary = []
         for n in [int(t) for t in args.threads.split(",")]:
-            env = dict(os.environ, OPENBLAS_NUM_THREADS=str(n))
+            env = dict(os.environ, **{var: str(n) for var in THREAD_VARS})
             cmd = [
                 sys.executable,
                 __file__,
@@ -93,7 +101,11 @@ def main() -> None:
             print(out, end="")
             found = re.search(r"RATIO engine / torch float64 MHA = ([0-9.]+)x", out)
             summary.append(f"{n} thread(s): {found.group(1) if found else '?'}x")
-        print("SUMMARY engine / torch float64 MHA: " + ", ".join(summary) + " (goal <= 1.5x)")
+        print(
+            "SUMMARY engine / torch float64 MHA: "
+            + ", ".join(summary)
+            + f" (goal <= {GOAL:g}x on 1 thread; other counts for information)"
+        )
         return
     torch.set_num_threads(args.child)
     s, d, h = args.tokens, args.d_model, args.heads
@@ -105,7 +117,7 @@ def main() -> None:
     print(f"S = {s}, d_model = {d}, h = {h}, causal = {args.causal}, runs = {args.runs} (median)")
     print(f"torch {torch.__version__}, torch.get_num_threads() = {torch.get_num_threads()}")
     print(f"numpy {np.__version__}: {blas_info()}")
-    env = {k: os.environ.get(k) for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")}
+    env = {k: os.environ.get(k) for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", *THREAD_VARS)}
     print("env: " + ", ".join(f"{k}={v}" for k, v in env.items()))
 
     def engine():
@@ -166,7 +178,7 @@ def main() -> None:
     print(
         f"torch MHA float32, per-head weights          {t_mha32 * 1e3:8.1f} ms   ratio {t_engine / t_mha32:5.2f}x"
     )
-    print(f"RATIO engine / torch float64 MHA = {t_engine / t_mha64:.2f}x (goal <= 1.5x)")
+    print(f"RATIO engine / torch float64 MHA = {t_engine / t_mha64:.2f}x (goal <= {GOAL:g}x on 1 thread)")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Shared fixtures: every test runs with its own data, config and cache directories.
+"""Shared fixtures: every test runs with its own data, config and cache directories, in English (drill's UI
+language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it).
 
 Under pytest-xdist (one worker per core) each worker keeps numpy's BLAS and PyTorch to one thread, so two
 workers on two cores do not each start a thread per core and spin against each other. Set here, before any
@@ -24,3 +25,6 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("DRILL_CACHE_DIR", str(home / "cache"))
     monkeypatch.delenv("DRILL_DB_URL", raising=False)
     monkeypatch.delenv("DRILL_CONTENT", raising=False)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

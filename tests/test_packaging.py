@@ -61,6 +61,29 @@ def test_wheel_content_is_byte_identical_to_the_repository(wheel):
             assert zf.read(name) == path.read_bytes(), name
 
 
+def test_wheel_ships_the_compiled_catalogs_not_their_sources(wheel):
+    """hatch_build.py compiles src/drill/locale/*/LC_MESSAGES/drill.po into the wheel (the .mo are not in git)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for po in sorted((ROOT / "src" / "drill" / "locale").glob("*/LC_MESSAGES/drill.po")):
+        catalog = po.parent.parent.name
+        assert f"drill/locale/{catalog}/LC_MESSAGES/drill.mo" in names
+    assert {"drill/locale/zh_CN/LC_MESSAGES/drill.mo", "drill/locale/en/LC_MESSAGES/drill.mo"} <= names
+    assert not [name for name in names if name.endswith((".po", ".pot"))]
+
+
+def test_installed_layout_speaks_chinese(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from drill.cli import main; main(['--lang', 'zh', '--help'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("用法: drill")
+
+
 def test_installed_layout_finds_the_packaged_data(wheel, tmp_path):
     """Unpack the wheel (what pip install does) and load content from it with no repository around."""
     site = tmp_path / "site"

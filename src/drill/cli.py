@@ -8,11 +8,14 @@ sqlalchemy) inside the command body, so ``drill --help`` stays fast. Errors a us
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
 from drill import __version__
 from drill.errors import DrillError
+from drill.i18n import N_, _, set_language, startup_language
+from drill.i18n_click import VERSION_OPTION_HELP, DrillGroup, lang_option
 
 # name -> "module:attribute"; the order is the order shown in --help.
 COMMANDS: dict[str, str] = {
@@ -31,7 +34,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(DrillGroup):
     """A group that imports a subcommand's module only when that subcommand is used or listed."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -48,19 +51,28 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except DrillError as err:
-            click.echo(f"drill: error: {err}", err=True)
+            click.echo(_("drill: error: {message}").format(message=err), err=True)
             ctx.exit(err.exit_code)
         except KeyboardInterrupt:
-            click.echo("drill: interrupted", err=True)
+            click.echo(_("drill: interrupted"), err=True)
             ctx.exit(130)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="drill")
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=N_(
+        "Drill for Transformer interviews: spaced-repetition review, timed quizzes and the attention maths "
+        "step by step, from the course chapter."
+    ),
+)
+@click.version_option(__version__, prog_name="drill", help=VERSION_OPTION_HELP)
+@lang_option
 def cli() -> None:
-    """Drill for Transformer interviews: spaced-repetition review, timed quizzes and the attention maths
-    step by step, from the course chapter."""
+    pass
 
 
 def main(argv: list[str] | None = None) -> None:
-    cli.main(args=argv, prog_name="drill")
+    args = sys.argv[1:] if argv is None else argv
+    set_language(startup_language(args))  # before click parses: --help and parse errors are translated too
+    cli.main(args=args, prog_name="drill")

@@ -25,13 +25,13 @@ from dataclasses import MISSING
 from functools import cache
 from typing import Any
 
-Path = tuple  # a path below a record: ("options", "A"), ("steps", 2)
+FieldPath = tuple  # a path below a record: ("options", "A"), ("steps", 2)
 
 
-class Invalid(ValueError):  # noqa: N818 - raised by rules, caught by `read`; never reaches the user as it is
+class Invalid(ValueError):
     """A value breaks its rule: ``problem`` at ``at`` (the path below the field: a list index, a mapping key)."""
 
-    def __init__(self, problem: str, at: Path = ()) -> None:
+    def __init__(self, problem: str, at: FieldPath = ()) -> None:
         super().__init__(problem)
         self.problem, self.at = problem, tuple(at)
 
@@ -82,7 +82,7 @@ def declare(
     key: str | None = None,
     fill: Callable[[dict[str, Any]], Any] | None = None,
     given: bool = False,
-    help: str = "",  # noqa: A002 - the natural name, as in click
+    help: str = "",
 ) -> Any:
     """A dataclass field read by `rule`.
 
@@ -115,7 +115,7 @@ class Errors:
     Subclasses override `invalid`, and the others when their messages say more (content names the record).
     """
 
-    def invalid(self, path: Path, problem: str, spec: Spec | None, values: dict[str, Any]) -> Exception:
+    def invalid(self, path: FieldPath, problem: str, spec: Spec | None, values: dict[str, Any]) -> Exception:
         raise NotImplementedError
 
     def not_mapping(self, value: Any) -> Exception:

@@ -530,3 +530,13 @@ def test_render_latex_never_raises(tokens):
 @given(st.lists(st.sampled_from(TOKENS + ["$", "$", "`", "```", "\n", "text "]), max_size=30))
 def test_render_text_never_raises(tokens):
     assert isinstance(render_text("".join(tokens)), str)
+
+
+def test_every_macro_in_the_table_is_known_and_renders_without_backslashes():
+    from drill.content.latex._macros import MACROS
+
+    assert len(MACROS) > 300
+    for name in MACROS:
+        src = rf"\{name}{{x}}" if name.isalpha() else rf"\{name} x"
+        assert not unknown_macros(src), name
+        assert "\\" not in render_latex(src), name

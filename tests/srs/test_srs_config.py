@@ -226,8 +226,10 @@ def test_each_setting_is_declared_once_in_the_dataclass():
     """SETTINGS is derived from SrsConfig's declarations: every field but `sources`, each with help and allowed."""
     import dataclasses
 
-    assert list(SETTINGS) == [f.name for f in dataclasses.fields(SrsConfig) if f.name != "sources"]
+    assert [spec.name for spec in SETTINGS.values()] == [
+        f.name for f in dataclasses.fields(SrsConfig) if f.name != "sources"
+    ]
     for key, spec in SETTINGS.items():
         assert spec.help and spec.rule.allowed, key
-        assert getattr(DEFAULT_CONFIG, key) == spec.default
+        assert getattr(DEFAULT_CONFIG, spec.name) == spec.default
         assert spec.rule.check(spec.rule.dump(spec.default)) == spec.default  # TOML round trip

@@ -8,8 +8,8 @@ from __future__ import annotations
 import click
 
 from drill.errors import InputError
-
-MATRIX_HELP = 'rows separated by ";", values by "," (e.g. "1,0;0,1;1,1")'
+from drill.i18n import N_, _, pad
+from drill.i18n_click import DrillCommand
 
 
 def _run_interactive(**options) -> None:
@@ -22,30 +22,38 @@ def _run_interactive(**options) -> None:
         raise app.error
 
 
-@click.command()
-@click.option("--plain", is_flag=True, help="Print every step as tables (plain text when piped).")
-@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON (values as nested lists).")
-@click.option(
-    "--example", "-e", metavar="NAME", help="A named example from the chapter (see --list). Default: worked."
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Step through the attention maths, X → softmax → A·V."),
+    help=N_(
+        "Step through the attention maths: X → Q,K,V → QKᵀ → ÷√d_k → mask → softmax → A·V (and more).\n\n"
+        "Without --plain or --json it opens the interactive screen. Examples: `drill calc --plain -e causal`, "
+        '`drill calc --json --x "1,0;0,1;1,1" --causal`, `drill calc --plain --seed 1 --tokens 5 --d-model 8 --heads 2`.'
+    ),
 )
-@click.option("--list", "list_examples", is_flag=True, help="List the named examples and exit.")
-@click.option("--x", "x_text", metavar="MATRIX", help=f"Input X [S, d_model]: {MATRIX_HELP}.")
-@click.option("--wq", metavar="MATRIX", help="W_Q [d_model, h·d_k] (default: identity).")
-@click.option("--wk", metavar="MATRIX", help="W_K [d_model, G·d_k] (default: identity).")
-@click.option("--wv", metavar="MATRIX", help="W_V [d_model, G·d_v] (default: identity).")
-@click.option("--wo", metavar="MATRIX", help="W_O [h·d_v, d_model] (default: none).")
-@click.option("--causal", is_flag=True, help="Hide future keys (decoder self-attention).")
-@click.option("--pad", metavar="MASK", help='Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").')
-@click.option("--heads", type=int, default=None, help="Query heads h (default 1).")
-@click.option("--kv-heads", type=int, default=None, help="KV heads G dividing h (GQA; 1 = MQA).")
-@click.option("--seed", type=int, default=None, help="Random inputs from this seed.")
-@click.option("--tokens", type=int, default=None, help="Random inputs: sequence length S (default 4).")
-@click.option("--d-model", type=int, default=None, help="Random inputs: d_model (default 8).")
-@click.option("--step", "only_steps", multiple=True, metavar="NAME", help="Show only this step (repeatable).")
+@click.option("--plain", is_flag=True, help=N_("Print every step as tables (plain text when piped)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the trace as JSON (values as nested lists)."))
 @click.option(
-    "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help="Digits in --plain."
+    "--example", "-e", metavar="NAME", help=N_("A named example from the chapter (see --list). Default: worked.")
 )
-@click.option("--full", is_flag=True, help="--plain: print whole matrices, however large.")
+@click.option("--list", "list_examples", is_flag=True, help=N_("List the named examples and exit."))
+@click.option("--x", "x_text", metavar="MATRIX", help=N_('Input X [S, d_model]: rows separated by ";", values by "," (e.g. "1,0;0,1;1,1").'))
+@click.option("--wq", metavar="MATRIX", help=N_("W_Q [d_model, h·d_k] (default: identity)."))
+@click.option("--wk", metavar="MATRIX", help=N_("W_K [d_model, G·d_k] (default: identity)."))
+@click.option("--wv", metavar="MATRIX", help=N_("W_V [d_model, G·d_v] (default: identity)."))
+@click.option("--wo", metavar="MATRIX", help=N_("W_O [h·d_v, d_model] (default: none)."))
+@click.option("--causal", is_flag=True, help=N_("Hide future keys (decoder self-attention)."))
+@click.option("--pad", metavar="MASK", help=N_('Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").'))
+@click.option("--heads", type=int, default=None, help=N_("Query heads h (default 1)."))
+@click.option("--kv-heads", type=int, default=None, help=N_("KV heads G dividing h (GQA; 1 = MQA)."))
+@click.option("--seed", type=int, default=None, help=N_("Random inputs from this seed."))
+@click.option("--tokens", type=int, default=None, help=N_("Random inputs: sequence length S (default 4)."))
+@click.option("--d-model", type=int, default=None, help=N_("Random inputs: d_model (default 8)."))
+@click.option("--step", "only_steps", multiple=True, metavar="NAME", help=N_("Show only this step (repeatable)."))
+@click.option(
+    "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help=N_("Digits in --plain.")
+)
+@click.option("--full", is_flag=True, help=N_("--plain: print whole matrices, however large."))
 def calc(
     plain,
     as_json,
@@ -67,11 +75,6 @@ def calc(
     decimals,
     full,
 ) -> None:
-    """Step through the attention maths: X → Q,K,V → QKᵀ → ÷√d_k → mask → softmax → A·V (and more).
-
-    Without --plain or --json it opens the interactive screen. Examples: `drill calc --plain -e causal`,
-    `drill calc --json --x "1,0;0,1;1,1" --causal`, `drill calc --plain --seed 1 --tokens 5 --d-model 8 --heads 2`.
-    """
     if list_examples:
         from drill.engine.examples import EXAMPLES
 
@@ -79,7 +82,7 @@ def calc(
             click.echo(f"{ex.name:<16} {ex.section:<5} {ex.summary}")
         return
     if plain and as_json:
-        raise InputError("choose one of --plain and --json")
+        raise InputError(_("choose one of --plain and --json"))
     options = dict(
         example=example,
         x=x_text,
@@ -103,7 +106,11 @@ def calc(
 
         missing = [s for s in only_steps if s not in trace]
         if missing:
-            raise InputError(f"no step {missing[0]!r} in this trace; steps: {', '.join(trace.names())}")
+            raise InputError(
+                _("no step {name!r} in this trace; steps: {steps}").format(
+                    name=missing[0], steps=", ".join(trace.names())
+                )
+            )
         trace = replace(trace, steps=tuple(s for s in trace.steps if s.name in only_steps))
     if as_json:
         click.echo(trace.to_json())
@@ -171,7 +178,7 @@ def _slices(values, shape: str):
     lead = values.ndim - 2
     names = []
     for a in axes[:lead]:
-        names.append({"B": "sequence", "h": "head", "G": "KV head"}.get(a, a))
+        names.append({"B": _("sequence"), "h": _("head"), "G": _("KV head")}.get(a, a))
     for idx in np.ndindex(*values.shape[:lead]):
         label = ", ".join(f"{n} {i}" for n, i in zip(names, idx, strict=False))
         yield label, values[idx]
@@ -183,8 +190,14 @@ def _shape_line(symbolic: str, shape: tuple[int, ...]):
 
     concrete = "[" + ", ".join(str(n) for n in shape) + "]"
     if symbolic.replace(" ", "") == concrete.replace(" ", ""):
-        return Text.assemble(("shape    ", "dim"), concrete)
-    return Text.assemble(("shape    ", "dim"), symbolic, ("  = ", "dim"), concrete)
+        return Text.assemble((_label("shape"), "dim"), concrete)
+    return Text.assemble((_label("shape"), "dim"), symbolic, ("  = ", "dim"), concrete)
+
+
+def _label(word: str) -> str:
+    """A field label of --plain output, padded to one column width (9 columns, CJK counted double)."""
+    labels = {"shape": _("shape"), "formula": _("formula"), "inputs": _("inputs")}
+    return pad(labels[word], 8) + " "
 
 
 def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -> None:
@@ -201,7 +214,7 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
             console = Console(highlight=False, width=160)
     head = Text(trace.title, style="bold")
     if trace.section:
-        head.append(f"   (chapter section {trace.section})", style="dim")
+        head.append("   " + _("(chapter section {section})").format(section=trace.section), style="dim")
     console.print(head)
     for i, step in enumerate(trace.steps, 1):
         values = np.asarray(step.output, dtype=np.float64)
@@ -211,11 +224,11 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         except Exception:  # a formula the renderer cannot handle is shown as written
             formula = step.formula
         lines = [
-            Text.assemble(("formula  ", "dim"), formula),
+            Text.assemble((_label("formula"), "dim"), formula),
             _shape_line(step.shape, values.shape),
         ]
         if step.inputs:
-            lines.append(Text.assemble(("inputs   ", "dim"), ", ".join(step.inputs)))
+            lines.append(Text.assemble((_label("inputs"), "dim"), ", ".join(step.inputs)))
         if step.explanation:
             lines.append(Text(step.explanation, style="italic"))
         if values.ndim == 0:
@@ -225,8 +238,9 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         else:
             body = [_matrix_table(sl, fmt, full, label) for label, sl in _slices(values, step.shape)]
             if not full and len(body) > 4:
-                body = body[:4] + [Text(f"… {len(body) - 4} more slices (use --full or --json)")]
+                more = _("… {count} more slices (use --full or --json)").format(count=len(body) - 4)
+                body = body[:4] + [Text(more)]
         if step.note:
-            body.append(Text(f"note: {step.note}", style="yellow"))
+            body.append(Text(_("note: {note}").format(note=step.note), style="yellow"))
         title = Text.assemble((f"{i}. {step.title}", "bold"), ("  " + step.name, "cyan"))
         console.print(Panel(Group(*lines, *body), title=title, title_align="left", expand=False))

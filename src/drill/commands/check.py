@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import click
 
 from drill.commands.options import content_option
+from drill.i18n import N_, _, pad
+from drill.i18n_click import DrillCommand
 
 
 @dataclass(frozen=True)
@@ -23,14 +25,17 @@ class NumericOutcome:
     mismatches: tuple  # CheckResults that disagree with the engine and are not known errata
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Validate content and check its printed numbers."),
+    help=N_("Validate content (PATH, --content or the shipped chapter) and check its printed numbers."),
+)
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=True, dir_okay=True))
 @content_option
 @click.option(
-    "--plain/--rich", "plain", default=None, help="Plain text or Rich tables (default: Rich on a terminal)."
+    "--plain/--rich", "plain", default=None, help=N_("Plain text or Rich tables (default: Rich on a terminal).")
 )
 def check(path: str | None, content_path: str | None, plain: bool | None) -> None:
-    """Validate content (PATH, --content or the shipped chapter) and check its printed numbers."""
     from drill.content.loader import load_content
     from drill.content.summary import summarize
 
@@ -44,7 +49,9 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
         from drill.errors import ContentError
 
         raise ContentError(
-            f"{len(numeric.mismatches)} numeric check(s) disagree with the engine and are not known errata (listed above)"
+            _("{count} numeric check(s) disagree with the engine and are not known errata (listed above)").format(
+                count=len(numeric.mismatches)
+            )
         )
 
 
@@ -73,7 +80,9 @@ def _where(r) -> str:
 
 
 def _erratum_line(r) -> str:
-    return f"{_where(r)}: the chapter printed {r.check.claimed:g}, the engine says {_fmt(r.value)} — {r.check.erratum}"
+    return _("{where}: the chapter printed {claimed:g}, the engine says {value} — {erratum}").format(
+        where=_where(r), claimed=r.check.claimed, value=_fmt(r.value), erratum=r.check.erratum
+    )
 
 
 def _mismatch_line(r) -> str:
@@ -83,14 +92,24 @@ def _mismatch_line(r) -> str:
 
 def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:
     if total == 0:
-        return ["numeric checks: none in this content"]
+        return [_("numeric checks: none in this content")]
     lines = [
-        f"numeric checks: {numeric.ok} ok, {len(numeric.errata)} confirmed errata, "
-        f"{len(numeric.mismatches)} unexpected mismatches"
+        _("numeric checks: {ok} ok, {errata} confirmed errata, {mismatches} unexpected mismatches").format(
+            ok=numeric.ok, errata=len(numeric.errata), mismatches=len(numeric.mismatches)
+        )
     ]
-    lines += [f"  erratum: {_erratum_line(r)}" for r in numeric.errata]
-    lines += [f"  MISMATCH: {_mismatch_line(r)}" for r in numeric.mismatches]
+    lines += ["  " + _("erratum: {line}").format(line=_erratum_line(r)) for r in numeric.errata]
+    lines += ["  " + _("MISMATCH: {line}").format(line=_mismatch_line(r)) for r in numeric.mismatches]
     return lines
+
+
+def _content_ok(summaries, total_checks: int) -> str:
+    return _("content OK: {packs} pack(s), {cards} cards, {quizzes} quizzes, {checks} checks").format(
+        packs=len(summaries),
+        cards=sum(s.cards for s in summaries),
+        quizzes=sum(s.quizzes for s in summaries),
+        checks=total_checks,
+    )
 
 
 def render_plain(summaries, numeric: NumericOutcome) -> None:
@@ -98,24 +117,28 @@ def render_plain(summaries, numeric: NumericOutcome) -> None:
 
     echo = click.echo
     total_checks = sum(s.checks for s in summaries)
-    echo(
-        f"content OK: {len(summaries)} pack(s), {sum(s.cards for s in summaries)} cards, "
-        f"{sum(s.quizzes for s in summaries)} quizzes, {total_checks} checks"
-    )
+    echo(_content_ok(summaries, total_checks))
+    headings = (_("section"), _("cards"), _("bank"), _("section-only"))
     for s in summaries:
         echo("")
-        echo(f"pack {s.pack.id}: {s.pack.title} ({s.pack.path})")
-        echo(f"  cards: {s.cards}   quizzes: {s.quizzes}   checks: {s.checks}")
-        echo("  section  cards  bank                section-only")
+        echo(_("pack {id}: {title} ({path})").format(id=s.pack.id, title=s.pack.title, path=s.pack.path))
+        echo("  " + _("cards: {cards}   quizzes: {quizzes}   checks: {checks}").format(
+            cards=s.cards, quizzes=s.quizzes, checks=s.checks
+        ))
+        echo(f"  {pad(headings[0], 7)}  {pad(headings[1], 5)}  {pad(headings[2], 18)}  {headings[3]}")
         for row in s.sections:
             echo(
                 f"  {row.section:<7}  {row.cards:>5}  {bank_label(row.bank):<18}  {', '.join(row.section_only)}".rstrip()
             )
-        echo(f"  bank numbers ({len(s.bank_numbers)}): {bank_label(s.bank_numbers) or 'none'}")
+        echo("  " + _("bank numbers ({count}): {numbers}").format(
+            count=len(s.bank_numbers), numbers=bank_label(s.bank_numbers) or _("none")
+        ))
         if s.bank_gaps:
-            echo(f"  not in the bank: {bank_label(s.bank_gaps)}")
+            echo("  " + _("not in the bank: {numbers}").format(numbers=bank_label(s.bank_gaps)))
         only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)
-        echo(f"  section-only cards ({len(s.section_only)}): {only or 'none'}")
+        echo("  " + _("section-only cards ({count}): {cards}").format(
+            count=len(s.section_only), cards=only or _("none")
+        ))
     echo("")
     for line in _numeric_lines(numeric, total_checks):
         echo(line)
@@ -131,21 +154,15 @@ def render_rich(summaries, numeric: NumericOutcome) -> None:
 
     console = Console(highlight=False)
     total_checks = sum(s.checks for s in summaries)
-    console.print(
-        Text(
-            f"content OK: {len(summaries)} pack(s), {sum(s.cards for s in summaries)} cards, "
-            f"{sum(s.quizzes for s in summaries)} quizzes, {total_checks} checks",
-            style="bold green",
-        )
-    )
+    console.print(Text(_content_ok(summaries, total_checks), style="bold green"))
     for s in summaries:
         table = Table(
             title=Text(f"{s.pack.id} — {s.pack.title}"), caption=Text(str(s.pack.path)), expand=False
         )
-        table.add_column("Section", no_wrap=True)
-        table.add_column("Cards", justify="right")
-        table.add_column("Bank")
-        table.add_column("Section-only")
+        table.add_column(_("Section"), no_wrap=True)
+        table.add_column(_("Cards"), justify="right")
+        table.add_column(_("Bank"))
+        table.add_column(_("Section-only"))
         for row in s.sections:
             table.add_row(
                 Text(row.section),
@@ -155,26 +172,27 @@ def render_rich(summaries, numeric: NumericOutcome) -> None:
             )
         table.add_section()
         table.add_row(
-            "total",
+            _("total"),
             str(s.cards),
-            Text(f"{len(s.bank_numbers)} bank"),
-            Text(f"{len(s.section_only)} section-only"),
+            Text(_("{count} bank").format(count=len(s.bank_numbers))),
+            Text(_("{count} section-only").format(count=len(s.section_only))),
         )
         console.print(table)
         facts = Table.grid(padding=(0, 2))
         facts.add_column(style="bold", no_wrap=True)
         facts.add_column()
-        facts.add_row("Bank numbers", Text(f"{bank_label(s.bank_numbers) or 'none'} ({len(s.bank_numbers)})"))
+        facts.add_row(_("Bank numbers"), Text(f"{bank_label(s.bank_numbers) or _('none')} ({len(s.bank_numbers)})"))
         if s.bank_gaps:
-            facts.add_row("Not in the bank", Text(bank_label(s.bank_gaps), style="yellow"))
+            facts.add_row(_("Not in the bank"), Text(bank_label(s.bank_gaps), style="yellow"))
         only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)
-        facts.add_row("Section-only cards", Text(only or "none"))
-        facts.add_row("Quizzes", str(s.quizzes))
-        facts.add_row("Checks", str(s.checks))
+        facts.add_row(_("Section-only cards"), Text(only or _("none")))
+        facts.add_row(_("Quizzes"), str(s.quizzes))
+        facts.add_row(_("Checks"), str(s.checks))
         console.print(facts)
         console.print()
     lines = _numeric_lines(numeric, total_checks)
+    errata_lines = set(lines[1 : 1 + len(numeric.errata)])
     style = "bold red" if numeric.mismatches else "green"
     console.print(Text(lines[0], style=style))
     for line in lines[1:]:
-        console.print(Text(line, style="red" if "MISMATCH" in line else "yellow"))
+        console.print(Text(line, style="yellow" if line in errata_lines else "red"))

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import click
 
+from drill.i18n import N_
+
 content_option = click.option(
     "--content",
     "content_path",
     envvar="DRILL_CONTENT",
     type=click.Path(exists=True, file_okay=False, dir_okay=True),
     default=None,
-    help="A content pack directory, or a directory of packs (default: the chapter shipped with drill).",
+    help=N_("A content pack directory, or a directory of packs (default: the chapter shipped with drill)."),
 )
 
 db_option = click.option(
@@ -19,7 +21,7 @@ db_option = click.option(
     envvar="DRILL_DB_URL",
     default=None,
     metavar="URL",
-    help="Any SQLAlchemy URL (default: a SQLite file in the user data directory).",
+    help=N_("Any SQLAlchemy URL (default: a SQLite file in the user data directory)."),
 )
 
 user_option = click.option(
@@ -28,7 +30,7 @@ user_option = click.option(
     envvar="DRILL_USER",
     default=None,
     metavar="NAME",
-    help="Whose progress to use (default: the login name).",
+    help=N_("Whose progress to use (default: the login name)."),
 )
 
 

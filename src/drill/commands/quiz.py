@@ -5,26 +5,36 @@ from __future__ import annotations
 import click
 
 from drill.commands.options import content_option, store_options
+from drill.i18n import N_, _
+from drill.i18n_click import DrillCommand
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Timed multiple choice, with the explanations."),
+    help=N_(
+        "Timed multiple choice: A-D or 1-4 to answer, feedback with the explanation after each question, "
+        "then your score and a review of the wrong answers. Every attempt is saved.\n\n"
+        "Press ? in the app for every key."
+    ),
+)
 @click.option(
     "--seconds",
     type=click.IntRange(min=1, max=3600),
     default=30,
     show_default=True,
     metavar="N",
-    help="Seconds per question; a timeout counts as wrong.",
+    help=N_("Seconds per question; a timeout counts as wrong."),
 )
 @click.option(
-    "--count", type=click.IntRange(min=1), default=None, metavar="N", help="Ask at most N questions."
+    "--count", type=click.IntRange(min=1), default=None, metavar="N", help=N_("Ask at most N questions.")
 )
-@click.option("--section", default=None, metavar="S", help="Only questions from this chapter section.")
+@click.option("--section", default=None, metavar="S", help=N_("Only questions from this chapter section."))
 @click.option(
     "--shuffle/--no-shuffle",
     default=True,
     show_default=True,
-    help="Shuffle the questions and each question's options (the answer follows its option).",
+    help=N_("Shuffle the questions and each question's options (the answer follows its option)."),
 )
 @click.option(
     "--generated",
@@ -32,19 +42,14 @@ from drill.commands.options import content_option, store_options
     default=0,
     show_default=True,
     metavar="N",
-    help="Mix in N numeric questions computed by the engine from random small inputs.",
+    help=N_("Mix in N numeric questions computed by the engine from random small inputs."),
 )
 @click.option(
-    "--seed", type=int, default=None, metavar="N", help="Make the order and generated questions repeatable."
+    "--seed", type=int, default=None, metavar="N", help=N_("Make the order and generated questions repeatable.")
 )
 @content_option
 @store_options
 def quiz(seconds, count, section, shuffle, generated, seed, content_path, db_url, user_name) -> None:
-    """Timed multiple choice: A-D or 1-4 to answer, feedback with the explanation after each question,
-    then your score and a review of the wrong answers. Every attempt is saved.
-
-    Press ? in the app for every key.
-    """
     from drill.tui.app import make_app
 
     app = make_app(
@@ -65,5 +70,8 @@ def quiz(seconds, count, section, shuffle, generated, seed, content_path, db_url
     run = app.quiz_run
     if run is not None and run.results:
         total = len(run.results)
-        finished = "" if run.finished else f" (stopped after {total} of {len(run.items)})"
-        click.echo(f"drill: quiz score {run.score}/{total}{finished}; best streak {run.best_streak}.")
+        if run.finished:
+            message = _("drill: quiz score {score}/{total}; best streak {streak}.")
+        else:
+            message = _("drill: quiz score {score}/{total} (stopped after {total} of {count}); best streak {streak}.")
+        click.echo(message.format(score=run.score, total=total, count=len(run.items), streak=run.best_streak))

@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from drill.commands.options import content_option, store_options
+from drill.i18n import N_, _, ngettext
+from drill.i18n_click import DrillCommand
 
 FORMATS = ("terminal", "md", "html", "json", "csv")
 SUFFIXES = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json", ".csv": "csv"}
@@ -20,17 +22,20 @@ def _choose_format(fmt: str | None, output: str | None) -> str:
         fmt = fmt.strip().lower()
         fmt = {"markdown": "md", "htm": "html", "text": "terminal"}.get(fmt, fmt)
         if fmt not in FORMATS:
-            raise InputError(f"--format {fmt!r} is not a report format: use one of md, html, json, csv "
-                             "(or leave it out for the terminal)")
+            raise InputError(_("--format {format!r} is not a report format: use one of md, html, json, csv "
+                               "(or leave it out for the terminal)").format(format=fmt))
         if fmt == "terminal" and output not in (None, "-"):
-            raise InputError("--format terminal prints to the terminal; choose md, html, json or csv to write a file")
+            raise InputError(_("--format terminal prints to the terminal; choose md, html, json or csv to write a file"))
         return fmt
     if output is None or output == "-":
         return "terminal"
     suffix = Path(output).suffix.lower()
     if suffix not in SUFFIXES:
-        raise InputError(f"-o {output!r}: cannot tell the format from {suffix or 'a name without a suffix'}; "
-                         "add --format md|html|json|csv")
+        if suffix:
+            message = _("-o {output!r}: cannot tell the format from {suffix}; add --format md|html|json|csv")
+        else:
+            message = _("-o {output!r}: cannot tell the format from a name without a suffix; add --format md|html|json|csv")
+        raise InputError(message.format(output=output, suffix=suffix))
     return SUFFIXES[suffix]
 
 
@@ -43,12 +48,14 @@ def _write(text: str, output: str | None) -> None:
         return
     path = Path(output)
     if path.is_dir():
-        raise InputError(f"-o {output!r} is a directory: give a file name")
+        raise InputError(_("-o {output!r} is a directory: give a file name").format(output=output))
     try:
         path.write_text(text, encoding="utf-8", newline="")
     except OSError as err:
-        raise InputError(f"-o {output!r}: cannot write the report: {err.strerror or err}") from None
-    click.echo(f"report written to {path}", err=True)
+        raise InputError(
+            _("-o {output!r}: cannot write the report: {error}").format(output=output, error=err.strerror or err)
+        ) from None
+    click.echo(_("report written to {path}").format(path=path), err=True)
 
 
 def _open_store(db_url: str | None, user_name: str | None):
@@ -69,21 +76,26 @@ def _library(content_path: str | None):
     return load_content(content_path)
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Where you stand: retention, forecast, weakest cards."),
+    help=N_(
+        "Where you stand: totals, a 26-week calendar, true retention, the 30-day forecast, the weakest cards, "
+        "quiz scores and mastery per section."
+    ),
+)
 @click.option("--format", "-f", "fmt", default=None, metavar="md|html|json|csv",
-              help="Write the report in this format (default: the terminal; or from -o's suffix).")
+              help=N_("Write the report in this format (default: the terminal; or from -o's suffix)."))
 @click.option("--output", "-o", "output", default=None, metavar="FILE",
-              help="Where to write it ('-' for standard output).")
+              help=N_("Where to write it ('-' for standard output)."))
 @click.option("--since", "since", default=None, metavar="DATE",
-              help="Only reviews, sessions and quizzes from this day on (YYYY-MM-DD).")
+              help=N_("Only reviews, sessions and quizzes from this day on (YYYY-MM-DD)."))
 @click.option("--section", "section", default=None, metavar="S",
-              help="Only the cards of this chapter section (e.g. 7.9; includes its sub-sections).")
-@click.option("--cohort", is_flag=True, help="Add the cohort view: every user of the (shared) database.")
+              help=N_("Only the cards of this chapter section (e.g. 7.9; includes its sub-sections)."))
+@click.option("--cohort", is_flag=True, help=N_("Add the cohort view: every user of the (shared) database."))
 @store_options
 @content_option
 def report(fmt, output, since, section, cohort, db_url, user_name, content_path) -> None:
-    """Where you stand: totals, a 26-week calendar, true retention, the 30-day forecast, the weakest cards,
-    quiz scores and mastery per section."""
     from drill.report.figures import parse_since
 
     chosen = _choose_format(fmt, output)
@@ -91,7 +103,7 @@ def report(fmt, output, since, section, cohort, db_url, user_name, content_path)
     if section is not None and not section.strip():
         from drill.errors import InputError
 
-        raise InputError("--section is empty: give a section such as 7.9")
+        raise InputError(_("--section is empty: give a section such as 7.9"))
     library = _library(content_path)
     with _open_store(db_url, user_name) as store, store.errors_translated():
         import gc
@@ -132,21 +144,31 @@ def render_text(data, fmt: str) -> str:
     return to_csv(data)
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Export the cards as an Anki deck."),
+    help=N_("Export the cards as an Anki deck (LaTeX as MathJax), to review on a phone."),
+)
 @click.option("--anki", "anki_path", required=True, metavar="FILE.apkg",
-              help="Write the cards as an Anki deck package.")
-@click.option("--section", "section", default=None, metavar="S", help="Only the cards of this section.")
+              help=N_("Write the cards as an Anki deck package."))
+@click.option("--section", "section", default=None, metavar="S", help=N_("Only the cards of this section."))
 @content_option
 def export(anki_path, section, content_path) -> None:
-    """Export the cards as an Anki deck (LaTeX as MathJax), to review on a phone."""
     from drill.errors import InputError
     from drill.report.anki import write_apkg
 
     path = Path(anki_path)
     if path.suffix.lower() != ".apkg":
-        raise InputError(f"--anki {anki_path!r}: an Anki package file name ends in .apkg")
+        raise InputError(_("--anki {path!r}: an Anki package file name ends in .apkg").format(path=anki_path))
     if path.is_dir():
-        raise InputError(f"--anki {anki_path!r} is a directory: give a file name ending in .apkg")
+        raise InputError(
+            _("--anki {path!r} is a directory: give a file name ending in .apkg").format(path=anki_path)
+        )
     library = _library(content_path)
     count = write_apkg(library, path, section=section.strip() if section else None)
-    click.echo(f"{count} cards written to {path}", err=True)
+    click.echo(
+        ngettext("{count} card written to {path}", "{count} cards written to {path}", count).format(
+            count=count, path=path
+        ),
+        err=True,
+    )

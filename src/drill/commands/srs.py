@@ -5,15 +5,22 @@ from __future__ import annotations
 import click
 
 from drill.commands.options import store_options
+from drill.i18n import N_, _, pad, text_width
+from drill.i18n_click import DrillCommand, DrillGroup
 
 
-@click.group(name="config", invoke_without_command=True)
+@click.group(
+    name="config",
+    cls=DrillGroup,
+    invoke_without_command=True,
+    short_help=N_("Show or change the settings."),
+    help=N_(
+        "Show the settings: value, default and where each comes from.\n\n"
+        "The settings live in a TOML file (`drill config path`); change them with `drill config set KEY VALUE`."
+    ),
+)
 @click.pass_context
 def config(ctx: click.Context) -> None:
-    """Show the scheduling settings: value, default and where each comes from.
-
-    The settings live in a TOML file (`drill config path`); change them with `drill config set KEY VALUE`.
-    """
     if ctx.invoked_subcommand is None:
         _show()
 
@@ -24,32 +31,31 @@ def _show() -> None:
     path = config_path(None)
     current = load_config(path)
     exists = path.exists()
-    click.echo(
-        f"config file: {path}" + ("" if exists else " (not created yet: every setting is its default)")
-    )
+    if exists:
+        click.echo(_("config file: {path}").format(path=path))
+    else:
+        click.echo(_("config file: {path} (not created yet: every setting is its default)").format(path=path))
+    sources = {"default": _("default"), "file": _("file")}
     rows = [
-        (key, display_value(key, current), display_value(key, DEFAULT_CONFIG), current.source(key))
+        (key, display_value(key, current), display_value(key, DEFAULT_CONFIG), sources.get(current.source(key), current.source(key)))
         for key in SETTINGS
     ]
-    header = ("setting", "value", "default", "from")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
-    click.echo(f"{header[0]:<{widths[0]}}  {header[1]:<{widths[1]}}  {header[2]:<{widths[2]}}  {header[3]}")
-    for key, value, default, source in rows:
-        click.echo(f"{key:<{widths[0]}}  {value:<{widths[1]}}  {default:<{widths[2]}}  {source}")
+    header = (_("setting"), _("value"), _("default"), _("from"))
+    widths = [max(text_width(row[i]) for row in [header, *rows]) for i in range(3)]
+    for row in [header, *rows]:
+        click.echo("  ".join([*(pad(cell, width) for cell, width in zip(row, widths, strict=False)), row[3]]))
 
 
-@config.command(name="path")
+@config.command(name="path", help=N_("Print where the config file is (it may not exist yet)."))
 def config_path_command() -> None:
-    """Print where the config file is (it may not exist yet)."""
     from drill.srs.config import config_path
 
     click.echo(str(config_path(None)))
 
 
-@config.command(name="get")
+@config.command(name="get", help=N_("Print one setting's value."))
 @click.argument("key")
 def config_get(key: str) -> None:
-    """Print one setting's value."""
     from drill.srs.config import SETTINGS, display_value, load_config, unknown_setting
 
     if key not in SETTINGS:
@@ -57,46 +63,53 @@ def config_get(key: str) -> None:
     click.echo(display_value(key, load_config()))
 
 
-@config.command(name="set", context_settings={"ignore_unknown_options": True})
+@config.command(
+    name="set",
+    context_settings={"ignore_unknown_options": True},
+    help=N_("Validate VALUE and write it to the config file.")
+    + "\n\n\b\n"
+    + N_(
+        "Examples:\n"
+        "  drill config set desired_retention 0.85\n"
+        "  drill config set learning_steps 1m 10m 1h\n"
+        '  drill config set relearning_steps ""        (no relearning steps)\n'
+        "  drill config set day_starts_at 5\n"
+        "  drill config set leech_action tag\n"
+        "  drill config set ui.language zh"
+    ),
+)
 @click.argument("key")
 @click.argument("value", nargs=-1, required=True, type=click.UNPROCESSED)
 def config_set(key: str, value: tuple[str, ...]) -> None:
-    """Validate VALUE and write it to the config file.
-
-    \b
-    Examples:
-      drill config set desired_retention 0.85
-      drill config set learning_steps 1m 10m 1h
-      drill config set relearning_steps ""        (no relearning steps)
-      drill config set day_starts_at 5
-      drill config set leech_action tag
-    """
     from drill.srs.config import config_path, display_value, set_value
 
     path = config_path(None)
     new = set_value(key, " ".join(value), path)
-    click.echo(f"{key} = {display_value(key, new)}  (written to {path})")
+    click.echo(_("{key} = {value}  (written to {path})").format(key=key, value=display_value(key, new), path=path))
 
 
-@config.command(name="reset")
+@config.command(name="reset", help=N_("Remove KEY from the config file so its default applies again."))
 @click.argument("key")
 def config_reset(key: str) -> None:
-    """Remove KEY from the config file so its default applies again."""
     from drill.srs.config import config_path, display_value, reset_value
 
     new = reset_value(key, config_path(None))
-    click.echo(f"{key} = {display_value(key, new)}  (default)")
+    click.echo(_("{key} = {value}  (default)").format(key=key, value=display_value(key, new)))
 
 
-@click.command(name="optimize")
+@click.command(
+    name="optimize",
+    cls=DrillCommand,
+    short_help=N_("Fit FSRS-6 weights to your review history."),
+    help=N_(
+        "Fit FSRS-6 weights to your own review history and save them in the config.\n\n"
+        "Needs the optimizer extra (pip install 'drill[optimizer]') and at least 512 reviews made a day or "
+        "more after the card's previous review."
+    ),
+)
 @store_options
-@click.option("--dry-run", is_flag=True, help="Fit and show the weights, but don't save them.")
+@click.option("--dry-run", is_flag=True, help=N_("Fit and show the weights, but don't save them."))
 def optimize(db_url: str | None, user_name: str | None, dry_run: bool) -> None:
-    """Fit FSRS-6 weights to your own review history and save them in the config.
-
-    Needs the optimizer extra (pip install 'drill[optimizer]') and at least 512 reviews made a day or
-    more after the card's previous review.
-    """
     from drill.srs import optimize as fsrs_fit
     from drill.srs.config import config_path, load_config, set_values
 
@@ -105,8 +118,9 @@ def optimize(db_url: str | None, user_name: str | None, dry_run: bool) -> None:
     missing = fsrs_fit.missing_modules()
     if missing:
         raise fsrs_fit.OptimizerMissing(
-            f"`drill optimize` needs the optimizer extra ({', '.join(missing)} not installed): "
-            f"{fsrs_fit.EXTRA_HINT}"
+            _("`drill optimize` needs the optimizer extra ({modules} not installed): {hint}").format(
+                modules=", ".join(missing), hint=fsrs_fit.EXTRA_HINT
+            )
         )
 
     from drill.store import open_store
@@ -114,19 +128,25 @@ def optimize(db_url: str | None, user_name: str | None, dry_run: bool) -> None:
     with open_store(db_url, user_name, readonly=True) as store:
         records = store.review_logs()
     fsrs_fit.require_enough(records)  # before "Fitting…", which would promise a fit that cannot happen
-    click.echo(f"Fitting FSRS-6 weights to {len(records)} grades (this can take a minute)...", err=True)
+    click.echo(
+        _("Fitting FSRS-6 weights to {count} grades (this can take a minute)...").format(count=len(records)),
+        err=True,
+    )
     result = fsrs_fit.fit_parameters(records)
     click.echo(
-        f"Fitted on {result.countable_reviews} reviews a day or more apart "
-        f"({result.total_reviews} grades, {result.cards} cards)."
+        _("Fitted on {reviews} reviews a day or more apart ({grades} grades, {cards} cards).").format(
+            reviews=result.countable_reviews, grades=result.total_reviews, cards=result.cards
+        )
     )
     if result.loss_before is not None and result.loss_after is not None:
         click.echo(
-            f"Log loss: {result.loss_before:.4f} with FSRS's defaults -> {result.loss_after:.4f} fitted."
+            _("Log loss: {before:.4f} with FSRS's defaults -> {after:.4f} fitted.").format(
+                before=result.loss_before, after=result.loss_after
+            )
         )
     click.echo("parameters = [" + ", ".join(f"{w:.4f}" for w in result.parameters) + "]")
     if dry_run:
-        click.echo("Not saved (--dry-run).")
+        click.echo(_("Not saved (--dry-run)."))
         return
     set_values({"parameters": result.parameters}, path)
-    click.echo(f"Saved to {path}. Undo with: drill config reset parameters")
+    click.echo(_("Saved to {path}. Undo with: drill config reset parameters").format(path=path))

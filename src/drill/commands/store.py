@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from drill.commands.options import db_option
+from drill.i18n import N_, _
+from drill.i18n_click import DrillCommand
 
 
 def _sqlite_path(db_url: str | None, command: str):
@@ -15,35 +17,45 @@ def _sqlite_path(db_url: str | None, command: str):
     path = sqlite_file(url)
     if path is None:
         raise StoreError(
-            f"`drill {command}` works on SQLite files; {display_url(url)} is not one (back up a server "
-            f"database with its own tools, e.g. pg_dump for PostgreSQL)"
+            _(
+                "`drill {command}` works on SQLite files; {url} is not one (back up a server "
+                "database with its own tools, e.g. pg_dump for PostgreSQL)"
+            ).format(command=command, url=display_url(url))
         )
     if path.is_dir():
-        raise StoreError(f"--db {display_url(url)}: {path} is a folder, not a database file")
+        raise StoreError(
+            _("--db {url}: {path} is a folder, not a database file").format(url=display_url(url), path=path)
+        )
     return path
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Back up the progress database."),
+    help=N_("Back up the progress database (SQLite's online backup API; safe while drill runs)."),
+)
 @db_option
-@click.option("--keep", type=click.IntRange(1, 1000), default=None, help="How many backups to keep (default 10).")
+@click.option("--keep", type=click.IntRange(1, 1000), default=None, help=N_("How many backups to keep (default 10)."))
 def backup(db_url: str | None, keep: int | None) -> None:
-    """Back up the progress database (SQLite's online backup API; safe while drill runs)."""
     from drill.store.backup import KEEP, make_backup
 
     path = _sqlite_path(db_url, "backup")
     target = make_backup(path, keep=keep or KEEP)
-    click.echo(f"backed up {path} to {target}")
+    click.echo(_("backed up {path} to {target}").format(path=path, target=target))
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Restore the progress database from a backup."),
+    help=N_(
+        "Restore the progress database from FILE (default: the latest backup).\n\n"
+        "The current database is moved aside (never deleted). Close every drill using it first."
+    ),
+)
 @db_option
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
-@click.option("--list", "list_only", is_flag=True, help="List the backups instead of restoring.")
+@click.option("--list", "list_only", is_flag=True, help=N_("List the backups instead of restoring."))
 def restore(db_url: str | None, file: str | None, list_only: bool) -> None:
-    """Restore the progress database from FILE (default: the latest backup).
-
-    The current database is moved aside (never deleted). Close every drill using it first.
-    """
     from pathlib import Path
 
     from drill.store.backup import backup_folder, list_backups
@@ -53,11 +65,11 @@ def restore(db_url: str | None, file: str | None, list_only: bool) -> None:
     if list_only:
         backups = list_backups(path)
         if not backups:
-            click.echo(f"no backups of {path} in {backup_folder()}")
+            click.echo(_("no backups of {path} in {folder}").format(path=path, folder=backup_folder()))
         for item in reversed(backups):
             click.echo(str(item))
         return
     used, aside = do_restore(path, Path(file) if file else None)
-    click.echo(f"restored {path} from {used}")
+    click.echo(_("restored {path} from {backup}").format(path=path, backup=used))
     if aside is not None:
-        click.echo(f"the previous database was kept as {aside}")
+        click.echo(_("the previous database was kept as {path}").format(path=aside))

@@ -5,26 +5,31 @@ from __future__ import annotations
 import click
 
 from drill.commands.options import content_option, store_options
+from drill.i18n import N_, ngettext
+from drill.i18n_click import DrillCommand
 
 
-@click.command()
-@click.option("--section", default=None, metavar="S", help="Only cards from this chapter section (e.g. 7.9).")
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("Review the cards that are due, graded 1-4."),
+    help=N_(
+        "Review the cards that are due: reveal, grade 1-4 (Again/Hard/Good/Easy), FSRS schedules the next "
+        "review.\n\nPress ? in the app for every key; ctrl+p opens the command palette."
+    ),
+)
+@click.option("--section", default=None, metavar="S", help=N_("Only cards from this chapter section (e.g. 7.9)."))
 @click.option(
     "--new",
     "new_limit",
     type=click.IntRange(min=0),
     default=None,
     metavar="N",
-    help="Introduce at most N new cards this session.",
+    help=N_("Introduce at most N new cards this session."),
 )
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Stop after N reviews.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help=N_("Stop after N reviews."))
 @content_option
 @store_options
 def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
-    """Review the cards that are due: reveal, grade 1-4 (Again/Hard/Good/Easy), FSRS schedules the next review.
-
-    Press ? in the app for every key; ctrl+p opens the command palette.
-    """
     from drill.tui.app import make_app
 
     app = make_app(
@@ -41,5 +46,10 @@ def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
         raise app.error
     stats = app.study_stats
     if stats is not None and stats.reviewed:
-        cards = "card" if stats.reviewed == 1 else "cards"
-        click.echo(f"drill: reviewed {stats.reviewed} {cards} ({stats.again} again); every grade is saved.")
+        click.echo(
+            ngettext(
+                "drill: reviewed {count} card ({again} again); every grade is saved.",
+                "drill: reviewed {count} cards ({again} again); every grade is saved.",
+                stats.reviewed,
+            ).format(count=stats.reviewed, again=stats.again)
+        )

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from drill import fields
+from drill.content.loader import PACK_FILES
 from drill.content.models import Card, Check, Library, Pack, Quiz
 
 FORMAT = 2
-PACK_FILES = ("questions.yaml", "quizzes.yaml", "checks.yaml")
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:

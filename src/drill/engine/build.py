@@ -14,6 +14,7 @@ from drill.engine.examples import build_example
 from drill.engine.parse import parse_mask, parse_matrix
 from drill.engine.trace import Trace
 from drill.errors import InputError
+from drill.i18n import _
 
 
 def build_trace(
@@ -38,24 +39,24 @@ def build_trace(
     if example is not None:
         if custom or random:
             raise InputError(
-                "--example cannot be combined with custom inputs (--x, --wq, …, --seed); choose one"
+                _("--example cannot be combined with custom inputs (--x, --wq, …, --seed); choose one")
             )
         return build_example(example)
     if not custom and not random:
         return build_example("worked")
     if random and any(v is not None for v in (x, wq, wk, wv, wo)):
         raise InputError(
-            "--seed/--tokens/--d-model make random inputs; they cannot be combined with --x/--wq/…"
+            _("--seed/--tokens/--d-model make random inputs; they cannot be combined with --x/--wq/…")
         )
     h = 1 if heads is None else heads
     if h < 1:
-        raise InputError(f"--heads must be at least 1, got {h}")
+        raise InputError(_("--heads must be at least 1, got {value}").format(value=h))
     g = h if kv_heads is None else kv_heads
     if g < 1:
-        raise InputError(f"--kv-heads must be at least 1, got {g}")
+        raise InputError(_("--kv-heads must be at least 1, got {value}").format(value=g))
     if h % g:
         raise InputError(
-            f"--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)"
+            _("--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)").format(g=g, h=h)
         )
     if random:
         xs, wqs, wks, wvs, wos = _random_inputs(seed, tokens, d_model, h, g)
@@ -67,8 +68,9 @@ def build_trace(
         mask = parse_mask(pad, xs.shape[0], "--pad")
         if mask.ndim != 1:
             raise InputError(
-                f"--pad has {mask.shape[0]} rows but X is one sequence [{xs.shape[0]}, {xs.shape[1]}]: "
-                f"give one row of {xs.shape[0]} values"
+                _("--pad has {rows} rows but X is one sequence [{s}, {d}]: give one row of {s} values").format(
+                    rows=mask.shape[0], s=xs.shape[0], d=xs.shape[1]
+                )
             )
     return attention_trace(xs, wqs, wks, wvs, wos, heads=h, kv_heads=g, causal=causal, pad=mask)
 
@@ -80,13 +82,17 @@ def check_size(s: int, d: int, h: int) -> None:
     """Typed (--x) and random (--tokens/--d-model) inputs alike."""
     if h * s * s > MAX_ENTRIES:
         raise InputError(
-            f"S = {s} tokens with h = {h} head(s) make h·S² = {h * s * s:,} attention weights per step; "
-            f"drill calc keeps every step, so at most {MAX_ENTRIES:,} (e.g. 512 tokens with one head)"
+            _(
+                "S = {s} tokens with h = {h} head(s) make h·S² = {weights:,} attention weights per step; "
+                "drill calc keeps every step, so at most {most:,} (e.g. 512 tokens with one head)"
+            ).format(s=s, h=h, weights=h * s * s, most=MAX_ENTRIES)
         )
     if max(s, d) * d > MAX_ENTRIES:
         raise InputError(
-            f"d_model = {d} with S = {s} tokens is too large for drill calc: at most {MAX_ENTRIES:,} values "
-            f"per matrix (e.g. d_model = 512)"
+            _(
+                "d_model = {d} with S = {s} tokens is too large for drill calc: at most {most:,} values "
+                "per matrix (e.g. d_model = 512)"
+            ).format(d=d, s=s, most=MAX_ENTRIES)
         )
 
 
@@ -94,13 +100,13 @@ def _random_inputs(seed, tokens, d_model, h, g):
     s = 4 if tokens is None else tokens
     d = 8 if d_model is None else d_model
     if s < 1:
-        raise InputError(f"--tokens must be at least 1, got {s}")
+        raise InputError(_("--tokens must be at least 1, got {value}").format(value=s))
     if d < 1:
-        raise InputError(f"--d-model must be at least 1, got {d}")
+        raise InputError(_("--d-model must be at least 1, got {value}").format(value=d))
     check_size(s, d, h)
     if d % h:
         raise InputError(
-            f"--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns"
+            _("--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns").format(d=d, h=h)
         )
     d_k = d // h
     rng = np.random.default_rng(0 if seed is None else seed)
@@ -115,17 +121,23 @@ def _random_inputs(seed, tokens, d_model, h, g):
 
 def _typed_inputs(x, wq, wk, wv, wo, h, g):
     if x is None:
-        raise InputError("custom inputs need --x (the input matrix X [S, d_model])")
+        raise InputError(_("custom inputs need --x (the input matrix X [S, d_model])"))
     xs = parse_matrix(x, "X (--x)")
     d = xs.shape[1]
     if h > 1 and d % h and wq is None:
-        raise InputError(f"X is [{xs.shape[0]}, {d}]: d_model = {d} is not divisible by --heads {h}")
+        raise InputError(
+            _("X is [{s}, {d}]: d_model = {d} is not divisible by --heads {h}").format(s=xs.shape[0], d=d, h=h)
+        )
 
     def weight(text, name, default_cols):
         if text is not None:
             return parse_matrix(text, name)
         if h != g and name in ("W_K (--wk)", "W_V (--wv)"):
-            raise InputError(f"with --kv-heads {g} < --heads {h}, give {name} explicitly ([d_model, G·d_k])")
+            raise InputError(
+                _("with --kv-heads {g} < --heads {h}, give {name} explicitly ([d_model, G·d_k])").format(
+                    g=g, h=h, name=name
+                )
+            )
         return np.eye(d, default_cols)
 
     wqs = weight(wq, "W_Q (--wq)", d)

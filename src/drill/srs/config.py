@@ -20,6 +20,7 @@ from typing import Any
 from drill.errors import InputError
 from drill.fields import Errors, Invalid, Rule, Spec, declare, specs
 from drill.fields import read as read_fields
+from drill.i18n import LANGUAGES, _
 
 # FSRS-6 has 21 weights; their bounds are fsrs.scheduler.LOWER/UPPER_BOUNDS_PARAMETERS (checked on load).
 FSRS_PARAMETER_COUNT = 21
@@ -202,7 +203,17 @@ class _Parameters(Rule):
         return self.check(numbers)
 
     def show(self, value: tuple[float, ...] | None) -> str:
-        return "(FSRS defaults)" if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
+        return _("(FSRS defaults)") if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
+
+
+class _Language(_Choice):
+    """drill's UI language (drill.i18n); unset (None, the default): the locale decides."""
+
+    def check(self, value: Any) -> str | None:
+        return None if value is None else super().check(value)
+
+    def show(self, value: str | None) -> str:
+        return _("(from the locale)") if value is None else value
 
 
 # ---------------------------------------------------------------------------------------------- settings
@@ -261,6 +272,12 @@ class SrsConfig:
         default="suspend",
         help="what happens to a leech: always tagged; 'suspend' also suspends it",
     )
+    ui_language: str | None = declare(
+        _Language(*LANGUAGES),
+        default=None,
+        key="ui.language",  # a [ui] table in drill.toml
+        help="language of drill's own words (unset: the locale, LC_ALL / LC_MESSAGES / LANG)",
+    )
     # Where each value came from: key -> "default" | "file". Not part of equality (two configs with the
     # same values schedule identically).
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -309,11 +326,32 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except OSError as err:
         raise ConfigError(f"{path}: cannot read the config file: {err.strerror or err}") from None
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        return _flatten(tomllib.loads(raw.decode("utf-8")))
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: the config file is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
+
+
+def _flatten(data: dict[str, Any]) -> dict[str, Any]:
+    """A [ui] table's keys as `ui.language` (the name `drill config` uses); other tables are left whole (and
+    reported as unknown settings)."""
+    flat = {key: value for key, value in data.items() if key != "ui" or not isinstance(value, dict)}
+    if isinstance(data.get("ui"), dict):
+        flat.update({f"ui.{key}": value for key, value in data["ui"].items()})
+    return flat
+
+
+def _nest(data: dict[str, Any]) -> dict[str, Any]:
+    """`ui.language` back into a [ui] table for the file."""
+    nested: dict[str, Any] = {}
+    for key, value in data.items():
+        table, dot, name = key.partition(".")
+        if dot:
+            nested.setdefault(table, {})[name] = value
+        else:
+            nested[key] = value
+    return nested
 
 
 def unknown_setting(path: Path | str, key: str) -> ConfigError:
@@ -352,7 +390,7 @@ def _write_toml(path: Path, data: dict[str, Any]) -> None:
 
     import tomli_w
 
-    text = tomli_w.dumps(data)
+    text = tomli_w.dumps(_nest(data))
     path.parent.mkdir(parents=True, exist_ok=True)
     # Write-then-rename so a crash never leaves half a config file.
     fd, tmp = tempfile.mkstemp(prefix=".drill-", suffix=".toml", dir=path.parent)
@@ -408,7 +446,7 @@ def reset_value(key: str, path: str | Path | None = None) -> SrsConfig:
 
 def display_value(key: str, config: SrsConfig) -> str:
     """A setting's value as the user would type it."""
-    return SETTINGS[key].rule.show(getattr(config, key))
+    return SETTINGS[key].rule.show(getattr(config, SETTINGS[key].name))
 
 
 __all__ = [

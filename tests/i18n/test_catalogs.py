@@ -1,0 +1,76 @@
+"""The catalogs themselves: zh_CN complete and safe to format, en showing the source strings, the compiled
+catalogs drill loads equal to the .po files they come from."""
+
+from __future__ import annotations
+
+import gettext
+import string
+from pathlib import Path
+
+import pytest
+from tests.i18n.pseudo import _hatch_build
+
+import drill.i18n
+
+build = _hatch_build()
+
+
+def fields(text: str) -> set[str]:
+    """The names of the str.format fields in ``text`` ({count}, {value!r}, {weights:,} -> count, value, ...)."""
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def entries(catalog_name: str):
+    return [m for m in build.read_po(build.po_path(catalog_name), locale=catalog_name) if m.id]
+
+
+def test_every_template_message_has_a_chinese_translation():
+    template = {m.id for m in build.read_po(build.TEMPLATE) if m.id}
+    zh = {m.id: m for m in entries("zh_CN")}
+    assert set(zh) == template, "run: python hatch_build.py update"
+    untranslated = [
+        m.id for m in zh.values() if m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,))
+    ]
+    assert untranslated == []
+
+
+def test_chinese_strings_format_with_the_english_fields():
+    """A translation may leave a field out, never add one: .format() of the English arguments would fail."""
+    for message in entries("zh_CN"):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        allowed = set().union(*(fields(i) for i in ids))
+        for text in strings:
+            assert fields(text) <= allowed, (message.id, text)
+
+
+def test_the_english_catalog_shows_the_source_strings():
+    drill.i18n.set_language("en")
+    for message in entries("en"):
+        if isinstance(message.id, tuple):
+            assert drill.i18n.ngettext(*message.id, 1) == message.id[0]
+            assert drill.i18n.ngettext(*message.id, 2) == message.id[1]
+        else:
+            assert drill.i18n._(message.id) == message.id
+
+
+@pytest.mark.parametrize("catalog_name", build.CATALOGS)
+def test_the_compiled_catalog_drill_loads_is_its_po_file(catalog_name, tmp_path):
+    """The .mo beside drill.i18n (compiled by the build hook: in the wheel, or in place for an editable
+    install) holds what the .po says now. After editing a .po in an editable checkout: python hatch_build.py
+    compile."""
+    installed = Path(drill.i18n.LOCALE_DIR) / catalog_name / "LC_MESSAGES" / "drill.mo"
+    assert installed.is_file(), "the build hook did not compile the catalogs"
+    fresh = dict(build.compile_catalogs(build.LOCALE, tmp_path))[catalog_name]
+    with installed.open("rb") as a, fresh.open("rb") as b:
+        assert gettext.GNUTranslations(a)._catalog == gettext.GNUTranslations(b)._catalog
+
+
+def test_chinese_is_what_a_chinese_learner_gets():
+    drill.i18n.set_language("zh")
+    assert drill.i18n._("Usage:") == "用法:"
+    assert drill.i18n.ngettext("{count} card written to {path}", "{count} cards written to {path}", 3) == (
+        "{count} 张卡片已写入 {path}"
+    )
+    drill.i18n.set_language("en")
+    assert drill.i18n._("Usage:") == "Usage:"
