@@ -1,16 +1,14 @@
-"""Startup of `drill`, as ratios against baselines measured in the same run (median of interleaved runs).
+"""Start-up of the installed `drill study`, every way a learner starts it, against a bare Textual app's first
+paint measured in the same run (median of interleaved runs; goals from issue 10).
 
-- `drill --help` vs `python -c pass` (goal <= 5x).
-- `drill study` first paint vs a bare Textual app painting one Static (goal <= 1.25x).
-- `drill study` first question on screen vs that same bare first paint (goal <= 1.6x).
+- first-ever start: empty data and cache directories (no content cache, no database)      goal <= 1.6x
+- returning start: the default database, content cache and next-card plan from earlier runs goal <= 1.6x
+- DRILL_DB_URL naming a SQLite file (a returning start on that file)                       goal <= 1.6x
+- PostgreSQL (DRILL_DB_URL = $DRILL_TEST_PG_URL, when set; a returning start)              goal <= 2.5x
+- and the study shell's first paint on a returning start                                    goal <= 1.25x
 
-Each Textual process runs in a pseudo-terminal (120x40) with a real driver. The apps write
-`<milestone> <time.monotonic()> <heavy modules loaded>` to $DRILL_BENCH_MARKS once the milestone is painted
-(`call_after_refresh`, the same hook in both), so a time is "spawn -> painted", not "spawn -> exit".
-The study runs use a fresh data directory whose database is created by one warm-up run first; that run
-also leaves the store's next-card plan beside the database, so the measured runs show the first question
-from the read-only peek (`drill.store.peek`, no SQLAlchemy) while the store opens, as a learner's second
-and later `drill study` do.
+Each program runs as a new process on a pseudo-terminal (120x40, benchmarks/ptyrun.py) and records when a
+milestone has been painted; a time is "spawn -> on the screen". The bare app paints one Static.
 
     python benchmarks/startup.py [--runs 15]
 """
@@ -18,18 +16,15 @@ and later `drill study` do.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
-import pty
 import statistics
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
-import threading
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ptyrun import run_in_pty  # noqa: E402 - benchmarks/ is not a package
 
 BARE_APP = """
 import os, time
@@ -51,111 +46,104 @@ class Bare(App):
 Bare().run()
 """
 
-
-def run_plain(argv: list[str], env: dict[str, str]) -> float:
-    start = time.monotonic()
-    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.monotonic() - start
+GOALS = {"first-ever": 1.6, "returning": 1.6, "DRILL_DB_URL": 1.6, "PostgreSQL": 2.5}
 
 
-def run_in_pty(
-    argv: list[str], env: dict[str, str], marks: Path, size=(120, 40)
-) -> dict[str, tuple[float, str]]:
-    """Run argv on a pseudo-terminal; returns {milestone: (seconds since spawn, heavy modules)}."""
-    marks.write_text("")
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
-    env = dict(
-        env, DRILL_BENCH_MARKS=str(marks), TERM="xterm-256color", COLUMNS=str(size[0]), LINES=str(size[1])
-    )
-
-    def drain() -> None:  # the terminal must be read or the app blocks writing to it
-        try:
-            while os.read(master, 65536):
-                pass
-        except OSError:
-            pass
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    start = time.monotonic()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
-    os.close(slave)
-    try:
-        code = proc.wait(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    reader.join(timeout=5)
-    os.close(master)
-    if code != 0:
-        raise SystemExit(f"{argv} exited {code}")
-    result = {}
-    for line in marks.read_text().splitlines():
-        name, stamp, heavy = line.split()
-        result[name] = (float(stamp) - start, heavy)
-    return result
+def drill_command() -> str:
+    """The installed `drill` console script of this Python environment."""
+    script = Path(sys.executable).with_name("drill")
+    if not script.is_file():
+        raise SystemExit(f"no installed drill next to {sys.executable}: pip install -e . first")
+    return str(script)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15, help="runs of each measurement (>= 10)")
+    parser.add_argument("--runs", type=int, default=15, help="runs of each measurement (>= 5)")
     args = parser.parse_args()
-    runs = max(10, args.runs)
-    python = sys.executable
+    runs = max(5, args.runs)
+    drill = drill_command()
+    pg_url = os.environ.get("DRILL_TEST_PG_URL")
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        env = dict(
-            os.environ, DRILL_DATA_DIR=str(tmp_path / "data"), DRILL_CONFIG_DIR=str(tmp_path / "config")
-        )
-        env.pop("DRILL_EXIT_AFTER", None)
+        base = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
+
+        def home(name: str) -> dict[str, str]:
+            root = tmp_path / name
+            return dict(
+                base,
+                DRILL_DATA_DIR=str(root / "data"),
+                DRILL_CONFIG_DIR=str(root / "config"),
+                DRILL_CACHE_DIR=str(root / "cache"),
+                DRILL_EXIT_AFTER="question",
+            )
+
         bare_script = tmp_path / "bare_app.py"
         bare_script.write_text(BARE_APP)
         marks = tmp_path / "marks.txt"
-        study = [python, "-m", "drill", "study"]
+        returning = home("returning")
+        scenarios: dict[str, dict[str, str]] = {
+            "returning": returning,
+            "DRILL_DB_URL": dict(
+                returning, DRILL_DB_URL=f"sqlite:///{tmp_path / 'elsewhere' / 'progress.db'}"
+            ),
+        }
+        (tmp_path / "elsewhere").mkdir()
+        if pg_url:
+            scenarios["PostgreSQL"] = dict(returning, DRILL_DB_URL=pg_url, DRILL_USER="startup-bench")
 
-        # Warm-up: file caches, and the study database (created and synced on the first run).
-        run_plain([python, "-c", "pass"], env)
-        run_plain([python, "-m", "drill", "--help"], env)
-        run_in_pty([python, str(bare_script)], env, marks)
-        first = run_in_pty(study, dict(env, DRILL_EXIT_AFTER="question"), marks)
-        if "question" not in first:
-            raise SystemExit(f"drill study showed no question (marks: {first}); is there content?")
+        # Warm-up: file caches; each returning scenario's database, plan and content cache (two runs: the
+        # first creates the database, the second finds everything in place).
+        run_in_pty([sys.executable, str(bare_script)], base, marks)
+        for env in scenarios.values():
+            for _ in range(2):
+                run = run_in_pty([drill, "study"], env, marks)
+                if "question" not in run.marks:
+                    raise SystemExit(
+                        f"drill study showed no question (marks: {run.marks}); is there content?"
+                    )
 
-        times: dict[str, list[float]] = {k: [] for k in ("pass", "help", "bare", "paint", "question")}
-        heavy_at_paint: set[str] = set()
-        for _ in range(runs):
-            times["pass"].append(run_plain([python, "-c", "pass"], env))
-            times["help"].append(run_plain([python, "-m", "drill", "--help"], env))
-            times["bare"].append(run_in_pty([python, str(bare_script)], env, marks)["paint"][0])
-            painted = run_in_pty(study, dict(env, DRILL_EXIT_AFTER="paint"), marks)["paint"]
-            times["paint"].append(painted[0])
-            heavy_at_paint.update(m for m in painted[1].split(",") if m != "-")
-            times["question"].append(
-                run_in_pty(study, dict(env, DRILL_EXIT_AFTER="question"), marks)["question"][0]
+        times: dict[str, list[float]] = {name: [] for name in ("bare", "paint", "first-ever", *scenarios)}
+        heavy: dict[str, set[str]] = {name: set() for name in times}
+        for i in range(runs):
+            times["bare"].append(
+                run_in_pty([sys.executable, str(bare_script)], base, marks).marks["paint"][0]
             )
+            fresh = home(f"first-{i}")  # nothing on disk yet
+            for name, env in (("first-ever", fresh), *scenarios.items()):
+                at, loaded = run_in_pty([drill, "study"], env, marks).marks["question"]
+                times[name].append(at)
+                heavy[name].update(m for m in loaded.split(",") if m != "-")
+            at, loaded = run_in_pty([drill, "study"], dict(returning, DRILL_EXIT_AFTER="paint"), marks).marks[
+                "paint"
+            ]
+            times["paint"].append(at)
+            heavy["paint"].update(m for m in loaded.split(",") if m != "-")
 
-    med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"median of {runs} interleaved runs each (seconds):")
-    for key, label in (
-        ("pass", "python -c pass"),
-        ("help", "drill --help"),
-        ("bare", "bare Textual app, first paint"),
-        ("paint", "drill study, first paint"),
-        ("question", "drill study, first question"),
-    ):
-        print(f"  {label:34s} {med[key]:.3f}")
-    rows = (
-        ("drill --help / python -c pass", med["help"] / med["pass"], 5.0),
-        ("study first paint / bare paint", med["paint"] / med["bare"], 1.25),
-        ("study first question / bare paint", med["question"] / med["bare"], 1.6),
-    )
-    print("ratios:")
+    med = {name: statistics.median(values) for name, values in times.items()}
+    print(f"installed drill: {drill}")
+    print(f"median of {runs} interleaved runs each (seconds; load average {os.getloadavg()[0]:.1f}):")
+    print(f"  {'bare Textual app, first paint':44s} {med['bare']:.3f}")
+    print(f"  {'drill study, first paint (returning)':44s} {med['paint']:.3f}")
+    for name in ("first-ever", *scenarios):
+        print(f"  {'drill study, first question: ' + name:44s} {med[name]:.3f}")
+    print("ratios (median / bare first paint):")
+    rows = [("study first paint / bare paint", med["paint"] / med["bare"], 1.25)]
+    rows += [
+        (f"first question, {name} / bare paint", med[name] / med["bare"], GOALS[name])
+        for name in GOALS
+        if name in med
+    ]
     for label, ratio, goal in rows:
         verdict = "ok" if ratio <= goal else "OVER GOAL"
-        print(f"  {label:36s} {ratio:5.2f}x   (goal <= {goal}x: {verdict})")
-    print(f"heavy modules loaded at study's first paint: {', '.join(sorted(heavy_at_paint)) or 'none'}")
+        print(f"  {label:44s} {ratio:5.2f}x   (goal <= {goal}x: {verdict})")
+    if not pg_url:
+        print("  PostgreSQL: not measured (set DRILL_TEST_PG_URL)")
+    print("heavy modules loaded when it was on screen:")
+    for name, loaded in heavy.items():
+        if name != "bare":
+            print(f"  {name:14s} {', '.join(sorted(loaded)) or 'none'}")
 
 
 if __name__ == "__main__":

@@ -102,3 +102,29 @@ def test_oracles_agree_with_pytorch():
     for case in get_task("softmax").cases(5):
         x = case.args[0]
         assert np.allclose(softmax_oracle(x), torch.softmax(torch.from_numpy(x), dim=-1).numpy(), atol=1e-12)
+
+
+def test_every_check_is_saved_and_listed_with_its_status(solution, tmp_path):
+    import os
+    import time
+
+    from drill.paths import data_dir
+
+    assert drill("softmax", "--check", solution(WRONG["softmax/sigmoid"])).returncode == 1
+    assert drill("softmax", "--check", solution(get_task("softmax").solution())).returncode == 0
+    assert drill("causal_mask", "--check", solution(get_task("causal_mask").solution()), "--no-save").returncode == 0
+    pending = data_dir() / "pending-code-attempts"
+    for _ in range(600):  # the detached writers finish on their own; wait for them (bounded)
+        if pending.exists() and not os.listdir(pending):
+            break
+        time.sleep(0.1)
+    assert os.listdir(pending) == []
+    rows = {r["task"]: r for r in json.loads(drill("--list", "--json").stdout)}
+    assert rows["softmax"]["attempts"] == 2 and rows["softmax"]["passed"]
+    assert rows["causal_mask"]["attempts"] == 0 and rows["attention"]["last_run"] is None
+    from drill.store import open_store
+
+    with open_store(None, None, readonly=True) as store:
+        history = store.code_attempts("softmax")
+    assert [a.all_passed for a in history] == [True, False]
+    assert "softmax/sigmoid" in history[1].mistakes and "1 / (1 + np.exp(-x))" in history[1].code

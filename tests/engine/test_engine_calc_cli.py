@@ -179,3 +179,24 @@ def test_plain_names_a_shape_once_when_it_is_already_in_numbers():
     assert "shape    [7]" in out and "[7]  = [7]" not in out and "[]  = []" not in out
     code, out = run("--plain")  # symbolic shapes keep their numbers beside them
     assert "[S, d_k]  = [3, 2]" in out
+
+
+def test_the_tui_builds_calc_traces_through_the_engine_not_commands():
+    """build_trace lives in drill.engine.build: no module of the TUI imports drill.commands."""
+    import ast
+    from pathlib import Path
+
+    import drill.tui
+
+    offenders = []
+    for path in Path(drill.tui.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            offenders += [
+                f"{path.name}: {n}" for n in names if n == "drill.commands" or n.startswith("drill.commands.")
+            ]
+    assert not offenders, offenders

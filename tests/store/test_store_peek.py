@@ -366,3 +366,33 @@ def test_the_peek_imports_no_sqlalchemy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["c00", "-"]
+
+
+@pytest.mark.parametrize("new_per_day", [20, 1, 0])
+def test_a_database_not_created_yet_is_peeked_from_the_content(tmp_path, new_per_day):
+    """A first-ever start: no database file. Given the content, the peek answers what the store will choose
+    once it has created the database and synced that content (the first new card, within the new limit)."""
+    from drill.srs import DEFAULT_CONFIG
+    from drill.store import open_store
+
+    config = replace(DEFAULT_CONFIG, new_per_day=new_per_day)
+    # Two packs, listed out of name order, so the pack order and the position within a pack both count.
+    cards = [("pack-b", f"b{i}", f"7.{i % 2 + 1}") for i in range(3)] + CARDS
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    peeked = {
+        section: peek.peek_next_card(
+            T0, packs=packs_of(cards), section=section, user="alice", config=config, db_url=url, content=cards
+        )
+        for section in SECTIONS
+    }
+    assert peek.peek_next_card(T0, packs=packs_of(cards), user="alice", config=config, db_url=url) is None
+    assert not (tmp_path / "new.sqlite3").exists()  # the peek created nothing
+    store = open_store(url, "alice")
+    try:
+        store.config = config
+        store.sync_content(cards)
+        for section in SECTIONS:
+            assert peeked[section] == store.next_card(T0, section), section
+    finally:
+        store.close()
+    assert peeked[None] is None or peeked[None].card_id == "c00"

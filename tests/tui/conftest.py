@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -87,4 +90,19 @@ async def card_shown(pilot) -> None:
     await pilot.pause()
 
 
-__all__ = ["NOW", "card_shown", "library_of", "make_card", "wait_until"]
+PTYRUN = Path(__file__).resolve().parents[2] / "benchmarks" / "ptyrun.py"
+
+
+def ptyrun() -> ModuleType:
+    """benchmarks/ptyrun.py, the pseudo-terminal runner the start-up benchmarks use (one copy for both)."""
+    module = sys.modules.get("drill_bench_ptyrun")
+    if module is None:
+        spec = importlib.util.spec_from_file_location("drill_bench_ptyrun", PTYRUN)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["drill_bench_ptyrun"] = module  # dataclasses look their module up while being made
+        spec.loader.exec_module(module)
+    return module
+
+
+__all__ = ["NOW", "card_shown", "library_of", "make_card", "ptyrun", "wait_until"]

@@ -3,53 +3,25 @@ sqlalchemy are imported (quiz), the question follows, and the app exits cleanly.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
-import struct
-import subprocess
 import sys
-import termios
-import threading
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from drill.cli import cli as cli_main
 
+from .conftest import ptyrun
+
 DRILL = str(Path(sys.executable).with_name("drill"))
 
 
 def run_in_pty(argv: list[str], marks: Path, exit_after: str) -> tuple[int, dict[str, str]]:
-    """Run argv on a 100×30 pseudo-terminal until the milestone is painted; {milestone: heavy modules}."""
-    marks.write_text("")
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-    env = dict(os.environ, DRILL_BENCH_MARKS=str(marks), DRILL_EXIT_AFTER=exit_after, TERM="xterm-256color")
-
-    def drain() -> None:  # the terminal must be read or the app blocks writing to it
-        try:
-            while os.read(master, 65536):
-                pass
-        except OSError:
-            pass
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
-    os.close(slave)
-    try:
-        code = proc.wait(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    reader.join(timeout=5)
-    os.close(master)
-    seen = {}
-    for line in marks.read_text().splitlines():
-        name, _stamp, heavy = line.split()
-        seen[name] = heavy
-    return code, seen
+    """Run argv on a 100×30 pseudo-terminal until the milestone is painted; (exit code, {milestone: heavy
+    modules})."""
+    env = dict(os.environ, DRILL_EXIT_AFTER=exit_after)
+    run = ptyrun().run_in_pty(argv, env, marks, size=(100, 30), check=False)
+    return run.code, {name: heavy for name, (_at, heavy) in run.marks.items()}
 
 
 def test_quiz_paints_before_numpy_and_sqlalchemy(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -12,8 +13,7 @@ from drill.tui.app import make_app
 from drill.tui.models import study as study_session
 from drill.tui.widgets.card_view import CardView
 
-from .conftest import NOW, frozen_clock, frozen_timer, wait_until
-from .test_startup_imports import load_runner
+from .conftest import NOW, frozen_clock, frozen_timer, ptyrun, wait_until
 
 
 @pytest.fixture
@@ -117,18 +117,20 @@ async def test_no_peek_without_a_plan_the_store_shows_the_first_card(library):
 
 
 def test_first_question_is_on_screen_before_sqlalchemy_is_imported(tmp_path):
-    """Real `drill study` on a pseudo-terminal: the first run creates the database (and the plan); the second
-    shows its first question with neither sqlalchemy nor numpy loaded."""
+    """The installed `drill study` on a pseudo-terminal: the first run opens the store (creating the database
+    and the plan); the second shows its first question with neither sqlalchemy nor numpy loaded."""
     import os
     import sys
 
-    run_in_pty = load_runner()
-    env = dict(os.environ, DRILL_EXIT_AFTER="question")
-    argv = [sys.executable, "-m", "drill", "study"]
-    first = run_in_pty(argv, env, tmp_path / "marks1.txt", size=(100, 30))
-    assert "sqlalchemy" in first["question"][1]  # no plan yet: the store chose the first card
-    second = run_in_pty(argv, env, tmp_path / "marks2.txt", size=(100, 30))
-    assert set(second) == {"paint", "question"}
+    run_in_pty = ptyrun().run_in_pty
+    env = dict(os.environ, DRILL_EXIT_AFTER="ready")
+    argv = [str(Path(sys.executable).with_name("drill")), "study"]
+    first = run_in_pty(argv, env, tmp_path / "marks1.txt", size=(100, 30)).marks
+    assert "sqlalchemy" in first["ready"][1]  # the store is open: the database and the plan are written
+    second = run_in_pty(
+        argv, dict(env, DRILL_EXIT_AFTER="question"), tmp_path / "marks2.txt", size=(100, 30)
+    ).marks
+    assert set(second) == {"paint", "card", "question"}
     assert second["paint"][1] == "-"
     assert second["question"][1] == "-"
     assert second["paint"][0] < second["question"][0]

@@ -13,6 +13,7 @@ import sys
 
 import click
 
+from drill.commands.options import store_options
 from drill.i18n import _
 
 
@@ -49,6 +50,64 @@ def _load_problem(path: str, verdict) -> str | None:
     return None
 
 
+def _status(db_url, user_name) -> dict:
+    """The learner's status per task, or nothing when there is no progress database yet."""
+    from drill.errors import StoreUpgradeNeeded
+    from drill.paths import default_db_path
+
+    if db_url is None and not default_db_path().exists():
+        return {}
+    from drill.store import open_store
+
+    try:
+        with open_store(db_url, user_name, readonly=True) as store:
+            return store.code_status()
+    except StoreUpgradeNeeded:  # a database from before drill code: migrate it (after a backup) and read
+        with open_store(db_url, user_name) as store:
+            return store.code_status()
+
+
+def _save(db_url, user_name, task, code_text, verdict, backend) -> None:
+    """Save the run as an attempt. The store (sqlalchemy, migrations, quick_check) takes longer to open than
+    the tests take to run, so a detached process writes it after this command has printed its results."""
+    import os
+    import subprocess
+    import tempfile
+    from datetime import UTC, datetime
+
+    from drill.paths import data_dir
+    from drill.runner.verdict import attempt_record
+
+    record = {"db_url": db_url, "user": user_name, "task": task, "code": code_text, "backend": backend,
+              "ran_at": datetime.now(UTC).isoformat(), **attempt_record(verdict)}
+    folder = data_dir() / "pending-code-attempts"
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, path = tempfile.mkstemp(suffix=".json", dir=folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(record, out)
+    subprocess.Popen(
+        [sys.executable, "-c", "import sys; from drill.commands.code import save_pending; save_pending(sys.argv[1])",
+         path],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+
+
+def save_pending(path: str) -> None:
+    """Write one pending attempt (from ``_save``) to the store, then delete its file; a failure leaves it."""
+    import os
+    from datetime import datetime
+
+    from drill.store import open_store
+
+    with open(path, encoding="utf-8") as f:
+        record = json.load(f)
+    db_url, user, task, code_text = record.pop("db_url"), record.pop("user"), record.pop("task"), record.pop("code")
+    ran_at = datetime.fromisoformat(record.pop("ran_at"))
+    with open_store(db_url, user) as store:
+        store.record_code_attempt(task, code_text, ran_at, **record)
+    os.unlink(path)
+
+
 def _plain_wording(text: str) -> str:
     from drill.content.latex import render_text
 
@@ -68,19 +127,31 @@ def _plain_wording(text: str) -> str:
 @click.option("--torch", "use_torch", is_flag=True, help="Pass PyTorch tensors in (float64) instead of numpy arrays.")
 @click.option("--starter", is_flag=True, help="Print TASK's starter code.")
 @click.option("--prompt", "show_prompt", is_flag=True, help="Print TASK's prompt.")
-def code(task, check_file, list_tasks, as_json, seed, time_limit, memory_limit, use_torch, starter, show_prompt):
+@click.option("--timed", is_flag=True, help="In the editor: count down the task's time budget.")
+@click.option("--save/--no-save", default=True, show_default=True, help="With --check: keep the run in your history.")
+@store_options
+def code(task, check_file, list_tasks, as_json, seed, time_limit, memory_limit, use_torch, starter, show_prompt,
+         timed, save, db_url, user_name):
     """Write attention yourself: TASK's hidden tests grade the function in FILE (see --list)."""
     from drill.engine.codetasks import TASKS, get_task
     from drill.errors import InputError
 
     if list_tasks:
-        rows = [{"task": t.name, "number": t.number, "section": t.section, "title": t.title,
-                 "signature": t.signature, "budget_s": t.budget_s} for t in TASKS.values()]
+        status = _status(db_url, user_name)
+        rows = []
+        for t in TASKS.values():
+            s = status.get(t.name)
+            rows.append({"task": t.name, "number": t.number, "section": t.section, "title": t.title,
+                         "signature": t.signature, "budget_s": t.budget_s,
+                         "attempts": s.attempts if s else 0, "passed": bool(s and s.passed_ever),
+                         "last_run": s.last_ran_at.isoformat() if s and s.last_ran_at else None})
         if as_json:
             click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         else:
             for r in rows:
-                click.echo(f"{r['number']:>2}  {r['task']:<24} {r['section']:<5} {r['title']}")
+                mark = "✓" if r["passed"] else ("✗" if r["attempts"] else " ")
+                tried = _("{n} runs").format(n=r["attempts"]) if r["attempts"] else ""
+                click.echo(f"{mark} {r['number']:>2}  {r['task']:<24} {r['section']:<5} {r['title']}  {tried}".rstrip())
         return
     if task is None:
         raise InputError("name a task (drill code --list shows them), or use --list")
@@ -88,7 +159,16 @@ def code(task, check_file, list_tasks, as_json, seed, time_limit, memory_limit, 
     if starter:
         click.echo(t.starter(), nl=False)
         return
-    if show_prompt or check_file is None:
+    if check_file is None and not show_prompt:
+        from drill.tui.app import make_app
+
+        app = make_app("code", db_url=db_url, user=user_name, task=t.name, timed=timed, seed=seed,
+                       time_limit=time_limit)
+        app.run()
+        if app.error is not None:
+            raise app.error
+        return
+    if show_prompt:
         click.echo(f"{t.number}. {t.title} ({t.section})\n")
         click.echo(_plain_wording(t.prompt))
         click.echo("\n" + _("Write {sig} in a file, then: drill code {name} --check FILE").format(
@@ -109,6 +189,8 @@ def code(task, check_file, list_tasks, as_json, seed, time_limit, memory_limit, 
     problem = _load_problem(check_file, verdict)
     if problem:
         raise InputError(problem)
+    if save:
+        _save(db_url, user_name, t.name, code_text, verdict, "torch" if use_torch else "numpy")
     if as_json:
         click.echo(json.dumps(to_json(verdict), indent=2))  # ASCII escapes: no raw control/bidi characters
     else:

@@ -7,7 +7,8 @@ built by drill.engine.examples.
 
 from __future__ import annotations
 
-# GQA and MQA (7.15) trace the same steps: query heads share KV heads, repeated to match.
+# GQA and MQA (7.15) trace the same steps: query heads share KV heads, repeated to match. MHA (7.14) has
+# the same steps without the repeats.
 _SHARED_KV = (
     "x",
     "project_q",
@@ -82,21 +83,9 @@ EXAMPLE_STEPS: dict[str, tuple[str, ...]] = {
     # a query with every key masked (left padding + causal): zeros, as PyTorch's SDPA returns.
     "fully_masked": _ATTENTION + ("pad_mask", "mask", "masked", "softmax", "weighted_sum"),
     # 7.14: a full multi-head trace (h = 2, d_model = 4).
-    "mha": (
-        "x",
-        "project_q",
-        "project_k",
-        "project_v",
-        "split_heads",
-        "split_k",
-        "split_v",
-        "scores",
-        "scale",
-        "softmax",
-        "weighted_sum",
-        "concat_heads",
-        "output_proj",
-    ),
+    "mha": tuple(
+        step for step in _SHARED_KV if step not in ("repeat_k", "repeat_v")
+    ),  # each head its own K, V
     # 7.14: the chapter's concat example (two given head outputs, W_O = I).
     "mha_concat": ("head_1", "head_2", "concat_heads", "output_proj"),
     # 7.14 Q3 / 7.15: grouped-query and multi-query attention (query heads share KV heads).

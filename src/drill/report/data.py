@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from operator import attrgetter
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: the interview section (drill plan)
 
 # The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
 # cards are out of rotation whatever their FSRS state was.
@@ -162,6 +162,47 @@ class Cohort:
 
 
 @dataclass(frozen=True)
+class InterviewSection:
+    section: str
+    cards: int
+    if_followed: float  # mean recall on the day if every planned review is done and recalled
+    if_no_reviews: float  # mean recall on the day if the learner stops reviewing now
+
+
+@dataclass(frozen=True)
+class InterviewCard:
+    card: str
+    section: str
+    question: str
+    recall: float  # recall on the day if not reviewed again
+
+
+@dataclass(frozen=True)
+class InterviewDay:
+    day: date
+    reviews: int  # reviews due that day if the plan is followed
+    new: int  # new cards the plan introduces that day
+    readiness: float  # mean recall at the day's start if the plan is followed up to it
+
+
+@dataclass(frozen=True)
+class Interview:
+    """Readiness for the learner's interview day (``drill plan``): None in a report when no date is set."""
+
+    interview_day: date
+    target: float
+    days_left: int
+    if_followed: float
+    if_no_reviews: float
+    new_needed_per_day: int
+    new_limit: int
+    sections: list[InterviewSection]
+    at_risk: list[InterviewCard]
+    days: list[InterviewDay]
+    recall: dict[str, float]  # every planned card's recall on the day if not reviewed again, by card id
+
+
+@dataclass(frozen=True)
 class ReportData:
     generated_at: datetime
     user: str
@@ -179,6 +220,7 @@ class ReportData:
     mastery: list[SectionMastery]
     cards: list[CardFigure] | None  # None when computed without the per-card list (compute(cards=False))
     cohort: Cohort | None = None
+    interview: Interview | None = None
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict:

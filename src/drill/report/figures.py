@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
@@ -37,6 +37,7 @@ from drill.report.data import (
     SectionRetention,
     Totals,
 )
+from drill.report.interview import interview_figure
 from drill.report.queries import Queries
 from drill.report.sections import in_section, section_key
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
@@ -93,11 +94,14 @@ def compute(
     if tz is None:
         tz = getattr(store, "tz", None) or local_timezone()
     filters = Filters(since=since, section=section, user=user, cohort=cohort)
-    report = _Report(DayClock(tz, day_start_hour), decay_of(parameters), now, _questions(library))
+    questions = _questions(library)
+    report = _Report(DayClock(tz, day_start_hour), decay_of(parameters), now, questions)
     # A caller's Connection is used (and left open); an Engine lends one for the report.
     with nullcontext(connectable) if isinstance(connectable, Connection) else connectable.connect() as conn:
-        return report.run(Queries(conn), filters, getattr(store, "user", None), tz_name or timezone_name(tz),
-                          day_source, cards)
+        data = report.run(Queries(conn), filters, getattr(store, "user", None), tz_name or timezone_name(tz),
+                          day_source, cards)  # fmt: skip
+    interview = interview_figure(store, now, section, questions)
+    return data if interview is None else replace(data, interview=interview)
 
 
 def _srs_config():

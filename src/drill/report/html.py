@@ -126,6 +126,30 @@ def quiz_chart(data: ReportData) -> dict | None:
             "left": left, "right": width - right}
 
 
+def readiness_chart(data: ReportData) -> dict | None:
+    """Readiness over the days to the interview (if the plan is followed), with the target as a dashed line."""
+    iv = data.interview
+    if iv is None:
+        return None
+    width, height, left, bottom, top_pad, right = 640, 180, 40, 28, 12, 16
+    plot_w, plot_h = width - left - right, height - bottom - top_pad
+    span = max(1, len(iv.days) - 1)
+
+    def y_of(value: float) -> float:
+        return round(top_pad + plot_h * (1 - value), 1)
+
+    dots = [{"x": round(left + plot_w * i / span, 1), "y": y_of(d.readiness),
+             "title": f"{d.day.isoformat()}: {charts.pct(d.readiness, 0)}, {d.reviews} reviews, {d.new} new"}
+            for i, d in enumerate(iv.days)]  # fmt: skip
+    return {
+        "width": width, "height": height, "left": left, "right": width - right, "dots": dots,
+        "path": " ".join(f"{d['x']},{d['y']}" for d in dots), "target_y": y_of(iv.target),
+        "grid": [{"y": y_of(v), "label": f"{int(v * 100)}%"} for v in (0, 0.5, 1)],
+        "labels": [Label(dots[0]["x"], height - 8, iv.days[0].day.isoformat(), "start"),
+                   Label(dots[-1]["x"], height - 8, iv.days[-1].day.isoformat(), "end")],
+    }  # fmt: skip
+
+
 def state_bar(data: ReportData) -> list[dict]:
     total = data.totals.cards or 1
     return [{"state": s, "count": data.totals.by_state[s], "pct": 100 * data.totals.by_state[s] / total,
@@ -179,5 +203,6 @@ def to_html(data: ReportData) -> str:
         forecast_week=sum(d.due for d in data.forecast.days[:7]),
         forecast_month=sum(d.due for d in data.forecast.days),
         quiz=quiz_chart(data),
+        readiness=readiness_chart(data),
         mastery=mastery_rows(data),
     )

@@ -32,6 +32,8 @@ def to_markdown(data: ReportData) -> str:
     parts = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
     parts += [_cards("Weakest cards (lowest retrievability now)", data.weakest),
               _cards("Most lapses", data.most_lapses), _quizzes(data), _mastery(data)]
+    if data.interview is not None:
+        parts.append(_interview(data))
     if data.cohort is not None:
         parts.append(_cohort(data))
     return "\n\n".join(parts) + "\n"
@@ -145,6 +147,33 @@ def _quizzes(data: ReportData) -> str:
     trend = charts.sparkline([q.percent or 0 for q in data.quizzes], 1)
     return (f"## Quiz scores over time\n\nTrend (oldest first): `{trend}`\n\n"
             + _table(["when (UTC)", "quiz", "score", "%", ""], rows, "llrrl"))
+
+
+def _interview(data: ReportData) -> str:
+    iv = data.interview
+    lines = [
+        "## Interview day",
+        "",
+        f"Interview on {iv.interview_day.isoformat()} ({iv.days_left} days left), target recall {charts.pct(iv.target, 0)}. "
+        f"Readiness on the day: **{charts.pct(iv.if_followed, 0)}** if the plan is followed, "
+        f"{charts.pct(iv.if_no_reviews, 0)} if reviews stop now.",
+    ]
+    if iv.new_needed_per_day > iv.new_limit:
+        lines += ["", f"{iv.new_needed_per_day} new cards a day needed, your limit is {iv.new_limit}."]
+    trend = charts.sparkline([d.readiness for d in iv.days], 1)
+    lines += ["", f"Readiness over the days to come (if followed, today first): `{trend}`", ""]
+    lines.append(_table(["day", "reviews", "new", "readiness", ""],
+                        [[d.day.isoformat(), str(d.reviews), str(d.new), charts.pct(d.readiness, 0),
+                          charts.bar(d.readiness, 1, 20)] for d in iv.days], "lrrrl"))  # fmt: skip
+    lines += ["", _table(["section", "cards", "if followed", "if reviews stop"],
+                         [[escape(s.section), str(s.cards), charts.pct(s.if_followed, 0),
+                           charts.pct(s.if_no_reviews, 0)] for s in iv.sections], "lrrr")]  # fmt: skip
+    if iv.at_risk:
+        lines += ["", "Most at risk (recall on the day if not reviewed again):", "",
+                  _table(["card", "section", "recall", "question"],
+                         [[escape(c.card), escape(c.section), charts.pct(c.recall, 0), escape(c.question)]
+                          for c in iv.at_risk], "llrl")]  # fmt: skip
+    return "\n".join(lines)
 
 
 def _mastery(data: ReportData) -> str:

@@ -30,6 +30,8 @@ def render(data: ReportData, console: Console) -> None:
 def renderables(data: ReportData) -> list[RenderableType]:
     parts: list[RenderableType] = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
     parts += [_weakest(data), _quizzes(data), _mastery(data)]
+    if data.interview is not None:
+        parts += _interview(data)
     if data.cohort is not None:
         parts += _cohort(data)
     return parts
@@ -200,6 +202,41 @@ def _quizzes(data: ReportData) -> RenderableType:
         trend = charts.sparkline([q.percent or 0 for q in data.quizzes], 1)
         table.caption = f"all {len(data.quizzes)} attempts: {trend}"
     return table
+
+
+def _interview(data: ReportData) -> list[RenderableType]:
+    iv = data.interview
+    summary = Text(
+        f"{iv.interview_day.isoformat()} · {iv.days_left} days left · target {charts.pct(iv.target, 0)} · "
+        f"ready {charts.pct(iv.if_followed, 0)} if the plan is followed, {charts.pct(iv.if_no_reviews, 0)} if "
+        "reviews stop now"
+    )
+    parts: list[RenderableType] = [_title("Interview day"), summary]
+    if iv.new_needed_per_day > iv.new_limit:
+        parts.append(Text(f"{iv.new_needed_per_day} new cards a day needed, your limit is {iv.new_limit}",
+                          style="yellow"))  # fmt: skip
+    parts.append(Text(f"readiness, today → the day: {charts.sparkline([d.readiness for d in iv.days], 1)}"))
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("section")
+    table.add_column("cards", justify="right")
+    table.add_column("if followed", justify="right")
+    table.add_column("if reviews stop", justify="right")
+    table.add_column("", min_width=20)
+    for s in iv.sections:
+        table.add_row(Text(s.section), str(s.cards), charts.pct(s.if_followed, 0), charts.pct(s.if_no_reviews, 0),
+                      Text(charts.bar(s.if_followed, 1, 20), style="green"))  # fmt: skip
+    parts.append(table)
+    if iv.at_risk:
+        risk = Table(box=box.SIMPLE_HEAD, title=Text("most at risk"), title_justify="left")
+        risk.add_column("card")
+        risk.add_column("section")
+        risk.add_column("recall", justify="right")
+        risk.add_column("question")
+        for c in iv.at_risk:
+            risk.add_row(Text(c.card), Text(c.section), charts.pct(c.recall, 0),
+                         Text(charts.one_line(c.question, 50)))  # fmt: skip
+        parts.append(risk)
+    return parts
 
 
 def _mastery(data: ReportData) -> RenderableType:

@@ -239,3 +239,14 @@ def to_json(v: Verdict) -> dict:
         "mistakes": [m.id for m in v.mistakes], "elapsed_s": round(v.run.elapsed_s, 3),
         "output": v.run.output, "output_truncated": v.run.output_dropped, "cases": cases,
     }
+
+
+def attempt_record(v: Verdict) -> dict:
+    """What the store keeps of a run (besides the code, the task and the time): Store.record_code_attempt's
+    keyword arguments."""
+    doc = to_json(v)
+    cases = [{"name": c["name"], "status": c["status"], "pitfall": c["pitfall"],
+              "mistake": (c.get("mistake") or {}).get("id")} for c in doc["cases"]]
+    return {"seed": v.seed, "passed": v.passed, "total": len(v.grades), "all_passed": v.all_passed,
+            "mistakes": doc["mistakes"], "results": {"load": doc["load"], "cases": cases},
+            "elapsed_ms": int(v.run.elapsed_s * 1000)}

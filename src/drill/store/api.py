@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, select
 
 from drill.errors import StoreError
 from drill.srs import SrsConfig, load_config
-from drill.store import browsing, plans, queue, reviewing, sessions, sync
+from drill.store import browsing, code_attempts, plans, queue, reviewing, sessions, sync
 from drill.store import engine as engines
 from drill.store.tables import cards_t, users_t
 from drill.store.types import (
@@ -284,3 +284,27 @@ class Store:
     def end_session(self, session_id: int, now: datetime) -> None:
         """Close a study session: set its end time and the number of grades given in it."""
         sessions.end_session(self, session_id, now)
+
+    # -- drill code ----------------------------------------------------------------------------------
+
+    def record_code_attempt(self, task: str, code: str, ran_at: datetime, **outcome: Any) -> int:
+        """Save one `drill code` run (code, seed, backend, passed/total, mistakes, results, times); its id."""
+        return code_attempts.record_attempt(self, task, code, ran_at, **outcome)
+
+    def code_attempts(self, task: str | None = None, limit: int | None = None) -> list:
+        """The user's code attempts, newest first (CodeAttemptRecord)."""
+        return code_attempts.attempts(self, task, limit)
+
+    def last_code_attempt(self, task: str):
+        return code_attempts.last_attempt(self, task)
+
+    def record_solution_view(self, task: str, now: datetime, reason: str) -> None:
+        """Record that a task's reference solution is shown ("passed" or "asked"), before it is shown."""
+        code_attempts.record_solution_view(self, task, now, reason)
+
+    def may_show_solution(self, task: str) -> bool:
+        return code_attempts.may_show_solution(self, task)
+
+    def code_status(self) -> dict:
+        """Per touched task: attempts, passed ever, the last run, solution seen (CodeTaskStatus)."""
+        return code_attempts.status(self)

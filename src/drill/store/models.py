@@ -24,6 +24,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Text,
     UniqueConstraint,
     false,
 )
@@ -31,7 +32,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -259,6 +260,41 @@ class InterviewPlan(Base):
     interview_day: Mapped[date] = mapped_column(Date)
     target: Mapped[float] = mapped_column(Float)
     set_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CodeAttempt(Base):
+    """One run of `drill code`: the learner's code, the hidden tests' seed and outcome (drill.store.code_attempts)."""
+
+    __tablename__ = "code_attempts"
+    __table_args__ = (Index("ix_code_attempts_user_task", "user_id", "task", "ran_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    task: Mapped[str] = mapped_column(String(100))  # a drill.engine.codetasks task name
+    ran_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    code: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(Integer)
+    backend: Mapped[str] = mapped_column(String(10))  # "numpy" or "torch"
+    passed: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    all_passed: Mapped[bool] = mapped_column(Boolean)
+    mistakes: Mapped[list] = mapped_column(JSON)  # ids from drill.engine.mistakes, in the order first met
+    results: Mapped[dict] = mapped_column(JSON)  # per case: name, status, mistake (the --json document's cases)
+    elapsed_ms: Mapped[int] = mapped_column(Integer)  # the run
+    writing_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)  # time spent writing since the last run
+
+
+class CodeSolutionView(Base):
+    """The reference solution was shown: after a pass, or asked for (recorded before it is shown)."""
+
+    __tablename__ = "code_solution_views"
+    __table_args__ = (Index("ix_code_solution_views_user_task", "user_id", "task"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    task: Mapped[str] = mapped_column(String(100))
+    shown_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    reason: Mapped[str] = mapped_column(String(10))  # "passed" or "asked"
 
 
 metadata = Base.metadata

@@ -207,12 +207,26 @@ def peek_next_card(
     user: str | None = None,
     db_url: str | None = None,
     config: Any = None,
+    content: Sequence[tuple[str, str, str]] | None = None,
 ) -> Any:
     """What ``Store.next_card(now, section)`` would return for the store ``open_store(db_url, user)``
-    opens, read without SQLAlchemy and without writing; None when that can't be told for sure."""
+    opens, read without SQLAlchemy and without writing; None when that can't be told for sure.
+
+    ``content``: the (pack, content id, section) items the session will sync, in content order. With them,
+    a database that does not exist yet (a first-ever start) is answered too: see `first_of_new_database`."""
     try:
         db_file = database_file(db_url)
-        if db_file is None or not db_file.is_file():
+        if db_file is None:
+            return None
+        if not db_file.exists():
+            if content is None:
+                return None
+            if config is None:
+                from drill.srs import load_config
+
+                config = load_config()
+            return first_of_new_database(content, section, config)
+        if not db_file.is_file():
             return None
         plan = _read_json(plan_path(db_file))
         if plan is None:
@@ -239,6 +253,21 @@ def peek_next_card(
         return _run(db_file, header, digests, section, now, config)
     except Exception:  # noqa: BLE001 - a damaged plan, a locked or odd database, a bad config: no peek
         return None
+
+
+def first_of_new_database(content: Sequence[tuple[str, str, str]], section: str | None, config: Any) -> Any:
+    """``next_card`` of a database that `open_store` is about to create and sync ``content`` into: no grades
+    and every card new, so the first card in the new-card order (pack, then position in its pack, as
+    ``sync_content`` numbers them) within the daily new limit."""
+    positions: dict[str, int] = {}
+    first: tuple[str, int, str, str] | None = None
+    for pack, content_id, card_section in content:
+        positions[pack] = position = positions.get(pack, -1) + 1
+        if section is None or card_section == section:
+            candidate = (pack, position, content_id, card_section)
+            first = candidate if first is None else min(first, candidate)
+    row = None if first is None else (first[2], first[0], first[3])
+    return choose({}, config, lambda include_reviews: None, lambda: row)
 
 
 def _run(db_file: Path, header: dict, digests: dict, section: str | None, now: datetime, config: Any) -> Any:

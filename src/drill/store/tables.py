@@ -8,6 +8,8 @@ from sqlalchemy import insert
 from drill.store.models import (
     Card,
     CardState,
+    CodeAttempt,
+    CodeSolutionView,
     InterviewPlan,
     QuizAnswer,
     QuizAttempt,
@@ -26,6 +28,8 @@ sessions_t = StudySession.__table__
 attempts_t = QuizAttempt.__table__
 answers_t = QuizAnswer.__table__
 plans_t = InterviewPlan.__table__
+code_attempts_t = CodeAttempt.__table__
+solution_views_t = CodeSolutionView.__table__
 
 
 def insert_ignore(engine_or_conn, table):

@@ -30,6 +30,7 @@ MODES: dict[str, str] = {
     "study": "drill.tui.screens.study:StudyScreen",
     "quiz": "drill.tui.screens.quiz:QuizScreen",
     "calc": "drill.tui.screens.calc:CalcScreen",
+    "code": "drill.tui.screens.code:CodeScreen",
 }
 
 EXIT_AFTER_ENV = "DRILL_EXIT_AFTER"
@@ -78,8 +79,9 @@ class DrillApp(App[None]):
         self.exit()
 
     def reached(self, milestone: str, via: Screen | None = None) -> None:
-        """A milestone ("paint", "question") is on screen once the next refresh is done; benchmark runs
-        record when, and may exit there."""
+        """A milestone is on screen once the next refresh is done; benchmark runs record when, and may exit
+        there. "paint" (the shell), "question" (the first one); the study screen also reports "card" (each
+        question shown), "answer" (each reveal) and "ready" (the store is open: grades are taken)."""
         if self.options.exit_after == milestone or os.environ.get(MARKS_ENV):
             # ``via``: the screen reporting it, so the callback is queued with that screen's own callbacks.
             (via or self).call_after_refresh(self._milestone_painted, milestone)

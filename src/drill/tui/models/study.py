@@ -73,8 +73,9 @@ def _cached_library(options: AppOptions) -> Library | None:
 
 def peek_first_card(library: Library, options: AppOptions) -> Card | None:
     """The card the session will most likely start with, read without opening the store (no SQLAlchemy):
-    `drill.store.peek` runs the store's own next-card SQL on a read-only connection. Only a preview: the
-    session's own ``next_card`` decides, and nothing can be graded before it has. None when unsure."""
+    `drill.store.peek` runs the store's own next-card SQL on a read-only connection, or (no database yet: a
+    first-ever start) takes the first new card of the content. Only a preview: the session's own
+    ``next_card`` decides, and nothing can be graded before it has. None when unsure."""
     if options.store is not None:
         return None  # a store is already open (tests): ask it
     from drill.store.peek import peek_next_card
@@ -86,6 +87,7 @@ def peek_first_card(library: Library, options: AppOptions) -> Card | None:
         section=options.section,
         user=options.user,
         db_url=options.db_url,
+        content=[(card.pack, card.id, card.section) for card in library.cards.values()],
     )
     return None if due is None else choose_card(library, due, SessionStats(), options)
 

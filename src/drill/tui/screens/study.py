@@ -198,6 +198,7 @@ class StudyScreen(ModeScreen):
     def _session_ready(self, session: StudySession) -> None:
         self.session = session
         self.drill_app.study_stats = session.stats
+        self.drill_app.reached("ready", via=self)
         card = session.next_card()
         if card is not None and self.card is not None and card.id == self.card.id:
             self._show_store_parts(card)  # the peek was right: the card stays as it is (revealed or not)
@@ -235,6 +236,7 @@ class StudyScreen(ModeScreen):
         if steps:
             self._show_steps(tuple(card.steps))
         self._apply_width(self.app.size.width)
+        self.drill_app.reached("card", via=self)
 
     def _show_store_parts(self, card: Card) -> None:
         """What needs the store: each grade's interval, the counts; and the card's errata notes."""
@@ -381,8 +383,9 @@ class StudyScreen(ModeScreen):
         return self.session is not None
 
     async def action_reveal(self) -> None:
-        if self.card is not None:
+        if self.card is not None and not self.query_one(CardView).revealed:
             await self.query_one(CardView).reveal()
+            self.drill_app.reached("answer", via=self)
 
     def action_grade(self, rating: int) -> None:
         if self.card is None:

@@ -1,0 +1,48 @@
+"""The report's interview section: readiness for the day set with ``drill plan`` (``drill.srs.readiness``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from drill.report.data import Interview, InterviewCard, InterviewDay, InterviewSection
+
+
+def _in_section(section: str, wanted: str | None) -> bool:
+    return wanted is None or section == wanted or section.startswith(wanted + ".")
+
+
+def interview_figure(
+    store: Any, now: datetime, section: str | None, questions: dict[str, str]
+) -> Interview | None:
+    """The section's figures for ``store``'s user, or None when no interview date is set (or the store is not a
+    drill Store: reports over a bare engine have no user plan)."""
+    if not hasattr(store, "interview_plan"):
+        return None
+    from drill.srs.readiness import readiness
+    from drill.store.plans import deadline_of
+
+    plan = store.interview_plan(now)
+    if plan is None:
+        return None
+    cards = [c for c in store.plan_cards() if _in_section(c[1], section)]
+    ready = readiness(cards, now, deadline_of(store, plan), store.config)
+    start = plan.interview_day - timedelta(days=ready.days_left)
+    return Interview(
+        interview_day=plan.interview_day,
+        target=plan.target,
+        days_left=ready.days_left,
+        if_followed=ready.if_followed,
+        if_no_reviews=ready.if_no_reviews,
+        new_needed_per_day=ready.pace.needed_per_day,
+        new_limit=ready.pace.limit,
+        sections=[
+            InterviewSection(s.section, s.cards, s.if_followed, s.if_no_reviews) for s in ready.sections
+        ],
+        at_risk=[
+            InterviewCard(c.card_id, c.section, questions.get(c.card_id, ""), c.if_no_reviews)
+            for c in ready.at_risk(10)
+        ],
+        days=[InterviewDay(start + timedelta(days=d.day), d.reviews, d.new, d.readiness) for d in ready.days],
+        recall={c.card_id: c.if_no_reviews for c in ready.cards},
+    )

@@ -1,0 +1,332 @@
+"""`drill code TASK`: write one of the chapter's functions and run the engine's hidden tests on it.
+
+Left: the task (the prompt and the formula, in the chapter's terms). Right: a Python editor (TextArea with
+tree-sitter highlighting) above the results. ctrl+r runs the hidden tests in a separate process (a worker
+thread waits for it, so the screen never blocks); every run is saved in the store with its code, seed and
+outcome. After a pass the screen proposes a grade (Good; Easy on a first try within the time budget; Hard
+after failed runs; Again on a failure) that the learner confirms with 1-4; the reference solution shows only
+after a pass or when asked for twice (recorded). ctrl+o (or e outside the editor) opens $VISUAL/$EDITOR on the
+code with the app suspended, as `git commit` does.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Footer, Markdown, Static, TextArea
+
+from drill.i18n import N_, _
+from drill.tui.options import AppOptions
+from drill.tui.screens.base import ModeScreen
+
+if TYPE_CHECKING:
+    from drill.runner.verdict import Verdict
+
+CODE_PACK = "drill-code"  # the code tasks as cards, scheduled by FSRS like any card
+GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}
+
+
+def propose_grade(verdict_passed: bool, failed_runs_before: int, seconds: float, budget_s: int) -> int:
+    """The grade a run proposes: Again on a failure; Easy on a first try within the budget; Hard after
+    failed runs; else Good (the learner confirms or changes it)."""
+    if not verdict_passed:
+        return 1
+    if failed_runs_before == 0 and seconds <= budget_s:
+        return 4
+    if failed_runs_before > 0:
+        return 2
+    return 3
+
+
+class CodeScreen(ModeScreen):
+    CSS_PATH = "../styles/code.tcss"
+    AUTO_FOCUS = "#code-editor"
+    HELP_TITLE = N_("drill code — keys")
+    PALETTE_GROUP = "Code"
+
+    BINDINGS = [
+        Binding("ctrl+r", "run", N_("Run tests"), priority=True),
+        Binding("ctrl+o", "external_editor", N_("$EDITOR"), priority=True),
+        Binding("e", "external_editor", N_("$EDITOR"), show=False),
+        Binding("ctrl+l", "last_attempt", N_("Last attempt"), priority=True),
+        Binding("ctrl+t", "history", N_("History"), priority=True),
+        Binding("ctrl+s", "solution", N_("Solution"), priority=True),
+        Binding("escape", "leave_editor", N_("Leave editor"), show=False),
+        Binding("1", "grade(1)", N_("Again"), show=False),
+        Binding("2", "grade(2)", N_("Hard"), show=False),
+        Binding("3", "grade(3)", N_("Good"), show=False),
+        Binding("4", "grade(4)", N_("Easy"), show=False),
+        Binding("enter", "grade(0)", N_("Confirm grade"), show=False),
+        Binding("question_mark", "help", N_("Help"), key_display="?", show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+    ]
+
+    running: reactive[bool] = reactive(False, init=False)
+    remaining: reactive[int | None] = reactive(None, init=False)
+    proposed: reactive[int | None] = reactive(None, init=False)
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__(options)
+        from drill.engine.codetasks.registry import get_task
+
+        self.code_task = get_task(options.extra["task"])
+        self.timed: bool = bool(options.extra.get("timed"))
+        self.seed: int | None = options.extra.get("seed")
+        self.store = options.store
+        self.verdict: Verdict | None = None
+        self.failed_runs = 0
+        self.started = options.timer()
+        self.last_run_at = self.started
+        self._solution_asked = False
+        self.graded = False
+        self.runs = 0  # finished runs (tests wait on it)
+
+    # --- layout -----------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._header(), id="code-header")
+        with Horizontal(id="code-body"):
+            with VerticalScroll(id="code-prompt"):
+                yield Markdown(self._prompt_markdown(), id="code-prompt-text")
+            with Vertical(id="code-right"):
+                yield TextArea.code_editor(self.options.extra.get("code") or self.code_task.starter(), language="python",
+                                           id="code-editor", soft_wrap=False)
+                with VerticalScroll(id="code-results"):
+                    yield Static(Text(_("ctrl+r runs the hidden tests."), style="italic"), id="code-result-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.timed:
+            self.remaining = self.code_task.budget_s
+            self.set_interval(1.0, self._tick)
+        self.drill_app.reached("paint", self)
+        self._open_store()
+
+    @work(thread=True, exclusive=True, group="code-store")
+    def _open_store(self) -> None:
+        """Open the progress store (unless one was given) and make sure the code cards are in it."""
+        from drill.engine.codetasks import TASKS
+
+        try:
+            store = self.store
+            if store is None:
+                from drill.store import open_store
+
+                store = open_store(self.options.db_url, self.options.user)
+            store.sync_content([(CODE_PACK, f"code-{t.name}", t.section) for t in TASKS.values()])
+        except Exception as err:  # noqa: BLE001 - without a store the screen still runs tests, unsaved
+            self.app.call_from_thread(self.notify, _("Attempts will not be saved: {error}").format(error=err),
+                                      severity="warning")
+            return
+        self.app.call_from_thread(setattr, self, "store", store)
+
+    def _prompt_markdown(self) -> str:
+        from drill.content.latex import render_text
+
+        title = f"## {self.code_task.number}. {self.code_task.title} （{self.code_task.section}）\n\n"
+        return title + render_text(self.code_task.prompt, markdown=True) + "\n\n`" + self.code_task.signature + "`\n"
+
+    def _header(self) -> Text:
+        parts = [f"drill code · {self.code_task.name} · {self.code_task.section}"]
+        if self.remaining is not None:
+            m, s = divmod(max(self.remaining, 0), 60)
+            parts.append(_("time left {m}:{s:02d}").format(m=m, s=s) if self.remaining > 0 else _("time is up"))
+        if self.running:
+            parts.append(_("running…"))
+        if self.proposed is not None and not self.graded:
+            parts.append(_("proposed grade: {grade} — 1-4 to change, enter to confirm").format(
+                grade=_(GRADE_NAMES[self.proposed])))
+        return Text("  ·  ".join(parts))
+
+    def _refresh_header(self) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#code-header", Static).update(self._header())
+
+    def watch_running(self) -> None:
+        self._refresh_header()
+
+    def watch_remaining(self) -> None:
+        self._refresh_header()
+
+    def watch_proposed(self) -> None:
+        self._refresh_header()
+
+    def _tick(self) -> None:
+        if self.remaining is not None and self.remaining > 0:
+            self.remaining -= 1
+
+    def show(self, text: Text) -> None:
+        self.query_one("#code-result-text", Static).update(text)
+        self.query_one("#code-results", VerticalScroll).scroll_home(animate=False)
+
+    @property
+    def code(self) -> str:
+        return self.query_one("#code-editor", TextArea).text
+
+    # --- running ------------------------------------------------------------------------------------------
+
+    def action_run(self) -> None:
+        if self.running:
+            self.notify(_("Already running."))
+            return
+        self.running = True
+        self.show(Text(_("running the hidden tests…"), style="italic"))
+        self._run(self.code)
+
+    @work(thread=True, exclusive=True, group="code-run")
+    def _run(self, code: str) -> None:
+        from drill.runner import Limits
+        from drill.runner.verdict import check
+
+        verdict = check(self.code_task, code, seed=self.seed, limits=Limits(time_s=self.options.extra.get("time_limit", 10.0)),
+                        filename="solution.py")
+        self.app.call_from_thread(self._ran, code, verdict)
+
+    def _ran(self, code: str, verdict: Verdict) -> None:
+        from drill.runner.verdict import lines, safe
+
+        self.verdict = verdict
+        self.running = False
+        self.runs += 1
+        now = self.options.timer()
+        writing_ms = int((now - self.last_run_at) * 1000)
+        self.last_run_at = now
+        self.show(self._result_text(lines(verdict, render_wording=_plain), verdict.all_passed, safe))
+        self._save(code, verdict, writing_ms)
+        if not self.graded:
+            self.proposed = propose_grade(verdict.all_passed, self.failed_runs, now - self.started, self.code_task.budget_s)
+        if not verdict.all_passed:
+            self.failed_runs += 1
+        self.query_one("#code-results", VerticalScroll).focus()  # 1-4 / enter grade from here
+        self.drill_app.reached("results", self)
+
+    def _result_text(self, account: list[str], passed: bool, safe) -> Text:
+        text = Text()
+        for line in account:
+            style = ""
+            stripped = line.lstrip()
+            if stripped.startswith("✓"):
+                style = "green"
+            elif stripped.startswith("✗"):
+                style = "bold red"
+            elif "[" in stripped and "]" in stripped and stripped[:1].isdigit():
+                style = ""
+            text.append(safe(line) + "\n", style=style)
+            if "[" in line and "]" in line and not stripped.startswith(("✓", "✗")):
+                start = text.plain.rfind("[", 0, len(text.plain) - 1)
+                end = text.plain.find("]", start)
+                if start >= 0 and end > start:
+                    text.stylize("reverse bold", start, end + 1)
+        if passed:
+            text.append(_("All hidden tests pass.") + "\n", style="bold green")
+        return text
+
+    def _save(self, code: str, verdict: Verdict, writing_ms: int) -> None:
+        if self.store is None:
+            return
+        from drill.runner.verdict import attempt_record
+
+        try:
+            self.store.record_code_attempt(self.code_task.name, code, self.options.clock(), backend="numpy",
+                                           writing_ms=writing_ms, **attempt_record(verdict))
+        except Exception as err:  # noqa: BLE001 - a store that refuses the write is reported, never a crash
+            self.notify(_("The attempt was not saved: {error}").format(error=err), severity="error")
+
+    # --- grading --------------------------------------------------------------------------------------
+
+    def action_grade(self, rating: int) -> None:
+        if self.proposed is None or self.graded or self.running:
+            return
+        if rating:
+            self.proposed = rating
+            return
+        self._commit_grade(self.proposed)
+
+    def _commit_grade(self, rating: int) -> None:
+        card_id = f"code-{self.code_task.name}"
+        if self.store is not None:
+            try:
+                self.store.grade(card_id, rating, self.options.clock())
+            except Exception as err:  # noqa: BLE001 - e.g. the code card is not in the synced content
+                self.notify(_("The grade was not saved: {error}").format(error=err), severity="error")
+                return
+        self.graded = True
+        self._refresh_header()
+        self.notify(_("Graded {grade}.").format(grade=_(GRADE_NAMES[rating])))
+
+    # --- solution, history, last attempt, external editor ---------------------------------------------
+
+    def action_solution(self) -> None:
+        from drill.store.code_attempts import ASKED, PASSED
+
+        passed = self.verdict is not None and self.verdict.all_passed
+        allowed = passed or (self.store is not None and self.store.may_show_solution(self.code_task.name))
+        if not allowed and not self._solution_asked:
+            self._solution_asked = True
+            self.notify(_("Press ctrl+s again to see the reference solution (it is recorded)."))
+            return
+        if self.store is not None:
+            self.store.record_solution_view(self.code_task.name, self.options.clock(), PASSED if passed else ASKED)
+        text = Text(_("Reference solution:") + "\n\n", style="bold")
+        text.append(self.code_task.solution())
+        self.show(text)
+
+    def action_last_attempt(self) -> None:
+        if self.store is None:
+            self.notify(_("No progress database is open."))
+            return
+        last = self.store.last_code_attempt(self.code_task.name)
+        if last is None:
+            self.notify(_("No earlier attempt of this task."))
+            return
+        self.query_one("#code-editor", TextArea).load_text(last.code)
+        self.notify(_("Reopened the attempt of {when}.").format(when=last.ran_at.strftime("%Y-%m-%d %H:%M")))
+
+    def action_history(self) -> None:
+        if self.store is None:
+            self.notify(_("No progress database is open."))
+            return
+        text = Text(_("History") + "\n\n", style="bold")
+        rows = self.store.code_attempts(self.code_task.name, limit=50)
+        if not rows:
+            text.append(_("No attempts yet."))
+        for a in rows:
+            mark = "✓" if a.all_passed else "✗"
+            text.append(f"{mark} {a.ran_at:%Y-%m-%d %H:%M}  {a.passed}/{a.total}  seed {a.seed}  "
+                        f"{', '.join(a.mistakes)}\n", style="green" if a.all_passed else "red")
+        self.show(text)
+
+    def action_leave_editor(self) -> None:
+        self.query_one("#code-results", VerticalScroll).focus()
+
+    def action_external_editor(self) -> None:
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        with tempfile.NamedTemporaryFile("w", suffix=f"_{self.code_task.name}.py", delete=False, encoding="utf-8") as f:
+            f.write(self.code)
+            path = f.name
+        try:
+            with self.app.suspend():
+                subprocess.run([*shlex.split(editor), path], check=False)
+            with open(path, encoding="utf-8") as f:
+                self.query_one("#code-editor", TextArea).load_text(f.read())
+        except (OSError, UnicodeDecodeError) as err:
+            self.notify(_("The editor could not be used: {error}").format(error=err), severity="error")
+        finally:
+            os.unlink(path)
+
+
+def _plain(text: str) -> str:
+    from drill.content.latex import render_text
+
+    return render_text(text).replace("**", "")
