@@ -188,7 +188,10 @@ def test_undo_restores_the_exact_state_and_deletes_the_log(store, db_url):
     assert _state_row(db_url, store.user_id, "c00") == before
     assert len(store.review_logs()) == logs_before
 
-    # Undoing a card's first grade makes it new again (and gives back the day's new-card slot).
+    # Then the bury (every action is undone, in order), then the grades. Undoing a card's first grade makes
+    # it new again (and gives back the day's new-card slot).
+    assert store.undo_last().action == "bury"
+    assert store.card_info("c00", T0).buried_until is None
     store.undo_last()
     store.undo_last()
     info = store.card_info("c00", T0)

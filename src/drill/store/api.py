@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, select
 
 from drill.errors import StoreError
 from drill.srs import SrsConfig, load_config
-from drill.store import browsing, code_attempts, plans, queue, reviewing, sessions, sync
+from drill.store import browsing, code_attempts, plans, queue, reviewing, sessions, sync, undoing
 from drill.store import engine as engines
 from drill.store.tables import cards_t, users_t
 from drill.store.types import (
@@ -67,6 +67,7 @@ class Store:
         self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
         self._statements: dict[Any, Any] = {}
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
+        self._undo: list = []  # drill.store.undoing.Action records of this session, newest last
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
 
     # -- lifecycle and plumbing shared by the concern modules ----------------------------------------
@@ -198,25 +199,35 @@ class Store:
         return reviewing.preview(self, card_id, now)
 
     def undo_last(self) -> UndoResult | None:
-        """Undo this user's latest grade: restore the card's exact state before it and delete its log row.
+        """Undo this session's latest action of any kind — a grade, suspend, unsuspend, bury, unbury, make-due
+        or reset — writing back exactly what it changed (``drill.store.undoing``); with none this session,
+        the user's latest grade.
 
-        Returns what was undone, or None when there is no grade to undo. (The row's study_day and
-        first_of_day go with it — no other row depends on the latest one — and its share of the day totals
-        and retention counters is taken back.)
+        A grade's undo restores the card's exact state before it and deletes its log row (its study_day
+        and first_of_day go with it, and its share of the day totals and retention counters is taken
+        back). Returns what was undone, or None when there is nothing to undo.
         """
         return reviewing.undo_last(self)
 
     def suspend(self, card_id: str) -> None:
         """Hide a card from study until unsuspended (its schedule is kept)."""
-        reviewing.set_flags(self, card_id, suspended=True)
+        reviewing.set_flags(self, card_id, action=undoing.SUSPEND, suspended=True)
 
     def unsuspend(self, card_id: str) -> None:
         """Return a suspended card to study (clears the leech suspension too; the leech tag stays)."""
-        reviewing.set_flags(self, card_id, suspended=False)
+        reviewing.set_flags(self, card_id, action=undoing.UNSUSPEND, suspended=False)
 
     def bury(self, card_id: str, now: datetime) -> None:
         """Hide a card until the start of the next study day."""
         reviewing.bury(self, card_id, now)
+
+    def unbury(self, card_id: str) -> None:
+        """Return a buried card to today's study."""
+        reviewing.set_flags(self, card_id, action=undoing.UNBURY, buried_until=None)
+
+    def reset(self, card_id: str) -> None:
+        """Make a card new again: its schedule, flags and leech tag go (its review history stays). Undoable."""
+        reviewing.set_flags(self, card_id, action=undoing.RESET, **undoing.reset_values())
 
     def make_due_now(self, card_ids: Iterable[str], now: datetime) -> int:
         """Make these (already studied) cards due at ``now`` (e.g. the cards of a failed quiz question).

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, delete, insert, literal, select, update
+from sqlalchemy import bindparam, insert, select, update
 
 from drill.errors import StoreError
 from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
 from drill.srs.deadline import apply_deadline
+from drill.store import undoing
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
@@ -110,6 +111,7 @@ def grade(
             "study_day": day, "first_of_day": first_of_day,
         }).scalar_one()  # fmt: skip
         count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms)
+    undoing.record(store, undoing.Action(undoing.GRADE, [card_id], log_id=log_id))
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
 
@@ -131,45 +133,27 @@ def preview(store: Store, card_id: str, now: datetime) -> dict[int, datetime]:
 
 
 def undo_last(store: Store) -> UndoResult | None:
-    with store.transaction(write=True) as conn:
-        log = conn.execute(
-            select(logs_t, cards_t.c.content_id)
-            .join(cards_t, cards_t.c.id == logs_t.c.card_id)
-            .where(logs_t.c.user_id == store.user_id)
-            .order_by(logs_t.c.id.desc())
-            .limit(1)
-        ).first()
-        if log is None:
-            return None
-        _write_state(store, conn, log.card_id, True, {
-            "state": log.state_before, "step": log.step_before, "stability": log.stability_before,
-            "difficulty": log.difficulty_before, "due": log.due_before,
-            "last_review": log.last_review_before, "reps": log.reps_before, "lapses": log.lapses_before,
-            "suspended": log.suspended_before, "buried_until": log.buried_until_before,
-            "leech": log.leech_before, "fsrs_due": log.fsrs_due_before,
-        })  # fmt: skip
-        conn.execute(delete(logs_t).where(logs_t.c.id == log.id))
-        count_grade(conn, store.user_id, log.card_id, log.study_day, log.first_of_day, log.rating,
-                    log.duration_ms, sign=-1)  # fmt: skip
-    return UndoResult(log.content_id, log.rating, as_utc(log.reviewed_at))
+    return undoing.undo(store)
 
 
-def set_flags(store: Store, card_id: str, **values: Any) -> None:
-    """Set suspended / buried_until on a card (a "new" state row is made if the user has none)."""
+def set_flags(store: Store, card_id: str, *, action: str | None = None, **values: Any) -> None:
+    """Set suspended / buried_until (or, for a reset, the whole state) on a card (a "new" state row is made if
+    the user has none); recorded for undo as ``action``."""
     with store.transaction(write=True) as conn:
         row_id = store.card_row(conn, card_id)[0]
-        exists = conn.execute(
-            select(literal(1)).where(states_t.c.user_id == store.user_id, states_t.c.card_id == row_id)
-        ).first()
-        if exists is None:
+        before = undoing.snapshot(store, conn, [row_id])
+        if before[row_id] is None:
             values = {"state": Phase.NEW.value, "step": 0, "reps": 0, "lapses": 0, "suspended": False,
                       "leech": False, **values}  # fmt: skip
-        _write_state(store, conn, row_id, exists is not None, values)
+        _write_state(store, conn, row_id, before[row_id] is not None, values)
+    if action is not None:
+        undoing.record(store, undoing.Action(action, [card_id], before))
 
 
 def bury(store: Store, card_id: str, now: datetime) -> None:
     now = aware(now)
-    set_flags(store, card_id, buried_until=next_day_start(now, store.config.day_starts_at, store.tz))
+    set_flags(store, card_id, action=undoing.BURY,
+              buried_until=next_day_start(now, store.config.day_starts_at, store.tz))  # fmt: skip
 
 
 def make_due_now(store: Store, card_ids: Iterable[str], now: datetime) -> int:
@@ -178,22 +162,34 @@ def make_due_now(store: Store, card_ids: Iterable[str], now: datetime) -> int:
     if not ids:
         return 0
     with store.transaction(write=True) as conn:
-        rows = []
+        rows: list[int] = []
+        names: dict[int, str] = {}
         for cid in ids:
             try:
                 rows.append(store.card_row(conn, cid)[0])
+                names[rows[-1]] = cid
             except StoreError:
                 continue
         if not rows:
             return 0
-        result = conn.execute(
-            update(states_t)
-            .where(
-                states_t.c.user_id == store.user_id,
-                states_t.c.card_id.in_(rows),
-                states_t.c.state != Phase.NEW.value,
-                states_t.c.due > now,
+        changing = [
+            r[0]
+            for r in conn.execute(
+                select(states_t.c.card_id).where(
+                    states_t.c.user_id == store.user_id,
+                    states_t.c.card_id.in_(rows),
+                    states_t.c.state != Phase.NEW.value,
+                    states_t.c.due > now,
+                )
             )
+        ]
+        if not changing:
+            return 0
+        before = undoing.snapshot(store, conn, changing)
+        conn.execute(
+            update(states_t)
+            .where(states_t.c.user_id == store.user_id, states_t.c.card_id.in_(changing))
             .values(due=now, fsrs_due=None)  # the learner's own choice: nothing for a plan to put back
         )
-        return result.rowcount or 0
+    undoing.record(store, undoing.Action(undoing.MAKE_DUE, [names.get(r, "") for r in changing], before))
+    return len(changing)

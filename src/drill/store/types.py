@@ -60,9 +60,14 @@ class GradeResult:
 
 @dataclass(frozen=True)
 class UndoResult:
+    """What ``Store.undo_last`` took back: a grade (``rating``, ``reviewed_at``) or another action
+    (``action``: suspend, unsuspend, bury, unbury, make-due, reset; ``rating`` 0) on ``card_ids``."""
+
     card_id: str
     rating: int
-    reviewed_at: datetime
+    reviewed_at: datetime | None
+    action: str = "grade"
+    card_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

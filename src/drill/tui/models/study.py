@@ -236,11 +236,12 @@ class StudySession:
         return result
 
     def undo(self) -> UndoResult | None:
-        """Undo the last grade; returns the undo result (its card_id is shown again) or None."""
+        """Undo the last action (grade, suspend, bury...); returns the undo result (its card_id is shown
+        again) or None."""
         result = self.store.undo_last()
         if result is not None and self.interview is not None:
             self.load_interview()
-        if result is not None and self.stats.reviewed:
+        if result is not None and result.action == "grade" and self.stats.reviewed:
             self.stats.reviewed -= 1
             if result.rating == 1:
                 self.stats.again = max(0, self.stats.again - 1)

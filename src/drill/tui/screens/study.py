@@ -432,9 +432,8 @@ class StudyScreen(ModeScreen):
             self.notify("Nothing to undo.", timeout=2)
             return
         card = self.session.card(result.card_id)
-        self.notify(
-            f"Undid {GRADE_NAMES.get(int(result.rating), result.rating)} on {result.card_id}.", timeout=2
-        )
+        what = GRADE_NAMES.get(int(result.rating), result.rating) if result.action == "grade" else result.action
+        self.notify(f"Undid {what} on {result.card_id}.", timeout=2)
         if card is not None:
             self.show_card(card)
         else:
