@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "config": "drill.commands.srs:config",
     "backup": "drill.commands.store:backup",
     "restore": "drill.commands.store:restore",
+    "cards": "drill.commands.cards:cards",
     "optimize": "drill.commands.srs:optimize",
 }
 

@@ -18,12 +18,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from store_support import open_test_store
-from test_store_faults import DEADLINE_S, Lines
 
 from drill.errors import StoreError
 from drill.store import backup as backups
 from drill.store import migrate, open_store
+from tests.store.store_support import open_test_store
+from tests.store.test_store_faults import DEADLINE_S, Lines
 
 CHILD = str(Path(__file__).with_name("trust_child.py"))
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -235,7 +235,9 @@ def test_a_migration_waits_for_no_writer_and_then_refuses_clearly(tmp_path, monk
         with pytest.raises(StoreError, match="another drill is using"):
             original = locking.DatabaseLock.exclusive
             monkeypatch.setattr(
-                locking.DatabaseLock, "exclusive", lambda self, wait_s=0.0, done=None: original(self, 0.05, done=done)
+                locking.DatabaseLock,
+                "exclusive",
+                lambda self, wait_s=0.0, done=None: original(self, 0.05, done=done),
             )
             open_store(url, "alice")
     finally:
@@ -249,7 +251,7 @@ def test_a_migration_waits_for_no_writer_and_then_refuses_clearly(tmp_path, monk
 
 
 def _revision_1_template(tmp_path: Path) -> Path:
-    from test_store_migrations import _fill_revision_1
+    from tests.store.test_store_migrations import _fill_revision_1
 
     template = tmp_path / "rev1.sqlite3"
     url = f"sqlite:///{template}"

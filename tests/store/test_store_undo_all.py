@@ -88,7 +88,7 @@ def test_unbury_returns_the_card_today(store):
 
 
 def test_undo_of_a_grade_overtaken_by_another_drill_is_refused(store, db_url):
-    from store_support import open_test_store
+    from tests.store.store_support import open_test_store
 
     store.grade("c08", 3, T0)
     other = open_test_store(db_url, enable_fuzzing=False)

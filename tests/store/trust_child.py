@@ -1,8 +1,8 @@
 """Child processes for the trust fault tests (restore, migration, the single-writer lock).
 
-    trust_child.py restore DB BACKUP      import everything, print "READY", wait for a line, restore, print "DONE"
-    trust_child.py migrate URL            the same around ``drill.store.migrate.upgrade``
-    trust_child.py hold URL               open a writing store, print "OPEN", wait for a line (or a kill)
+trust_child.py restore DB BACKUP      import everything, print "READY", wait for a line, restore, print "DONE"
+trust_child.py migrate URL            the same around ``drill.store.migrate.upgrade``
+trust_child.py hold URL               open a writing store, print "OPEN", wait for a line (or a kill)
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_d
 from drill.srs.deadline import apply_deadline
 from drill.store import undoing
 from drill.store.review_days import count_grade, review_day_fields
-from drill.store.tables import cards_t, logs_t, states_t
+from drill.store.tables import logs_t, states_t
 from drill.store.times import as_utc, aware
 from drill.store.types import GradeResult, UndoResult
 

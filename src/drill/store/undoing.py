@@ -91,9 +91,9 @@ def _log(store: Store, conn: Connection, *where):
 
 def _undo_grade(store: Store, conn: Connection, log) -> UndoResult:
     later = conn.execute(
-        select(logs_t.c.id).where(
-            logs_t.c.user_id == store.user_id, logs_t.c.card_id == log.card_id, logs_t.c.id > log.id
-        ).limit(1)
+        select(logs_t.c.id)
+        .where(logs_t.c.user_id == store.user_id, logs_t.c.card_id == log.card_id, logs_t.c.id > log.id)
+        .limit(1)
     ).first()
     if later is not None:
         raise StoreError(
@@ -133,4 +133,3 @@ def reset_values() -> dict[str, Any]:
     return {"state": Phase.NEW.value, "step": 0, "stability": None, "difficulty": None, "due": None,
             "last_review": None, "reps": 0, "lapses": 0, "suspended": False, "buried_until": None,
             "leech": False, "fsrs_due": None}  # fmt: skip
-
