@@ -1,4 +1,6 @@
-"""The card browser: every card with its scheduling state; filter by text, section and state; open one."""
+"""The card browser: every card with its scheduling state; filter by text, section and state; open one; act
+on the selected card (suspend/unsuspend, bury/unbury, make due now, card info, reset with a confirmation).
+Every action here is undone by ``u`` in the study screen, like the study screen's own."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
+from drill.i18n import N_, _
 from drill.tui.text import visible
 
 if TYPE_CHECKING:
@@ -59,14 +62,31 @@ def row_cells(row: BrowseRow, question: str = "") -> tuple[Text, ...]:
 class BrowserScreen(Screen[str | None]):
     CSS_PATH = "../styles/browser.tcss"
     BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+f", "focus_search", "Search"),
+        Binding("escape", "close", N_("Back")),
+        Binding("ctrl+f", "focus_search", N_("Search")),
+        Binding(
+            "s",
+            "toggle_suspend",
+            N_("Suspend/unsuspend"),
+            tooltip=N_("Suspend or unsuspend the selected card"),
+        ),
+        Binding(
+            "b",
+            "toggle_bury",
+            N_("Bury/unbury"),
+            tooltip=N_("Bury the selected card until tomorrow, or unbury it"),
+        ),
+        Binding("d", "make_due", N_("Due now"), tooltip=N_("Make the selected card due now")),
+        Binding("i", "info", N_("Info"), tooltip=N_("Open the selected card's details and history")),
+        Binding("r", "reset", N_("Reset"), tooltip=N_("Reset the selected card's progress (press twice)")),
     ]
 
     def __init__(self, session: StudySession, *, focus_search: bool = False) -> None:
         super().__init__()
         self.session = session
         self.focus_search = focus_search
+        self._rows: dict[str, BrowseRow] = {}
+        self._confirm: tuple[str, str] | None = None  # (action, card id) waiting for its second key
 
     def compose(self) -> ComposeResult:
         with Vertical(id="browser"):
@@ -101,12 +121,101 @@ class BrowserScreen(Screen[str | None]):
         text, section, state = self.filters()
         rows = self.session.browse(text, section, state)
         table = self.query_one(DataTable)
+        selected = self.selected()
         table.clear()
+        self._rows = {row.card_id: row for row in rows}
         for row in rows:
             card = self.session.card(row.card_id)
             table.add_row(*row_cells(row, card.question if card else ""), key=row.card_id)
-        status = Text(f"{len(rows)} cards · enter opens a card · esc back", style="dim")
-        self.query_one("#browser-status", Static).update(status)
+        if selected in self._rows:
+            table.move_cursor(row=table.get_row_index(selected))
+        self.say(
+            _(
+                "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back"
+            ).format(n=len(rows))
+        )
+
+    def say(self, message: str, style: str = "dim") -> None:
+        self.query_one("#browser-status", Static).update(Text(message, style=style))
+
+    def selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        try:
+            return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        except Exception:  # no row under the cursor
+            return None
+
+    def _act(self, done: str, method, *args) -> None:
+        from drill.errors import DrillError
+
+        card_id = self.selected()
+        if card_id is None:
+            return
+        self._confirm = None
+        try:
+            method(card_id, *args)
+        except DrillError as err:
+            self.say(_("Not done: {error}").format(error=err), "bold red")
+            return
+        self.refresh_rows()
+        self.say(done.format(id=visible(card_id)) + _(" (u in study undoes it)"))
+
+    def action_toggle_suspend(self) -> None:
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        store = self.session.store
+        if row.suspended:
+            self._act(_("{id} unsuspended"), store.unsuspend)
+        else:
+            self._act(_("{id} suspended"), store.suspend)
+
+    def action_toggle_bury(self) -> None:
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        store = self.session.store
+        if row.buried:
+            self._act(_("{id} unburied"), store.unbury)
+        else:
+            self._act(_("{id} buried until tomorrow"), store.bury, self.session.now())
+
+    def action_make_due(self) -> None:
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        if row.kind.value == "new":
+            self.say(_("{id} is new: it is studied with the new cards").format(id=visible(row.card_id)))
+            return
+        self._act(
+            _("{id} is due now"), lambda cid: self.session.store.make_due_now([cid], self.session.now())
+        )
+
+    def action_info(self) -> None:
+        card_id = self.selected()
+        card = self.session.card(card_id) if card_id else None
+        if card is None:
+            return
+        from drill.tui.screens.card_info import CardInfoScreen
+
+        self.app.push_screen(CardInfoScreen(card, self.session.card_info(card.id)))
+
+    def action_reset(self) -> None:
+        card_id = self.selected()
+        if card_id is None:
+            return
+        if self._confirm != ("reset", card_id):
+            self._confirm = ("reset", card_id)
+            self.say(
+                _(
+                    "Reset {id}: its schedule, flags and leech tag go (history stays). Press r again to reset."
+                ).format(id=visible(card_id)),
+                "bold yellow",
+            )
+            return
+        self._act(_("{id} reset: it is new again"), self.session.store.reset)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refresh_rows()
@@ -118,7 +227,22 @@ class BrowserScreen(Screen[str | None]):
         self.refresh_rows()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.dismiss(event.row_key.value)
+        card_id = str(event.row_key.value)
+        row = self._rows.get(card_id)
+        now = self.session.now()
+        early = row is not None and row.kind.value != "new" and row.due is not None and row.due > now
+        if early and self._confirm != ("open", card_id):
+            self._confirm = ("open", card_id)
+            self.say(
+                _(
+                    "{id} is not due until {due}: grading it now is an early review (it counts, and reschedules "
+                    "the card). Press enter again to study it."
+                ).format(id=visible(card_id), due=_when(row.due)),
+                "bold yellow",
+            )
+            return
+        self._confirm = None
+        self.dismiss(card_id)
 
     def action_focus_search(self) -> None:
         self.query_one("#filter-text").focus()
