@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 NARROW_WIDTH = 100
 
 
+SLOW_SAVE_S = 0.4  # a grade not saved by then is waiting on a lock: say so
+
+
 class StudyScreen(ModeScreen):
     CSS_PATH = "../styles/study.tcss"
     HELP_TITLE = "drill study — keys"
@@ -76,6 +79,9 @@ class StudyScreen(ModeScreen):
         self.pane_shown = False
         self.pane_wanted: bool | None = None  # None: follow the terminal width
         self._shown_at = options.timer()
+        self.saving: str | None = None  # the card whose grade is being written (a worker), or None
+        self._waiting_note: str | None = None
+        self._after_save: Callable[[], object] | None = None  # a key pressed while saving, run after it
         self._ended = False
         self._gc_state = "live"  # -> "frozen" once everything is loaded (_freeze_gc) -> "gone" (on_unmount)
 
@@ -378,8 +384,15 @@ class StudyScreen(ModeScreen):
 
     # --- actions --------------------------------------------------------------------------------------------
 
-    def _ready(self) -> bool:
-        """Whether the store is open; if not, the learner is told the key had no effect (nothing is lost)."""
+    def _ready(self, again: Callable[[], object] | None = None) -> bool:
+        """Whether the store is open and no grade is being saved; if not, the learner is told the key had no
+        effect (nothing is lost). A key pressed while a grade is being saved (``again``) runs once it is."""
+        if self.saving is not None:
+            if again is not None:
+                self._after_save = again
+            else:
+                self.notify("Still saving the last grade — nothing was done.", timeout=2)
+            return False
         if self.session is None:
             self.notify(
                 "Still opening your progress database — nothing was done; try again in a moment.", timeout=2
@@ -402,12 +415,50 @@ class StudyScreen(ModeScreen):
             return
         assert self.session is not None
         duration_ms = int((self.options.timer() - self._shown_at) * 1000)
+        # Written in a worker: a database held by another program (SQLite waits up to its busy timeout) must
+        # not freeze the screen. The next card comes only once the grade is on disk; until then keys that
+        # need the store wait, the screen says why, and q still quits (an unsaved grade is then not counted).
+        self.saving = self.card.id
+        self._save_grade(self.card.id, rating, duration_ms)
+        self.set_timer(SLOW_SAVE_S, self._still_saving)
+
+    @work(thread=True, group="grade")
+    def _save_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
+        assert self.session is not None
         try:
-            self.session.grade(self.card.id, rating, duration_ms)
+            self.session.grade(card_id, rating, duration_ms)
         except DrillError as err:
-            self.notify(f"Not saved: {err}", severity="error")
+            self.app.call_from_thread(self._grade_done, card_id, err)
             return
-        self.show_next()
+        except BaseException as err:
+            self.app.call_from_thread(self._grade_done, card_id, err)
+            raise
+        self.app.call_from_thread(self._grade_done, card_id, None)
+
+    def _grade_done(self, card_id: str, error: BaseException | None) -> None:
+        self.saving = None
+        if self._waiting_note is not None:
+            self._waiting_note = None
+            self.app.clear_notifications()
+        then, self._after_save = self._after_save, None
+        if error is not None:
+            self.notify(f"Not saved: {error}", severity="error")
+            return
+        if self.card is not None and self.card.id == card_id:
+            self.show_next()
+        if then is not None:
+            then()
+
+    def _still_saving(self) -> None:
+        if self.saving is None:
+            return
+        self._waiting_note = self.saving
+        self.notify(
+            "Saving your grade: the progress database is busy (another program is writing to it). "
+            "The next card comes once it is saved; q quits (the grade is then not counted).",
+            title="Waiting for the database",
+            timeout=60,
+        )
 
     def on_grade_button_pressed(self, message: GradeButton.Pressed) -> None:
         self.action_grade(message.rating)
@@ -420,7 +471,7 @@ class StudyScreen(ModeScreen):
         self._apply_width(self.app.size.width)
 
     def action_undo(self) -> None:
-        if not self._ready():
+        if not self._ready(self.action_undo):
             return
         assert self.session is not None
         try:
@@ -452,22 +503,22 @@ class StudyScreen(ModeScreen):
         self.show_next()
 
     def action_suspend(self) -> None:
-        if self._ready() and self.session is not None:
+        if self._ready(self.action_suspend) and self.session is not None:
             self._card_action("Suspend", self.session.suspend)
 
     def action_bury(self) -> None:
-        if self._ready() and self.session is not None:
+        if self._ready(self.action_bury) and self.session is not None:
             self._card_action("Bury", self.session.bury)
 
     def action_info(self) -> None:
-        if self.card is None or not self._ready() or self.session is None:
+        if self.card is None or not self._ready(self.action_info) or self.session is None:
             return
         from drill.tui.screens.card_info import CardInfoScreen
 
         self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
 
     def action_interview_plan(self) -> None:
-        if not self._ready() or self.session is None or self.session.readonly:
+        if not self._ready(self.action_interview_plan) or self.session is None or self.session.readonly:
             return
         from drill.tui.screens.plan import PlanScreen
 
@@ -486,7 +537,7 @@ class StudyScreen(ModeScreen):
         self._open_browser(focus_search=False)
 
     def _open_browser(self, focus_search: bool) -> None:
-        if not self._ready() or self.session is None:
+        if not self._ready(lambda: self._open_browser(focus_search)) or self.session is None:
             return
         from drill.tui.screens.browser import BrowserScreen
 
