@@ -140,3 +140,70 @@ async def test_list_opens_a_demo_and_escape_returns(demo_app):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(pilot.app.screen, DemoListScreen)
+
+
+async def test_weighted_sum_sliders_stay_normalised(demo_app):
+    v = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=torch.float64)  # the worked example's V
+    async with demo_app("weighted-sum").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "weighted-sum")
+        raw = [round(float(w), 3) for w in torch_attention()["softmax"][0]]
+        for i in range(3):
+            for key, delta in [("right", 0.05), ("left", -0.05), ("left", -0.05)]:
+                await pilot.press(key)
+                raw[i] = round(raw[i] + delta, 9)
+                a = torch.tensor(raw, dtype=torch.float64) / sum(raw)
+                text = shown(screen)
+                assert_rows_shown(text, [a.numpy()])
+                assert_rows_shown(text, [(a @ v).numpy()])
+            await pilot.press("tab")
+        # all weight on V1 gives V1; every weight at 0 is refused
+        await pilot.press("tab", *["left"] * 30, "tab", *["left"] * 30)
+        assert_rows_shown(shown(screen), [[1.0, 0.0, 0.0]])
+        assert_rows_shown(shown(screen), [[1.0, 0.0]])
+        await pilot.press("shift+tab", "shift+tab", *["left"] * 30)
+        assert screen.demo.control("w0").value > 0
+
+
+async def test_dot_product_angles(demo_app):
+    async with demo_app("dot-product").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "dot-product")
+        angles = [30.0, 60.0]
+        for i, key in [(0, "right"), (0, "right"), (1, "tab"), (1, "left"), (1, "plus")]:
+            await pilot.press(key)
+            if key != "tab":
+                angles[i] += 15.0 if key in ("right", "plus") else -15.0
+            q = 2 * torch.tensor([math.cos(math.radians(angles[0])), math.sin(math.radians(angles[0]))])
+            k = 2 * torch.tensor([math.cos(math.radians(angles[1])), math.sin(math.radians(angles[1]))])
+            text = shown(screen)
+            assert_rows_shown(text, [q.numpy()])
+            assert_rows_shown(text, [k.numpy()])
+            assert_rows_shown(text, [[torch.dot(q, k).item()]])
+        await pilot.press(*["right"] * 24)  # k at 345°, q at 60°
+        assert "aligned" not in shown(screen)
+
+
+def pattern(kind: str, s: int = 6) -> torch.Tensor:
+    """The four 7.14 patterns written out independently: which keys each query should attend to."""
+    m = torch.zeros(s, s, dtype=torch.float64)
+    for i in range(s):
+        keys = {"local": [j for j in (i - 1, i, i + 1) if 0 <= j < s], "previous": [max(i - 1, 0)],
+                "self": [i], "start": [0]}[kind]  # fmt: skip
+        m[i, keys] = 1.0
+    return m
+
+
+async def test_mha_heads(demo_app):
+    async with demo_app("mha").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "mha")
+        for i, kind in enumerate(["local", "previous", "self", "start"]):
+            assert screen.demo.control("head").index == i
+            text = shown(screen)
+            assert "constructed weights" in text
+            weights = torch.softmax(9.0 * pattern(kind) / math.sqrt(6), dim=-1)
+            assert_rows_shown(text, weights.numpy())
+            # the pattern is what the chapter names: each row's largest weights are on the pattern's keys
+            assert torch.equal(weights >= weights.max(dim=-1, keepdim=True).values - 1e-12, pattern(kind) > 0)
+            await pilot.press("right" if i % 2 else "enter")
+        assert screen.demo.control("head").index == 3  # → stops at the last head
+        await pilot.press("left")
+        assert screen.demo.control("head").index == 2

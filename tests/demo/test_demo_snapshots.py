@@ -16,6 +16,9 @@ MOVES = {
     "causal-mask": ("enter",),
     "softmax": ("right", "tab", "left"),
     "scaling": ("right",),
+    "weighted-sum": ("right", "tab", "left"),
+    "dot-product": ("right", "tab", "right", "right"),
+    "mha": ("enter",),
 }
 
 

@@ -45,3 +45,56 @@ def scaling_compare(d_k: int, row=SCALING_ROW) -> dict[str, np.ndarray]:
         "scaled": scaled,
         "scaled_softmax": ops.softmax(scaled),
     }
+
+
+def weighted_sum(weights, values) -> dict[str, np.ndarray]:
+    """7.11: weights made non-negative and normalised to sum to 1 (as softmax's are), then Σ a_j V_j — a
+    convex combination of the rows of ``values``. All-zero weights are refused (there is nothing to normalise)."""
+    w = np.asarray(weights, dtype=np.float64)
+    v = np.asarray(values, dtype=np.float64)
+    if w.ndim != 1 or v.ndim != 2 or v.shape[0] != w.shape[0]:
+        raise ValueError(f"weights {w.shape} and values {v.shape} do not match")
+    if (w < 0).any() or w.sum() <= 0:
+        raise ValueError("weights must be non-negative with a positive sum")
+    a = w / w.sum()
+    return {"weights": a, "values": v, "output": a @ v}
+
+
+def dot_product(angle_q: float, angle_k: float, length_q: float = 2.0, length_k: float = 2.0):
+    """7.7: q and k in the plane at the given angles (degrees); their dot product |q||k|cos(θ) with θ the angle
+    between them — largest aligned, 0 perpendicular, negative opposite."""
+    q = length_q * np.array([math.cos(math.radians(angle_q)), math.sin(math.radians(angle_q))])
+    k = length_k * np.array([math.cos(math.radians(angle_k)), math.sin(math.radians(angle_k))])
+    between = (angle_q - angle_k) % 360.0
+    between = min(between, 360.0 - between)
+    return {"q": q, "k": k, "angle": np.asarray(between), "dot": np.asarray(q @ k)}
+
+
+# 7.14's four head patterns, as the score each query i gives key j before scaling (1 = attend, 0 = not).
+HEAD_PATTERNS = ("local", "previous", "self", "start")
+
+
+def head_pattern(kind: str, s: int) -> np.ndarray:
+    i, j = np.indices((s, s))
+    if kind == "local":  # a neighbourhood: the token and its neighbours
+        return (np.abs(i - j) <= 1).astype(np.float64)
+    if kind == "previous":  # the token before (the first token has none: itself)
+        return ((j == i - 1) | ((i == 0) & (j == 0))).astype(np.float64)
+    if kind == "self":
+        return (i == j).astype(np.float64)
+    if kind == "start":  # every token looks at the sentence start
+        return (j == 0).astype(np.float64)
+    raise ValueError(f"unknown head pattern {kind!r} (known: {', '.join(HEAD_PATTERNS)})")
+
+
+def constructed_heads(s: int = 6, strength: float = 3.0):
+    """Multi-head attention (7.14) run by the engine on constructed weights: X is one-hot positions [S, S],
+    head h's W_Q = strength·I and W_K = strength·Mₕᵀ, so its scores are strength²·Mₕ (Mₕ one of
+    ``HEAD_PATTERNS``) and its weights show that pattern. Returns the engine's trace (heads = 4)."""
+    from drill.engine.attention import attention_trace
+
+    x = np.eye(s)
+    wq = np.concatenate([strength * np.eye(s) for _ in HEAD_PATTERNS], axis=1)
+    wk = np.concatenate([strength * head_pattern(k, s).T for k in HEAD_PATTERNS], axis=1)
+    wv = np.concatenate([np.eye(s) for _ in HEAD_PATTERNS], axis=1)
+    return attention_trace(x, wq, wk, wv, heads=len(HEAD_PATTERNS), title="7.14 four constructed heads")

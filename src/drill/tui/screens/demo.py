@@ -90,7 +90,7 @@ class DemoScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(info_text(self.info), id="demo-title")
         yield Static(id="demo-controls")
-        with VerticalScroll(id="demo-view"):
+        with VerticalScroll(id="demo-view", classes="with-plot" if hasattr(self.demo, "plot") else ""):
             yield Static(id="demo-body")
         if hasattr(self.demo, "plot"):
             from textual_plot import PlotWidget
@@ -101,6 +101,7 @@ class DemoScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_controls()
         self.refresh_view()
+        self._reached("question")
 
     # --- showing ------------------------------------------------------------------------------------------
 
@@ -121,6 +122,12 @@ class DemoScreen(Screen[None]):
 
             self.demo.plot(self.query_one("#demo-plot", PlotWidget))
 
+    def _reached(self, milestone: str) -> None:
+        """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""
+        reached = getattr(self.app, "reached", None)
+        if reached is not None:
+            reached(milestone, via=self)
+
     def watch_focused_control(self) -> None:
         self.refresh_controls()
 
@@ -136,6 +143,7 @@ class DemoScreen(Screen[None]):
         if self.demo.move(self.demo.controls[self.focused_control], steps):
             self.refresh_controls()
             self.refresh_view()
+        self._reached("update")
 
     def action_next(self) -> None:
         if self.demo.enter():
