@@ -207,3 +207,25 @@ async def test_mha_heads(demo_app):
         assert screen.demo.control("head").index == 3  # → stops at the last head
         await pilot.press("left")
         assert screen.demo.control("head").index == 2
+
+
+async def test_cross_attention_selects_a_decoder_token(demo_app):
+    table = [[0.85, 0.10, 0.05], [0.05, 0.90, 0.05], [0.05, 0.10, 0.85]]  # 7.18's table
+    # the engine's inputs, recomputed in PyTorch: decoder states log(table), encoder one-hot, W = 3^(1/4)·I
+    w = 3**0.25 * torch.eye(3, dtype=torch.float64)
+    q = torch.log(torch.tensor(table, dtype=torch.float64)) @ w
+    k = torch.eye(3, dtype=torch.float64) @ w
+    weights = torch.softmax(q @ k.T / math.sqrt(3), dim=-1)
+    assert torch.allclose(weights, torch.tensor(table, dtype=torch.float64))
+    async with demo_app("cross-attention").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "cross-attention")
+        for i, token in enumerate("我爱你"):
+            text = shown(screen)
+            assert f"Decoder token {token}" in text and f"{token} attends over the encoder" in text
+            assert f"▶{token}" in text
+            assert_rows_shown(text, weights.numpy())
+            for j, word in enumerate(["I", "love", "you"]):
+                assert re.search(rf"^{word}\s+{weights[i, j].item():.2f}\s*$", text, re.M)
+            await pilot.press("right")
+        await pilot.press("enter")  # enter wraps to the first token
+        assert screen.demo.control("token").index == 0

@@ -19,6 +19,7 @@ MOVES = {
     "weighted-sum": ("right", "tab", "left"),
     "dot-product": ("right", "tab", "right", "right"),
     "mha": ("enter",),
+    "cross-attention": ("right",),
 }
 
 

@@ -98,3 +98,18 @@ def constructed_heads(s: int = 6, strength: float = 3.0):
     wk = np.concatenate([strength * head_pattern(k, s).T for k in HEAD_PATTERNS], axis=1)
     wv = np.concatenate([np.eye(s) for _ in HEAD_PATTERNS], axis=1)
     return attention_trace(x, wq, wk, wv, heads=len(HEAD_PATTERNS), title="7.14 four constructed heads")
+
+
+def cross_alignment(table):
+    """7.18: decoder queries over encoder keys, run by the engine's cross-attention on constructed inputs whose
+    weights are ``table`` (rows: decoder tokens, columns: encoder tokens; each row positive, summing to 1).
+    The encoder states are one-hot positions, the decoder states log(table), and W_Q = W_K = d^(1/4)·I, so
+    the scaled scores are log(table) and softmax gives the table back. Returns the engine's trace."""
+    from drill.engine.attention import cross_attention_trace
+
+    weights = np.asarray(table, dtype=np.float64)
+    if weights.ndim != 2 or (weights <= 0).any() or not np.allclose(weights.sum(axis=1), 1.0):
+        raise ValueError("an alignment table has positive rows that sum to 1")
+    s_enc = weights.shape[1]
+    w = s_enc**0.25 * np.eye(s_enc)
+    return cross_attention_trace(np.log(weights), np.eye(s_enc), w, w, np.eye(s_enc), title="7.18 alignment")
