@@ -229,3 +229,39 @@ async def test_cross_attention_selects_a_decoder_token(demo_app):
             await pilot.press("right")
         await pilot.press("enter")  # enter wraps to the first token
         assert screen.demo.control("token").index == 0
+
+
+async def test_layernorm_steps_and_edits(demo_app):
+    async with demo_app("layernorm").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "layernorm")
+        x, gamma, beta = [1.0, 2.0, 3.0, 4.0], 1.0, 0.0
+
+        def check(stage: int) -> None:
+            text = shown(screen)
+            t = torch.tensor(x, dtype=torch.float64)
+            assert_rows_shown(text, [t.numpy()])
+            assert_rows_shown(text, [[t.mean().item()]])
+            var = t.var(unbiased=False)
+            assert (f"{var.item():.3f}" in text) == (stage >= 1)
+            ln = torch.nn.functional.layer_norm(t, (4,), eps=1e-5)
+            if stage >= 2:
+                assert_rows_shown(text, [ln.numpy()])
+            if stage >= 3:
+                assert_rows_shown(text, [(ln * gamma + beta).numpy()])
+
+        check(0)
+        assert "2.500" in shown(screen)  # the chapter's μ = 2.5
+        for stage in (1, 2, 3):
+            await pilot.press("enter")
+            check(stage)
+        assert "1.118" in shown(screen) and "1.250" in shown(screen)  # σ ≈ 1.118, σ² = 1.25
+        for i in range(4):  # each x moves
+            await pilot.press("tab", "right")
+            x[i] += 0.5
+            check(3)
+        await pilot.press("tab", "left", "left")
+        gamma = round(gamma - 0.2, 9)
+        check(3)
+        await pilot.press("tab", "right")
+        beta = 0.1
+        check(3)

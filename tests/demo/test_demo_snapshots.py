@@ -20,6 +20,7 @@ MOVES = {
     "dot-product": ("right", "tab", "right", "right"),
     "mha": ("enter",),
     "cross-attention": ("right",),
+    "layernorm": ("enter", "enter", "enter", "tab", "right"),
 }
 
 

@@ -113,3 +113,23 @@ def cross_alignment(table):
     s_enc = weights.shape[1]
     w = s_enc**0.25 * np.eye(s_enc)
     return cross_attention_trace(np.log(weights), np.eye(s_enc), w, w, np.eye(s_enc), title="7.18 alignment")
+
+
+LAYERNORM_STAGES = ("mean", "std", "normalised", "output")
+
+
+def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
+    """7.20 step by step on one token's vector: μ, σ² and σ (biased, over the vector), (x − μ)/√(σ² + ε),
+    then γ·x̂ + β; the output equals ops.layer_norm's."""
+    v = np.asarray(x, dtype=np.float64)
+    mu = v.mean()
+    var = ((v - mu) ** 2).mean()
+    normalised = (v - mu) / math.sqrt(var + eps)
+    return {
+        "x": v,
+        "mean": np.asarray(mu),
+        "var": np.asarray(var),
+        "std": np.asarray(math.sqrt(var)),
+        "normalised": normalised,
+        "output": ops.layer_norm(v, gamma, beta, eps),
+    }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.cross import CrossAttention
 from drill.tui.demos.heads import Mha
+from drill.tui.demos.norm import LayerNorm
 from drill.tui.demos.sliders import Scaling, Softmax
 from drill.tui.demos.steps import AttnHandcalc, CausalMask, QkvMatrix
 from drill.tui.demos.vectors import DotProduct, WeightedSum
@@ -23,6 +24,7 @@ DEMO_CLASSES: dict[str, type[Demo]] = {
         DotProduct,
         Mha,
         CrossAttention,
+        LayerNorm,
     )
 }
 
