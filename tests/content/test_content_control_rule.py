@@ -17,9 +17,11 @@ from drill.tui.text import visible
 REFUSED = [chr(c) for c in range(sys.maxunicode + 1) if control.find(chr(c))]
 
 
-def test_the_rule_is_unicode_cc_less_tab_and_newline():
-    oracle = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cc"]
+def test_the_rule_is_unicode_cc_less_tab_and_newline_and_every_cf():
+    oracle = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) in ("Cc", "Cf")]
     assert REFUSED == [ch for ch in oracle if ch not in "\t\n"]
+    for ch in "\u202e\u2066\u2069\u200b\u200f\ufeff\u00ad":  # issue 11 item 10: each of these is refused
+        assert control.find(f"a{ch}b") is not None
     assert not any(control.find(ch) for ch in "\t\n a注∑")
 
 
@@ -31,7 +33,8 @@ def test_cr_is_a_line_break_in_a_file_but_refused_in_a_value():
 @pytest.mark.parametrize("ch", REFUSED)
 def test_loader_renderer_and_screen_apply_the_same_rule(ch):
     with pytest.raises(ContentError, match=rf"t\.yaml:1: q: control character U\+{ord(ch):04X}"):
-        parse_yaml(f'q: "a\\x{ord(ch):02x}b"\n', Path("t.yaml"))
+        escape = f"\\x{ord(ch):02x}" if ord(ch) <= 0xFF else f"\\U{ord(ch):08x}"  # YAML's escapes
+        parse_yaml(f'q: "a{escape}b"\n', Path("t.yaml"))
     assert render_latex(f"a{ch}b") == "ab"
     shown = visible(f"a{ch}b")
     assert shown.startswith("a") and shown.endswith("b") and len(shown) > 2

@@ -362,3 +362,9 @@ def test_a_deleted_wal_under_a_live_shm_is_named_with_the_way_out(tmp_path):
         assert "is the disk full" not in message
     finally:
         holder.close()
+
+
+@pytest.mark.parametrize("name", ["ali\u202ece", "bob\u200b", "eve\x1b]52;c;aGk=\x07"])
+def test_a_user_name_with_a_control_or_format_character_is_refused(tmp_path, name):
+    with pytest.raises(StoreError, match="control character U\\+"):
+        open_store(f"sqlite:///{tmp_path / 'drill.sqlite3'}", name)

@@ -5,9 +5,12 @@ into a space) or shown as a visible stand-in (the TUI, for text that reached it 
 value, a card built in code): every C0 control except TAB and LF, DEL and every C1 control — exactly Unicode's
 category Cc less ``\\t`` and ``\\n``.
 
-Ready for the Unicode format characters (category Cf) that reorder or hide text (bidi marks, embeddings,
-overrides and isolates, the "Trojan Source" characters): they are listed in ``BIDI_FORMAT``; adding them to
-``REFUSED`` is the one change that makes the loader, the renderer and the TUI treat them like controls.
+The Unicode format characters (category Cf) are refused the same way: they reorder or hide text (bidi marks,
+embeddings, overrides and isolates — the "Trojan Source" characters —, zero-width spaces and joiners, soft
+hyphens, tags), so a question could read differently on screen than in its file. ``FORMAT`` lists them all
+(Unicode 14, the version of Python 3.11's ``unicodedata``; tests/content/test_content_control_rule.py checks the
+list against it); ``BIDI_FORMAT`` is the bidi subset, named in messages. A YAML file's leading BOM is not a
+value: the reader drops it before this rule runs.
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ import unicodedata
 # Character-class bodies (for a regex [...]).
 CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 except TAB and LF, DEL, C1
 BIDI_FORMAT = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # ALM, LRM/RLM, LRE..RLO, LRI..PDI
-REFUSED = CONTROLS  # to refuse the bidi/format characters too: CONTROLS + BIDI_FORMAT
+# Every character of category Cf (precomputed: scanning Unicode at import would cost a startup).
+FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+REFUSED = CONTROLS + FORMAT
 
 _REFUSED = re.compile(f"[{REFUSED}]")
 _REFUSED_IN_FILE = re.compile(f"(?!\r)[{REFUSED}]")  # CR in a raw file is a line break, not a value
@@ -73,6 +82,7 @@ def visible(text: str) -> str:
 __all__ = [
     "BIDI_FORMAT",
     "CONTROLS",
+    "FORMAT",
     "REFUSED",
     "blank_in_file",
     "describe",

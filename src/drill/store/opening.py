@@ -39,10 +39,13 @@ def check_user_name(name: str) -> str:
         raise StoreError("--user must not be empty")
     if len(name) > USER_NAME_MAX:
         raise StoreError(f"--user is {len(name)} characters long; at most {USER_NAME_MAX}")
-    bad = next((ch for ch in name if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F), None)
+    from drill.content import control  # the one rule: controls and format (bidi, zero-width) characters
+
+    bad = control.find(name)
     if bad is not None:
         raise StoreError(
-            f"--user {name!r} contains the control character U+{ord(bad):04X}; use printable text"
+            f"--user {control.visible(name)!r} contains the control character "
+            f"{control.describe(bad.group())}; use printable text"
         )
     return name
 
