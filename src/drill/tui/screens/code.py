@@ -315,9 +315,14 @@ class CodeScreen(ModeScreen):
         with tempfile.NamedTemporaryFile("w", suffix=f"_{self.code_task.name}.py", delete=False, encoding="utf-8") as f:
             f.write(self.code)
             path = f.name
+        from textual.app import SuspendNotSupported
+
         try:
-            with self.app.suspend():
-                subprocess.run([*shlex.split(editor), path], check=False)
+            try:
+                with self.app.suspend():  # the terminal is the editor's until it exits, as with git commit
+                    subprocess.run([*shlex.split(editor), path], check=False)
+            except SuspendNotSupported:  # no terminal to hand over (headless): run it as it is
+                subprocess.run([*shlex.split(editor), path], check=False, stdin=subprocess.DEVNULL)
             with open(path, encoding="utf-8") as f:
                 self.query_one("#code-editor", TextArea).load_text(f.read())
         except (OSError, UnicodeDecodeError) as err:
