@@ -118,11 +118,18 @@ async def test_external_editor_edits_the_code(store, monkeypatch, tmp_path):
 
 
 async def test_timed_mode_counts_down_the_budget(store):
-    app = make(store, task="noam_lr", timed=True)
+    now = [100.0]
+    app = make_app("code", store=store, clock=frozen_clock, timer=lambda: now[0], task="noam_lr", timed=True)
     async with app.run_test(size=(140, 40)) as pilot:
         screen = app.mode_screen
-        assert screen.remaining == get_task("noam_lr").budget_s
+        budget = get_task("noam_lr").budget_s
+        assert screen.remaining == budget
+        now[0] += 61
         screen._tick()
         await pilot.pause()
-        assert screen.remaining == get_task("noam_lr").budget_s - 1
-        assert "time left 3:59" in str(screen.query_one("#code-header", Static).content)
+        assert screen.remaining == budget - 61
+        assert "time left 2:59" in str(screen.query_one("#code-header", Static).content)
+        now[0] += 1000
+        screen._tick()
+        await pilot.pause()
+        assert "time is up" in str(screen.query_one("#code-header", Static).content)

@@ -163,8 +163,9 @@ class CodeScreen(ModeScreen):
         self._refresh_header()
 
     def _tick(self) -> None:
-        if self.remaining is not None and self.remaining > 0:
-            self.remaining -= 1
+        """The time left, from the screen's timer (options.timer: frozen in tests)."""
+        if self.remaining is not None:
+            self.remaining = max(0, self.code_task.budget_s - int(self.options.timer() - self.started))
 
     def show(self, text: Text) -> None:
         self.query_one("#code-result-text", Static).update(text)
