@@ -7,6 +7,8 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.widgets import Static
 
+from drill.i18n import _
+
 
 def format_clock(seconds: float) -> str:
     seconds = max(0, int(seconds))
@@ -49,11 +51,11 @@ class StudyHeader(Static):
         text.append(self.pack)
         if self.due is not None:
             text.append("  │  ")
-            text.append(f"due {self.due}", style="bold")
+            text.append(_("due {count}").format(count=self.due), style="bold")
             text.append(" · ")
-            text.append(f"new {self.new}")
+            text.append(_("new {count}").format(count=self.new))
             text.append(" · ")
-            text.append(f"done today {self.done}")
+            text.append(_("done today {count}").format(count=self.done))
         text.append("  │  ")
-        text.append(f"session {format_clock(self.elapsed())}")
+        text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text
