@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import store_bench  # noqa: E402 (the store's generator, reused)
+import store_bench  # (the store benchmark's generator, reused)
 
 GOAL_SECONDS = 1.5
 GOAL_MB = 300

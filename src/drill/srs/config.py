@@ -5,6 +5,10 @@ A missing file (or a missing key) means the default. Every value is validated on
 (a typo would otherwise be silently ignored).
 
 Durations (learning and relearning steps) are written as ``"30s"``, ``"1m"``, ``"10m"``, ``"1h"``, ``"1d"``.
+
+Each setting is declared once, in `SrsConfig` (rule, default, help: drill.fields); `SETTINGS`, the TOML reader
+and writer, `drill config` and its messages all follow from the declarations. The rules of the settings live
+here beside them, which is why this module is a little over 400 lines.
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ class Renderer:
             return Piece("close", Box.text(ch))
         if ch in ",;":
             return Piece("punct", Box.text(ch))
-        if ch == "\x00" or (not ch.isprintable() and not ch.isspace()):
+        if not ch.isprintable() and not ch.isspace():  # unassigned, private use… (controls: control.py)
             return Piece("space", EMPTY, gap=0)
         return Piece("ord", Box.text(ch))
 
