@@ -28,6 +28,7 @@ class StudyHeader(Static):
         self.due: int | None = None
         self.new: int | None = None
         self.done: int | None = None
+        self.interview: tuple[int, float] | None = None  # (days left, readiness on the day)
 
     def on_mount(self) -> None:
         self._refresh_text()
@@ -44,6 +45,10 @@ class StudyHeader(Static):
         self.pack, self.due, self.new, self.done = pack, due, new, done
         self._refresh_text()
 
+    def set_interview(self, interview: tuple[int, float] | None) -> None:
+        self.interview = interview
+        self._refresh_text()
+
     def _refresh_text(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("drill", style="bold")
@@ -56,6 +61,11 @@ class StudyHeader(Static):
             text.append(_("new {count}").format(count=self.new))
             text.append(" · ")
             text.append(_("done today {count}").format(count=self.done))
+        if self.interview is not None:
+            days, ready = self.interview
+            text.append("  │  ")
+            text.append(_("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
+                        style="bold")  # fmt: skip
         text.append("  │  ")
         text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text
