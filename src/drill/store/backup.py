@@ -239,7 +239,9 @@ def restore(
             for extra in ("-wal", "-shm"):  # none are left after _settle; a stray one must not meet the copy
                 side = db_path.with_name(db_path.name + extra)
                 if side.exists():
-                    os.replace(side, side.with_name(f"{side.name}.orphan-{datetime.now(UTC).strftime(_STAMP)}"))
+                    os.replace(
+                        side, side.with_name(f"{side.name}.orphan-{datetime.now(UTC).strftime(_STAMP)}")
+                    )
             os.replace(partial, db_path)  # the one step that switches databases
             _fsync_dir(db_path.parent)
         except (sqlite3.DatabaseError, OSError) as err:
