@@ -368,3 +368,20 @@ def test_a_deleted_wal_under_a_live_shm_is_named_with_the_way_out(tmp_path):
 def test_a_user_name_with_a_control_or_format_character_is_refused(tmp_path, name):
     with pytest.raises(StoreError, match="control character U\\+"):
         open_store(f"sqlite:///{tmp_path / 'drill.sqlite3'}", name)
+
+
+# ------------------------------------------------------------------------------------------------ item 13
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "--db", "postgresql+psycopg://u@host:abc/db"],  # a port that is no number
+        ["calc", "--seed", "-1", "--plain"],  # numpy refuses negative seeds
+    ],
+)
+def test_bad_values_are_one_line_and_exit_2_never_a_traceback(args):
+    out = subprocess.run([sys.executable, "-m", "drill", *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr
+    assert "port must be a number" in out.stderr or "--seed" in out.stderr

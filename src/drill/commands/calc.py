@@ -54,7 +54,7 @@ def _run_interactive(**options) -> None:
 @click.option("--pad", metavar="MASK", help=N_('Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").'))
 @click.option("--heads", type=int, default=None, help=N_("Query heads h (default 1)."))
 @click.option("--kv-heads", type=int, default=None, help=N_("KV heads G dividing h (GQA; 1 = MQA)."))
-@click.option("--seed", type=int, default=None, help=N_("Random inputs from this seed."))
+@click.option("--seed", type=click.IntRange(min=0), default=None, help=N_("Random inputs from this seed."))
 @click.option("--tokens", type=int, default=None, help=N_("Random inputs: sequence length S (default 4)."))
 @click.option("--d-model", type=int, default=None, help=N_("Random inputs: d_model (default 8)."))
 @click.option(

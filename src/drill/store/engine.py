@@ -52,6 +52,11 @@ def parse_url(url: str):
             f"--db {url!r} is not a database URL (e.g. sqlite:///path/to/drill.sqlite3 or "
             f"postgresql+psycopg://user@host/db)"
         ) from None
+    except ValueError:  # e.g. a port that is not a number (sqlalchemy's int() of it)
+        raise StoreError(
+            f"--db {url!r} is not a database URL: its port must be a number (e.g. "
+            f"postgresql+psycopg://user@host:5432/db)"
+        ) from None
 
 
 def sqlite_file(url: str) -> Path | None:
