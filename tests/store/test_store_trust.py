@@ -39,7 +39,8 @@ def _grade(url: str, n: int, start: int = 0) -> None:
 
 
 def _reviews(path: Path) -> int:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    # Read-write, as drill opens it: a kill mid-checkpoint leaves the old database with a -wal to recover.
+    conn = sqlite3.connect(path)
     try:
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         return conn.execute("SELECT count(*) FROM review_logs").fetchone()[0]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -74,21 +75,30 @@ class DatabaseLock:
 
     def exclusive(self, wait_s: float = 0.0, *, done: Callable[[], bool] | None = None) -> bool:
         """Take the exclusive lock, waiting up to ``wait_s``. Returns False early when ``done()`` says the
-        work is no longer needed (another drill did it); on a failed try the shared lock is taken back."""
+        work is no longer needed (another drill did it), holding the shared lock again.
+
+        A shared lock held here is let go while waiting: two drills that both hold it and both want it
+        exclusive (two first starts on one old database) would otherwise keep each other out."""
         deadline = time.monotonic() + wait_s
+        held = self.mode
+        if held == "shared" and self._fd is not None and fcntl is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            self.mode = None
         while True:
             if self._try(fcntl.LOCK_EX if fcntl else 0):
                 self.mode = "exclusive"
                 self._note_pid()
                 return True
-            # flock(2) converts by dropping the old lock first: take the shared one back.
-            self._try(fcntl.LOCK_SH)
-            self.mode = "shared"
             if done is not None and done():
+                if held == "shared":
+                    self.shared()
                 return False
             if time.monotonic() >= deadline:
+                if held == "shared":
+                    self._try(fcntl.LOCK_SH)
+                    self.mode = "shared"
                 raise StoreError(self.busy_message())
-            time.sleep(POLL_S)
+            time.sleep(POLL_S * random.uniform(0.5, 1.5))
 
     def busy_message(self) -> str:
         db = self.path.with_name(self.path.name.removesuffix(".lock"))
