@@ -14,7 +14,6 @@ import pytest
 from fsrs import Scheduler
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from srs_strategies import T0, configs, histories, weights
 
 from drill.errors import InputError
 from drill.srs import SrsConfig, new_card_state, schedule
@@ -30,6 +29,7 @@ from drill.srs.deadline import (
     schedule_for,
     workload,
 )
+from tests.srs.srs_strategies import T0, configs, histories, weights
 
 REPO = Path(__file__).resolve().parents[2]
 DAY = timedelta(days=1)
@@ -228,7 +228,7 @@ def test_readiness_if_followed_is_the_workload_simulation_on_the_day(histories, 
     assert [s.section for s in ready.sections] == (["7.9", "7.10"] if new else ["7.9"])
     assert sum(s.cards for s in ready.sections) == len(cards)
     introduced = sum(r.new for r in ready.days)
-    assert introduced == min(new, ready.pace.per_day(limit) * days)
+    assert introduced == min(new, limit * days)
     assert ready.pace.reachable == (ready.pace.needed_per_day <= limit)
     risk = ready.at_risk(3)
     assert [r.if_no_reviews for r in risk] == sorted(r.if_no_reviews for r in ready.cards)[: len(risk)]
