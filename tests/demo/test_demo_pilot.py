@@ -284,3 +284,44 @@ async def test_residual_sliders(demo_app):
         await pilot.press("shift+tab", *["left"] * 60)  # n = 1: one skip and every layer agree
         text = shown(screen)
         assert "n = 1 layers" in text and "erratum" not in text
+
+
+def torch_ffn_params(d_model: int, d_ff: int, kind: str) -> int:
+    if kind == "relu":
+        layers = [torch.nn.Linear(d_model, d_ff), torch.nn.Linear(d_ff, d_model)]
+    else:
+        layers = [torch.nn.Linear(d_model, d_ff, bias=False), torch.nn.Linear(d_model, d_ff, bias=False),
+                  torch.nn.Linear(d_ff, d_model, bias=False)]  # fmt: skip
+    return sum(p.numel() for layer in layers for p in layer.parameters())
+
+
+async def test_ffn_shapes_and_parameter_counts(demo_app):
+    async with demo_app("ffn").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "ffn")
+        d_models = [2, 64, 128, 256, 512, 768, 1024, 2048, 4096]
+        state = {"kind": "relu", "d": 4, "ratio": 4.0}
+
+        def check() -> None:
+            d_model = d_models[state["d"]]
+            d_ff = round(state["ratio"] * d_model)
+            text = shown(screen)
+            assert f"[B, S, {d_ff}]" in text and f"[B, S, {d_model}]" in text
+            total = torch_ffn_params(d_model, d_ff, state["kind"])
+            assert re.search(rf"total\s+{total:,}\s*$", text, re.M), (total, text)
+
+        check()
+        await pilot.press("right")  # SwiGLU
+        state["kind"] = "swiglu"
+        check()
+        await pilot.press("tab", "right")
+        state["d"] += 1
+        check()
+        await pilot.press("left", "left")
+        state["d"] -= 2
+        check()
+        await pilot.press("tab", "left")
+        state["ratio"] -= 0.5
+        check()
+        await pilot.press("shift+tab", "shift+tab", "left")
+        state["kind"] = "relu"
+        check()

@@ -22,6 +22,7 @@ MOVES = {
     "cross-attention": ("right",),
     "layernorm": ("enter", "enter", "enter", "tab", "right"),
     "residual": ("right", "tab", "left"),
+    "ffn": ("right", "tab", "right"),
 }
 
 

@@ -148,3 +148,20 @@ def residual_gradients(depth: int, factor: float) -> dict[str, np.ndarray]:
         "single_skip": 1.0 + factor**n,
         "per_layer": (1.0 + factor) ** n,
     }
+
+
+def ffn_shapes(d_model: int, ratio: float, kind: str = "relu") -> dict[str, object]:
+    """7.21: the FFN's shape flow and parameter count. ``relu``: W₁ [d_model, d_ff], W₂ [d_ff, d_model] and
+    their biases, d_ff = ratio·d_model; ``swiglu``: W_gate and W_up [d_model, d_ff], W_down [d_ff, d_model],
+    no biases (as LLaMA). Returns d_ff, the matrices' shapes and the parameter count."""
+    d_ff = int(round(ratio * d_model))
+    if d_model < 1 or d_ff < 1:
+        raise ValueError(f"d_model and d_ff must be ≥ 1 (got {d_model}, {d_ff})")
+    if kind == "relu":
+        shapes = {"W1": (d_model, d_ff), "b1": (d_ff,), "W2": (d_ff, d_model), "b2": (d_model,)}
+    elif kind == "swiglu":
+        shapes = {"W_gate": (d_model, d_ff), "W_up": (d_model, d_ff), "W_down": (d_ff, d_model)}
+    else:
+        raise ValueError(f"unknown FFN kind {kind!r} (relu, swiglu)")
+    params = sum(int(np.prod(shape)) for shape in shapes.values())
+    return {"d_ff": d_ff, "shapes": shapes, "params": params}

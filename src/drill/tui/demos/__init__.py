@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.cross import CrossAttention
+from drill.tui.demos.ffn import Ffn
 from drill.tui.demos.heads import Mha
 from drill.tui.demos.norm import LayerNorm
 from drill.tui.demos.residual import Residual
@@ -27,6 +28,7 @@ DEMO_CLASSES: dict[str, type[Demo]] = {
         CrossAttention,
         LayerNorm,
         Residual,
+        Ffn,
     )
 }
 
