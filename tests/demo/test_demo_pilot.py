@@ -325,3 +325,23 @@ async def test_ffn_shapes_and_parameter_counts(demo_app):
         await pilot.press("shift+tab", "shift+tab", "left")
         state["kind"] = "relu"
         check()
+
+
+async def test_train_vs_inference_counts_forward_passes(demo_app):
+    async with demo_app("train-vs-inference").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "train-vs-inference")
+        text = shown(screen)
+        assert "forward passes: 1" in text  # training: the chapter's "1 次"
+        await pilot.press("right")  # inference
+        assert "forward passes: 0" in shown(screen)
+        for generated in (1, 2, 3):  # the chapter's "3 次": I, love, AI
+            await pilot.press("enter")
+            text = shown(screen)
+            assert f"forward passes: {generated}" in text
+            assert f"positions computed per pass: {', '.join(['1'] * generated)}" in text  # cache on
+            assert f"K/V rows computed in all: {generated} " in text
+        await pilot.press("tab", "tab", "left")  # KV cache off: each pass recomputes the prefix
+        text = shown(screen)
+        assert "positions computed per pass: 1, 2, 3" in text and "K/V rows computed in all: 6 " in text
+        await pilot.press("shift+tab", "left")
+        assert "forward passes: 2" in shown(screen)

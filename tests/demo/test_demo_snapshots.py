@@ -23,6 +23,7 @@ MOVES = {
     "layernorm": ("enter", "enter", "enter", "tab", "right"),
     "residual": ("right", "tab", "left"),
     "ffn": ("right", "tab", "right"),
+    "train-vs-inference": ("right", "enter", "enter"),
 }
 
 

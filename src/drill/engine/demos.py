@@ -165,3 +165,26 @@ def ffn_shapes(d_model: int, ratio: float, kind: str = "relu") -> dict[str, obje
         raise ValueError(f"unknown FFN kind {kind!r} (relu, swiglu)")
     params = sum(int(np.prod(shape)) for shape in shapes.values())
     return {"d_ff": d_ff, "shapes": shapes, "params": params}
+
+
+def generation_passes(
+    prompt: int, targets: int, mode: str, generated: int, cache: bool
+) -> dict[str, np.ndarray]:
+    """7.22: decoder work for a prompt of ``prompt`` tokens and ``targets`` tokens to predict. Training
+    (teacher forcing): one forward pass computes every position at once. Inference: one pass per generated
+    token; without a KV cache each pass recomputes K and V for the whole prefix, with one only for the newest
+    token. Returns, after ``generated`` tokens (inference) or the one pass (training): ``passes``,
+    ``positions`` (the positions each pass computes) and ``kv_rows`` (K/V rows computed in total)."""
+    if mode == "train":
+        positions = [prompt + targets - 1]  # inputs <BOS> … x_{S-1}, one prediction per position
+    elif mode == "infer":
+        if not 0 <= generated <= targets:
+            raise ValueError(f"generated must be in 0..{targets}")
+        positions = [(prompt + t) if not cache else (prompt if t == 0 else 1) for t in range(generated)]
+    else:
+        raise ValueError(f"unknown mode {mode!r} (train, infer)")
+    return {
+        "passes": np.asarray(len(positions)),
+        "positions": np.asarray(positions, dtype=np.float64),
+        "kv_rows": np.asarray(sum(positions)),
+    }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.cross import CrossAttention
+from drill.tui.demos.decoding import TrainVsInference
 from drill.tui.demos.ffn import Ffn
 from drill.tui.demos.heads import Mha
 from drill.tui.demos.norm import LayerNorm
@@ -29,6 +30,7 @@ DEMO_CLASSES: dict[str, type[Demo]] = {
         LayerNorm,
         Residual,
         Ffn,
+        TrainVsInference,
     )
 }
 
