@@ -345,3 +345,25 @@ async def test_train_vs_inference_counts_forward_passes(demo_app):
         assert "positions computed per pass: 1, 2, 3" in text and "K/V rows computed in all: 6 " in text
         await pilot.press("shift+tab", "left")
         assert "forward passes: 2" in shown(screen)
+
+
+async def test_attention_shows_the_packs_illustrative_weights(demo_app):
+    import yaml
+
+    from drill.content.loader import default_content_path
+
+    data = yaml.safe_load((default_content_path() / "demos.yaml").read_text(encoding="utf-8"))["attention"]
+    tokens, weights = data["tokens"], data["weights"]
+    async with demo_app("attention").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "attention")
+        i = tokens.index("it")
+        text = shown(screen)
+        assert "[示意]" in text
+        assert_rows_shown(text, [weights[i]], decimals=2)
+        assert max(range(len(tokens)), key=weights[i].__getitem__) == tokens.index("animal")
+        assert "most weight: animal" in text  # the chapter: on "it", "animal" gets the most weight
+        for key in ["right", "enter", "left", "left"]:
+            await pilot.press(key)
+            i = i + (1 if key in ("right", "enter") else -1)
+            assert screen.demo.control("token").index == i
+            assert_rows_shown(shown(screen), [weights[i]], decimals=2)

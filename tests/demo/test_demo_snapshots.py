@@ -24,6 +24,7 @@ MOVES = {
     "residual": ("right", "tab", "left"),
     "ffn": ("right", "tab", "right"),
     "train-vs-inference": ("right", "enter", "enter"),
+    "attention": ("left",),
 }
 
 

@@ -11,6 +11,7 @@ from drill.tui.demos.ffn import Ffn
 from drill.tui.demos.heads import Mha
 from drill.tui.demos.norm import LayerNorm
 from drill.tui.demos.residual import Residual
+from drill.tui.demos.sentence import Attention
 from drill.tui.demos.sliders import Scaling, Softmax
 from drill.tui.demos.steps import AttnHandcalc, CausalMask, QkvMatrix
 from drill.tui.demos.vectors import DotProduct, WeightedSum
@@ -31,6 +32,7 @@ DEMO_CLASSES: dict[str, type[Demo]] = {
         Residual,
         Ffn,
         TrainVsInference,
+        Attention,
     )
 }
 
