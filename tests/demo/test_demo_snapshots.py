@@ -21,6 +21,10 @@ MOVES = {
     "mha": ("enter",),
     "cross-attention": ("right",),
     "layernorm": ("enter", "enter", "enter", "tab", "right"),
+    "residual": ("right", "tab", "left"),
+    "ffn": ("right", "tab", "right"),
+    "train-vs-inference": ("right", "enter", "enter"),
+    "attention": ("left",),
 }
 
 
