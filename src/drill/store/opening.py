@@ -42,10 +42,11 @@ def check_user_name(name: str) -> str:
     from drill.content import control  # the one rule: controls and format (bidi, zero-width) characters
 
     bad = control.find(name)
-    if bad is not None:
+    ch = bad.group() if bad is not None else next((c for c in name if c in "\t\n"), None)  # fine in content
+    if ch is not None:
         raise StoreError(
-            f"--user {control.visible(name)!r} contains the control character "
-            f"{control.describe(bad.group())}; use printable text"
+            f"--user {control.visible(name)!r} contains the control character {control.describe(ch)}; "
+            f"use printable text"
         )
     return name
 
