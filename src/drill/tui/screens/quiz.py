@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input, Static
 
 from drill.errors import DrillError
 from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, Result, build_items
+from drill.i18n import _
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
@@ -287,6 +288,11 @@ class QuizScreen(ModeScreen):
             if item.numeric:
                 feedback.append(f"  You typed {visible(result.chosen or '')}.")
             feedback.append(f"  The answer is {visible(item.answer_text())}.")
+            note = item.question.note_for(result.chosen or "") if item.question is not None else ""
+            if note:  # the named mistake behind the option chosen, and the section to reread
+                feedback.append("\n")
+                feedback.append(_("Your option is what this mistake gives: "), style="bold")
+                feedback.append(visible(note))
         feedback.append("\n\n")
         feedback.append(visible(item.explanation))
         last = self.run is not None and self.run.finished
