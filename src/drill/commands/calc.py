@@ -34,10 +34,18 @@ def _run_interactive(**options) -> None:
 @click.option("--plain", is_flag=True, help=N_("Print every step as tables (plain text when piped)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the trace as JSON (values as nested lists)."))
 @click.option(
-    "--example", "-e", metavar="NAME", help=N_("A named example from the chapter (see --list). Default: worked.")
+    "--example",
+    "-e",
+    metavar="NAME",
+    help=N_("A named example from the chapter (see --list). Default: worked."),
 )
 @click.option("--list", "list_examples", is_flag=True, help=N_("List the named examples and exit."))
-@click.option("--x", "x_text", metavar="MATRIX", help=N_('Input X [S, d_model]: rows separated by ";", values by "," (e.g. "1,0;0,1;1,1").'))
+@click.option(
+    "--x",
+    "x_text",
+    metavar="MATRIX",
+    help=N_('Input X [S, d_model]: rows separated by ";", values by "," (e.g. "1,0;0,1;1,1").'),
+)
 @click.option("--wq", metavar="MATRIX", help=N_("W_Q [d_model, h·d_k] (default: identity)."))
 @click.option("--wk", metavar="MATRIX", help=N_("W_K [d_model, G·d_k] (default: identity)."))
 @click.option("--wv", metavar="MATRIX", help=N_("W_V [d_model, G·d_v] (default: identity)."))
@@ -49,7 +57,9 @@ def _run_interactive(**options) -> None:
 @click.option("--seed", type=int, default=None, help=N_("Random inputs from this seed."))
 @click.option("--tokens", type=int, default=None, help=N_("Random inputs: sequence length S (default 4)."))
 @click.option("--d-model", type=int, default=None, help=N_("Random inputs: d_model (default 8)."))
-@click.option("--step", "only_steps", multiple=True, metavar="NAME", help=N_("Show only this step (repeatable)."))
+@click.option(
+    "--step", "only_steps", multiple=True, metavar="NAME", help=N_("Show only this step (repeatable).")
+)
 @click.option(
     "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help=N_("Digits in --plain.")
 )

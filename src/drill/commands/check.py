@@ -33,7 +33,10 @@ class NumericOutcome:
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=True, dir_okay=True))
 @content_option
 @click.option(
-    "--plain/--rich", "plain", default=None, help=N_("Plain text or Rich tables (default: Rich on a terminal).")
+    "--plain/--rich",
+    "plain",
+    default=None,
+    help=N_("Plain text or Rich tables (default: Rich on a terminal)."),
 )
 def check(path: str | None, content_path: str | None, plain: bool | None) -> None:
     from drill.content.loader import load_content
@@ -49,9 +52,9 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
         from drill.errors import ContentError
 
         raise ContentError(
-            _("{count} numeric check(s) disagree with the engine and are not known errata (listed above)").format(
-                count=len(numeric.mismatches)
-            )
+            _(
+                "{count} numeric check(s) disagree with the engine and are not known errata (listed above)"
+            ).format(count=len(numeric.mismatches))
         )
 
 
@@ -122,23 +125,32 @@ def render_plain(summaries, numeric: NumericOutcome) -> None:
     for s in summaries:
         echo("")
         echo(_("pack {id}: {title} ({path})").format(id=s.pack.id, title=s.pack.title, path=s.pack.path))
-        echo("  " + _("cards: {cards}   quizzes: {quizzes}   checks: {checks}").format(
-            cards=s.cards, quizzes=s.quizzes, checks=s.checks
-        ))
+        echo(
+            "  "
+            + _("cards: {cards}   quizzes: {quizzes}   checks: {checks}").format(
+                cards=s.cards, quizzes=s.quizzes, checks=s.checks
+            )
+        )
         echo(f"  {pad(headings[0], 7)}  {pad(headings[1], 5)}  {pad(headings[2], 18)}  {headings[3]}")
         for row in s.sections:
             echo(
                 f"  {row.section:<7}  {row.cards:>5}  {bank_label(row.bank):<18}  {', '.join(row.section_only)}".rstrip()
             )
-        echo("  " + _("bank numbers ({count}): {numbers}").format(
-            count=len(s.bank_numbers), numbers=bank_label(s.bank_numbers) or _("none")
-        ))
+        echo(
+            "  "
+            + _("bank numbers ({count}): {numbers}").format(
+                count=len(s.bank_numbers), numbers=bank_label(s.bank_numbers) or _("none")
+            )
+        )
         if s.bank_gaps:
             echo("  " + _("not in the bank: {numbers}").format(numbers=bank_label(s.bank_gaps)))
         only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)
-        echo("  " + _("section-only cards ({count}): {cards}").format(
-            count=len(s.section_only), cards=only or _("none")
-        ))
+        echo(
+            "  "
+            + _("section-only cards ({count}): {cards}").format(
+                count=len(s.section_only), cards=only or _("none")
+            )
+        )
     echo("")
     for line in _numeric_lines(numeric, total_checks):
         echo(line)
@@ -181,7 +193,9 @@ def render_rich(summaries, numeric: NumericOutcome) -> None:
         facts = Table.grid(padding=(0, 2))
         facts.add_column(style="bold", no_wrap=True)
         facts.add_column()
-        facts.add_row(_("Bank numbers"), Text(f"{bank_label(s.bank_numbers) or _('none')} ({len(s.bank_numbers)})"))
+        facts.add_row(
+            _("Bank numbers"), Text(f"{bank_label(s.bank_numbers) or _('none')} ({len(s.bank_numbers)})")
+        )
         if s.bank_gaps:
             facts.add_row(_("Not in the bank"), Text(bank_label(s.bank_gaps), style="yellow"))
         only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)

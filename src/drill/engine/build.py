@@ -56,7 +56,9 @@ def build_trace(
         raise InputError(_("--kv-heads must be at least 1, got {value}").format(value=g))
     if h % g:
         raise InputError(
-            _("--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)").format(g=g, h=h)
+            _("--kv-heads G = {g} must divide --heads h = {h} (each KV head serves h/G query heads)").format(
+                g=g, h=h
+            )
         )
     if random:
         xs, wqs, wks, wvs, wos = _random_inputs(seed, tokens, d_model, h, g)
@@ -68,9 +70,9 @@ def build_trace(
         mask = parse_mask(pad, xs.shape[0], "--pad")
         if mask.ndim != 1:
             raise InputError(
-                _("--pad has {rows} rows but X is one sequence [{s}, {d}]: give one row of {s} values").format(
-                    rows=mask.shape[0], s=xs.shape[0], d=xs.shape[1]
-                )
+                _(
+                    "--pad has {rows} rows but X is one sequence [{s}, {d}]: give one row of {s} values"
+                ).format(rows=mask.shape[0], s=xs.shape[0], d=xs.shape[1])
             )
     return attention_trace(xs, wqs, wks, wvs, wos, heads=h, kv_heads=g, causal=causal, pad=mask)
 
@@ -106,7 +108,9 @@ def _random_inputs(seed, tokens, d_model, h, g):
     check_size(s, d, h)
     if d % h:
         raise InputError(
-            _("--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns").format(d=d, h=h)
+            _("--d-model {d} is not divisible by --heads {h}: each head needs d_model / h columns").format(
+                d=d, h=h
+            )
         )
     d_k = d // h
     rng = np.random.default_rng(0 if seed is None else seed)
@@ -126,7 +130,9 @@ def _typed_inputs(x, wq, wk, wv, wo, h, g):
     d = xs.shape[1]
     if h > 1 and d % h and wq is None:
         raise InputError(
-            _("X is [{s}, {d}]: d_model = {d} is not divisible by --heads {h}").format(s=xs.shape[0], d=d, h=h)
+            _("X is [{s}, {d}]: d_model = {d} is not divisible by --heads {h}").format(
+                s=xs.shape[0], d=d, h=h
+            )
         )
 
     def weight(text, name, default_cols):

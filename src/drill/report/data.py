@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from operator import attrgetter
 
-SCHEMA_VERSION = "1.1"  # 1.1: the interview section (drill plan)
+SCHEMA_VERSION = "1.2"  # 1.1: the interview section (drill plan); 1.2: the coding section (drill code)
 
 # The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
 # cards are out of rotation whatever their FSRS state was.
@@ -120,6 +120,24 @@ class QuizPoint:
 
 
 @dataclass(frozen=True)
+class MistakeCount:
+    mistake: str  # a drill.engine.mistakes id
+    count: int  # runs in which it was diagnosed
+
+
+@dataclass(frozen=True)
+class Coding:
+    """`drill code`: tasks tried and passed, runs, time spent (writing in the code screen plus the runs), and
+    the mistakes diagnosed most often."""
+
+    tasks_tried: int
+    tasks_passed: int
+    attempts: int
+    seconds: float
+    mistakes: list[MistakeCount]
+
+
+@dataclass(frozen=True)
 class SectionMastery:
     section: str
     cards: int
@@ -221,6 +239,7 @@ class ReportData:
     cards: list[CardFigure] | None  # None when computed without the per-card list (compute(cards=False))
     cohort: Cohort | None = None
     interview: Interview | None = None
+    coding: Coding | None = None  # drill code (None only for a ReportData built without it)
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict:

@@ -38,7 +38,7 @@ from drill.report.data import (
     Totals,
 )
 from drill.report.interview import interview_figure
-from drill.report.queries import Queries
+from drill.report.queries import Queries, coding_figures
 from drill.report.sections import in_section, section_key
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
@@ -193,6 +193,7 @@ class _Report:
             weakest=self.listed(weakest, cards, scope, r, last_ratings),
             most_lapses=self.listed(most_lapsed, cards, scope, r, last_ratings),
             quizzes=queries.quizzes(user_id, since_at),
+            coding=coding_figures(queries.conn, user_id, since_at),
             mastery=self.mastery(scope, r, retention),
             cards=cards,
             cohort=cohort(queries, scope, card_ids, since_day, self.questions) if filters.cohort else None,

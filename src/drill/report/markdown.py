@@ -34,6 +34,8 @@ def to_markdown(data: ReportData) -> str:
               _cards("Most lapses", data.most_lapses), _quizzes(data), _mastery(data)]
     if data.interview is not None:
         parts.append(_interview(data))
+    if data.coding is not None and data.coding.attempts:
+        parts.append(_coding(data))
     if data.cohort is not None:
         parts.append(_cohort(data))
     return "\n\n".join(parts) + "\n"
@@ -174,6 +176,16 @@ def _interview(data: ReportData) -> str:
                          [[escape(c.card), escape(c.section), charts.pct(c.recall, 0), escape(c.question)]
                           for c in iv.at_risk], "llrl")]  # fmt: skip
     return "\n".join(lines)
+
+
+def _coding(data: ReportData) -> str:
+    c = data.coding
+    head = (f"## Coding (drill code)\n\n{c.tasks_passed} of {c.tasks_tried} tasks passed, {c.attempts} runs, "
+            f"{charts.duration(c.seconds)}.")
+    if not c.mistakes:
+        return head + " No mistakes diagnosed."
+    return head + "\n\n" + _table(["mistake diagnosed most often", "runs"],
+                                   [[escape(m.mistake), str(m.count)] for m in c.mistakes], "lr")
 
 
 def _mastery(data: ReportData) -> str:

@@ -10,6 +10,7 @@ first_of_day columns instead.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -18,8 +19,17 @@ from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
 from drill.report.card_table import CardTable, utc
-from drill.report.data import QuizPoint
-from drill.store.tables import attempts_t, cards_t, days_t, logs_t, sessions_t, states_t, users_t
+from drill.report.data import Coding, MistakeCount, QuizPoint
+from drill.store.tables import (
+    attempts_t,
+    cards_t,
+    code_attempts_t,
+    days_t,
+    logs_t,
+    sessions_t,
+    states_t,
+    users_t,
+)
 
 
 class Queries:
@@ -190,6 +200,24 @@ class Queries:
                 percent=(score / total) if total else None,
             ))
         return points
+
+
+def coding_figures(conn: Connection, user_id: int, since_at: datetime | None) -> Coding:
+    """`drill code` runs: one row per run (a learner makes tens, not thousands), added up here."""
+    t = code_attempts_t.c
+    query = select(t.task, t.all_passed, t.mistakes, t.elapsed_ms, t.writing_ms).where(t.user_id == user_id)
+    if since_at is not None:
+        query = query.where(t.ran_at >= since_at)
+    tried, passed, runs, ms, counts = set(), set(), 0, 0, Counter()
+    for task, all_passed, mistakes, elapsed_ms, writing_ms in conn.execute(query):
+        runs += 1
+        tried.add(task)
+        if all_passed:
+            passed.add(task)
+        ms += int(elapsed_ms or 0) + int(writing_ms or 0)
+        counts.update(set(mistakes or ()))
+    top = [MistakeCount(m, n) for m, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]]
+    return Coding(len(tried), len(passed), runs, ms / 1000.0, top)
 
 
 def _passed():

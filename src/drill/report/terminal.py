@@ -30,6 +30,8 @@ def render(data: ReportData, console: Console) -> None:
 def renderables(data: ReportData) -> list[RenderableType]:
     parts: list[RenderableType] = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
     parts += [_weakest(data), _quizzes(data), _mastery(data)]
+    if data.coding is not None and data.coding.attempts:
+        parts.append(_coding(data))
     if data.interview is not None:
         parts += _interview(data)
     if data.cohort is not None:
@@ -237,6 +239,19 @@ def _interview(data: ReportData) -> list[RenderableType]:
                          Text(charts.one_line(c.question, 50)))  # fmt: skip
         parts.append(risk)
     return parts
+
+
+def _coding(data: ReportData) -> RenderableType:
+    c = data.coding
+    table = Table(box=box.SIMPLE_HEAD, title=_title("Coding (drill code)"), title_justify="left")
+    table.add_column("mistake diagnosed most often")
+    table.add_column("runs", justify="right")
+    for m in c.mistakes:
+        table.add_row(Text(m.mistake), str(m.count))
+    if not c.mistakes:
+        table.add_row(Text("none diagnosed", style="dim"), "")
+    table.caption = f"{c.tasks_passed} of {c.tasks_tried} tasks passed · {c.attempts} runs · {charts.duration(c.seconds)}"
+    return table
 
 
 def _mastery(data: ReportData) -> RenderableType:

@@ -24,7 +24,7 @@ EDITABLE = ("X", "W_Q", "W_K", "W_V", "W_O")
 ATTENTION_INPUTS = ("X", "W_Q", "W_K", "W_V")
 
 
-def matrix_text(values: Any) -> str:
+def matrix_text(values: np.ndarray) -> str:
     """The text a matrix editor starts with: "1,0;0,1;1,1" (integers without ".0")."""
     arr = np.atleast_2d(np.asarray(values, dtype=np.float64))
     return ";".join(",".join(_short(v) for v in row) for row in arr)

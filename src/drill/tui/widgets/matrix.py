@@ -7,14 +7,14 @@ numpy is not imported here.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, SupportsFloat
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 
-def format_number(value: Any, decimals: int = 3) -> str:
+def format_number(value: SupportsFloat, decimals: int = 3) -> str:
     number = float(value)
     if math.isnan(number):
         return "nan"
@@ -32,7 +32,7 @@ def _as_lists(array: Any) -> Any:
     return array.tolist() if hasattr(array, "tolist") else array
 
 
-def _depth(value: Any) -> int:
+def _depth(value: object) -> int:
     depth = 0
     while isinstance(value, list | tuple):
         depth += 1

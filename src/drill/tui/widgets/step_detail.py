@@ -7,7 +7,7 @@ markup. numpy is not imported here (shapes come from the arrays themselves).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.columns import Columns
@@ -18,10 +18,12 @@ from rich.text import Text
 from drill.tui.widgets.matrix import matrix_table
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from drill.engine.trace import Trace
 
 
-def dims(value: Any) -> str:
+def dims(value: np.ndarray | None) -> str:
     shape = getattr(value, "shape", None)
     if shape is None:
         return ""
@@ -42,7 +44,7 @@ def compact(renderable: RenderableType) -> RenderableType:
 AXIS_NAMES = {"h": "head", "G": "KV head", "B": "sequence"}
 
 
-def labelled(label: str, value: Any, shape: str | None = None) -> Group:
+def labelled(label: str, value: np.ndarray, shape: str | None = None) -> Group:
     """A matrix under its label (not the table's title, so a narrow table doesn't wrap it). A 3-D value is
     one table per leading index, named after its axis in ``shape`` ("[h, S, d_k]" -> head 0, head 1, ...)."""
     parts: list[RenderableType] = [Text(label, style="bold", no_wrap=True)]
@@ -63,14 +65,14 @@ def input_shape(trace: Trace, name: str) -> str | None:
     return None
 
 
-def input_value(trace: Trace, name: str) -> Any | None:
+def input_value(trace: Trace, name: str) -> np.ndarray | None:
     """An input of a step: an earlier step's output or one of the trace's given matrices."""
     if name in trace:
         return trace[name].output
     return trace.inputs.get(name)
 
 
-def _same_given(trace: Trace, name: str, value: Any, output: Any) -> bool:
+def _same_given(trace: Trace, name: str, value: np.ndarray | None, output: np.ndarray) -> bool:
     """A step that only restates a given matrix (X -> step "x") needn't show it twice."""
     if name in trace or getattr(value, "shape", None) != getattr(output, "shape", None):
         return False
