@@ -4,8 +4,8 @@ A simulated learner studies 38 bank cards every day for 30 days before an interv
 at a review is drawn from the FSRS model itself (probability = the card's predicted recall then); it grades
 Good when it recalls and Again when it does not, and works through learning steps within the day. On the
 interview day every card is tested once more, again drawn from the model. Two runs per seed, same random draws:
-plain FSRS (new cards up to the daily limit) and the plan (``drill.srs.deadline``: new cards at the plan's pace,
-intervals that would leave recall on the day below the target pulled in before it).
+plain FSRS and the plan (``drill.srs.deadline``: intervals that would leave recall on the day below the target
+pulled in before it); both introduce new cards up to the daily limit, as the study queue does.
 
 Prints, side by side: the fraction of cards recalled on the day and the number of reviews spent, and the ratio.
 Goal: >= 0.90 recalled on the day with the plan, at no more than 1.5x the reviews of plain FSRS.
@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from drill.srs.config import SrsConfig
-from drill.srs.deadline import Deadline, new_card_pace, recall, schedule_for
+from drill.srs.deadline import Deadline, recall, schedule_for
 from drill.srs.state import Grade, new_card_state
 
 T0 = datetime(2026, 11, 1, 8, 0, tzinfo=UTC)
@@ -43,9 +43,7 @@ def run(seed: int, cards: int, days: int, config: SrsConfig, target: float | Non
     new = [new_card_state(T0) for _ in range(cards)]
     live = []
     reviews = 0
-    per_day = config.new_per_day
-    if deadline is not None:
-        per_day = min(per_day, new_card_pace(cards, days, config.new_per_day).needed_per_day)
+    per_day = config.new_per_day  # the study queue's daily new-card limit, with or without a plan
     for day in range(days):
         start = T0 + day * DAY
         end = start + DAY

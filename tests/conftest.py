@@ -1,9 +1,20 @@
 """Shared fixtures: every test runs with its own data, config and cache directories, in English (drill's UI
-language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it)."""
+language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it).
+
+Under pytest-xdist (one worker per core) each worker keeps numpy's BLAS and PyTorch to one thread, so two
+workers on two cores do not each start a thread per core and spin against each other. Set here, before any
+test module imports numpy or torch; subprocesses the tests start inherit it.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
 
 
 @pytest.fixture(autouse=True)

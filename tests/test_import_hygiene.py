@@ -33,9 +33,6 @@ def test_cores_do_not_import_ui(core):
 
 
 def test_help_is_light():
-    code = (
-        "import sys\nfrom drill.cli import cli\n"
-        "try:\n    cli.main(args=['--help'], prog_name='drill', standalone_mode=False)\n"
-        "except SystemExit:\n    pass\n"
-    )
+    """`drill --help` through the console script's entry point (drill.entry) and click's lazy group."""
+    code = "from drill.entry import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
     assert loaded_after(code) & HEAVY_MODULES == set()

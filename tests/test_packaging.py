@@ -12,13 +12,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# One worker runs the three tests, so the wheel (a module fixture) is built once, not once per worker.
+pytestmark = pytest.mark.xdist_group("wheel")
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    pytest.importorskip("hatchling", reason="the build backend (hatchling) is needed to build without network")
+    pytest.importorskip(
+        "hatchling", reason="the build backend (hatchling) is needed to build without network"
+    )
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet", "-w", str(out), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -36,8 +52,13 @@ def test_wheel_contains_the_content(wheel):
 
 
 def test_wheel_content_is_byte_identical_to_the_repository(wheel):
+    """Every file of data/ (the YAML and the chapter the pack is drawn from) ships unchanged."""
+    shipped = sorted(p for p in (ROOT / "data").rglob("*") if p.is_file())
+    assert ROOT / "data" / "transformer-chapter-7.md" in shipped
     with zipfile.ZipFile(wheel) as zf:
-        assert zf.read("drill/data/questions.yaml") == (ROOT / "data" / "questions.yaml").read_bytes()
+        for path in shipped:
+            name = "drill/data/" + path.relative_to(ROOT / "data").as_posix()
+            assert zf.read(name) == path.read_bytes(), name
 
 
 def test_wheel_ships_the_compiled_catalogs_not_their_sources(wheel):
@@ -73,7 +94,11 @@ def test_installed_layout_finds_the_packaged_data(wheel, tmp_path):
         "lib = load_content(); print(default_content_path()); print(len(lib.cards))"
     )
     out = subprocess.run(
-        [sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True, cwd=tmp_path, check=False
+        [sys.executable, "-I", "-c", code, str(site)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
     )
     assert out.returncode == 0, out.stderr
     path, count = out.stdout.split()

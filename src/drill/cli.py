@@ -76,21 +76,3 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     set_language(startup_language(args))  # before click parses: --help and parse errors are translated too
     cli.main(args=args, prog_name="drill")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main(sys.argv[1:])
-
-
-def render_help(language: str = "en") -> str:
-    """`drill --help` in ``language`` exactly as click prints it on a terminal of 80 columns or more (the
-    text that drill.entry serves without importing click; tests/test_cli.py keeps the two equal)."""
-    from drill.i18n import current_language
-
-    previous = current_language()
-    set_language(language)
-    try:
-        ctx = cli.make_context("drill", ["--help"], terminal_width=78, resilient_parsing=True)
-        return cli.get_help(ctx) + "\n"
-    finally:
-        set_language(previous)

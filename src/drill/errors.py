@@ -32,7 +32,3 @@ class StoreError(DrillError):
 
 class StoreUpgradeNeeded(StoreError):
     """The progress database must be migrated, but was opened read-only (a caller may reopen it writable)."""
-
-
-class NotBuiltError(DrillError):
-    """A subcommand whose feature has not been built yet; says so and exits 2 rather than pretending."""

@@ -14,7 +14,7 @@ from drill.content.latex import render_latex, render_text, split_math, unknown_m
 from drill.content.latex._render import Renderer
 
 REPO = Path(__file__).resolve().parents[2]
-CHAPTER = REPO.parent / "shared" / "seed" / "transformer-chapter-7.md"
+CHAPTER = REPO / "data" / "transformer-chapter-7.md"  # the pack carries its source
 DATA = REPO / "data"
 COMMAND = re.compile(r"\\[A-Za-z]+")
 
@@ -272,7 +272,7 @@ def _formulas_in(markdown: str) -> list[str]:
 
 
 def _chapter_formulas() -> list[str]:
-    return _formulas_in(CHAPTER.read_text(encoding="utf-8")) if CHAPTER.exists() else []
+    return _formulas_in(CHAPTER.read_text(encoding="utf-8"))
 
 
 def _strings(obj):
@@ -305,21 +305,16 @@ def _check_rendering(src: str) -> None:
     assert "\n" not in one and one.strip() and not COMMAND.search(one)
 
 
-requires_chapter = pytest.mark.skipif(
-    not CHAPTER.exists(), reason=f"the chapter is not at {CHAPTER} (../shared/seed/ next to the repository)"
-)
 
 
 CHAPTER_FORMULAS = _chapter_formulas()
 
 
-@requires_chapter
 def test_the_chapter_has_the_formulas_we_expect():
     assert len(CHAPTER_FORMULAS) > 200  # 63 display + 313 inline occurrences, ~270 distinct
     assert any("pmatrix" in f for f in CHAPTER_FORMULAS) and any("xrightarrow" in f for f in CHAPTER_FORMULAS)
 
 
-@requires_chapter
 @pytest.mark.parametrize(
     "src", CHAPTER_FORMULAS or [None], ids=[f"ch7-{i}" for i in range(len(CHAPTER_FORMULAS) or 1)]
 )
@@ -335,7 +330,6 @@ def test_every_content_formula_renders_cleanly():
         _check_rendering(src)
 
 
-@requires_chapter
 def test_every_engine_step_formula_renders_cleanly():
     examples = pytest.importorskip("drill.engine.examples")
     formulas = {s.formula for name in examples.EXAMPLES for s in examples.build_example(name) if s.formula}
@@ -344,7 +338,6 @@ def test_every_engine_step_formula_renders_cleanly():
         _check_rendering(src)
 
 
-@requires_chapter
 def test_the_whole_chapter_through_render_text_has_no_latex_left():
     text = CHAPTER.read_text(encoding="utf-8")
     out = render_text(text)

@@ -1,5 +1,5 @@
 """Which language drill speaks: `--lang`, else the `ui.language` setting, else the locale (LC_ALL, then
-LC_MESSAGES, then LANG); and `drill --help` in that language on every path (cached text, click, narrow)."""
+LC_MESSAGES, then LANG); and `drill --help` in that language on every path (locale, setting, --lang)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from tests.i18n.test_cli_pseudo import command_paths
 
 from drill import paths
 from drill.cli import cli
-from drill.help_text import HELP_TEXTS
 from drill.i18n import (
     configured_language,
     language_from_args,
@@ -82,41 +81,38 @@ def run_drill(*args: str, **env: str) -> subprocess.CompletedProcess:
     )
 
 
+def help_in(language: str) -> str:
+    """`drill --lang LANGUAGE --help` on a 120-column terminal: the help in that language, chosen explicitly."""
+    out = run_drill("--lang", language, "--help", COLUMNS="120")
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def test_drill_config_sets_the_language_and_help_follows_it():
     out = run_drill("config", "set", "ui.language", "zh")
     assert out.returncode == 0, out.stderr
     assert paths.config_file().read_text(encoding="utf-8") == '[ui]\nlanguage = "zh"\n'
     assert run_drill("config", "get", "ui.language").stdout == "zh\n"
-    assert run_drill("--help", COLUMNS="120").stdout == HELP_TEXTS["zh"]
-    assert run_drill("--lang", "en", "--help", COLUMNS="120").stdout == HELP_TEXTS["en"]
+    assert run_drill("--help", COLUMNS="120").stdout == help_in("zh")
+    assert run_drill("--lang", "en", "--help", COLUMNS="120").stdout == help_in("en") != help_in("zh")
     bad = run_drill("config", "set", "ui.language", "fr")
     assert bad.returncode == 2
     assert "ui.language" in bad.stderr and "allowed: en or zh" in bad.stderr
     assert run_drill("config", "reset", "ui.language").returncode == 0
-    assert run_drill("--help", COLUMNS="120").stdout == HELP_TEXTS["en"]
+    assert run_drill("--help", COLUMNS="120").stdout == help_in("en")
 
 
-def test_a_chinese_locale_gets_chinese_help_without_click():
-    code = (
-        "import sys\nfrom drill.entry import main\nmain(['--help'])\n"
-        "sys.stderr.write('click loaded' if 'click' in sys.modules else 'no click')"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "120", "LANG": "zh_CN.UTF-8"},
-    )
-    assert out.stdout == HELP_TEXTS["zh"]
-    assert out.stderr == "no click"
+def test_a_chinese_locale_gets_chinese_help():
+    out = run_drill("--help", COLUMNS="120", LANG="zh_CN.UTF-8")
+    assert out.stdout == help_in("zh")
     assert "用法" in out.stdout
 
 
-def test_the_cached_help_finds_the_setting_where_platformdirs_puts_it(tmp_path):
-    """drill.entry locates the config file without platformdirs (XDG_CONFIG_HOME on Linux): a language set
-    there is honoured."""
+def test_help_finds_the_setting_where_platformdirs_puts_it(tmp_path):
+    """With no DRILL_CONFIG_DIR, a language set in the config file platformdirs locates (XDG_CONFIG_HOME on
+    Linux) is honoured by `drill --help`."""
     if sys.platform != "linux":
-        pytest.skip("the cached help reads the config location itself only on Linux")
+        pytest.skip("XDG_CONFIG_HOME locates the config file on Linux only")
     env = {k: v for k, v in os.environ.items() if k != "DRILL_CONFIG_DIR"}
     env.update(XDG_CONFIG_HOME=str(tmp_path), COLUMNS="120", LANG="C.UTF-8")
     located = subprocess.run(
@@ -127,7 +123,7 @@ def test_the_cached_help_finds_the_setting_where_platformdirs_puts_it(tmp_path):
     (tmp_path / "drill").mkdir()
     (tmp_path / "drill" / "drill.toml").write_text('[ui]\nlanguage = "zh"\n', encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "drill", "--help"], capture_output=True, text=True, env=env)
-    assert out.stdout == HELP_TEXTS["zh"]
+    assert out.stdout == help_in("zh")
 
 
 @pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "drill")

@@ -228,7 +228,7 @@ def test_readiness_if_followed_is_the_workload_simulation_on_the_day(histories, 
     assert [s.section for s in ready.sections] == (["7.9", "7.10"] if new else ["7.9"])
     assert sum(s.cards for s in ready.sections) == len(cards)
     introduced = sum(r.new for r in ready.days)
-    assert introduced == min(new, ready.pace.per_day(limit) * days)
+    assert introduced == min(new, limit * days)
     assert ready.pace.reachable == (ready.pace.needed_per_day <= limit)
     risk = ready.at_risk(3)
     assert [r.if_no_reviews for r in risk] == sorted(r.if_no_reviews for r in ready.cards)[: len(risk)]

@@ -40,17 +40,23 @@ class NumericOutcome:
 )
 def check(path: str | None, content_path: str | None, plain: bool | None) -> None:
     from drill.content.loader import load_content
+    from drill.content.source import check_sources
     from drill.content.summary import summarize
+    from drill.errors import ContentError
 
     library = load_content(path or content_path, cache=False)  # validate from scratch, always
     summaries = summarize(library)
+    sources = check_sources(library)
     numeric = verify(library.checks)
     if plain is None:
         plain = not sys.stdout.isatty()
-    (render_plain if plain else render_rich)(summaries, numeric)
+    (render_plain if plain else render_rich)(summaries, numeric, sources)
+    if sources.missing:
+        first, more = sources.missing[0], len(sources.missing) - 1
+        raise ContentError(
+            str(first) if not more else _("{first} (and {more} more, listed above)").format(first=first, more=more)
+        )
     if numeric.mismatches:
-        from drill.errors import ContentError
-
         raise ContentError(
             _(
                 "{count} numeric check(s) disagree with the engine and are not known errata (listed above)"
@@ -106,6 +112,18 @@ def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:
     return lines
 
 
+def _source_lines(sources) -> list[str]:
+    lines = [
+        _("verbatim fields: {found} of {checked} found in the pack's source").format(
+            found=sources.checked - len(sources.missing), checked=sources.checked
+        )
+    ]
+    if sources.unsourced:
+        lines.append("  " + _("no source named (not checked): {packs}").format(packs=", ".join(sources.unsourced)))
+    lines += ["  " + _("NOT IN SOURCE: {line}").format(line=str(m)) for m in sources.missing]
+    return lines
+
+
 def _content_ok(summaries, total_checks: int) -> str:
     return _("content OK: {packs} pack(s), {cards} cards, {quizzes} quizzes, {checks} checks").format(
         packs=len(summaries),
@@ -115,7 +133,7 @@ def _content_ok(summaries, total_checks: int) -> str:
     )
 
 
-def render_plain(summaries, numeric: NumericOutcome) -> None:
+def render_plain(summaries, numeric: NumericOutcome, sources) -> None:
     from drill.content.summary import bank_label
 
     echo = click.echo
@@ -152,11 +170,13 @@ def render_plain(summaries, numeric: NumericOutcome) -> None:
             )
         )
     echo("")
+    for line in _source_lines(sources):
+        echo(line)
     for line in _numeric_lines(numeric, total_checks):
         echo(line)
 
 
-def render_rich(summaries, numeric: NumericOutcome) -> None:
+def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
     """Rich tables; every content string goes in as Text, never as markup."""
     from rich.console import Console
     from rich.table import Table
@@ -204,6 +224,10 @@ def render_rich(summaries, numeric: NumericOutcome) -> None:
         facts.add_row(_("Checks"), str(s.checks))
         console.print(facts)
         console.print()
+    source_lines = _source_lines(sources)
+    console.print(Text(source_lines[0], style="bold red" if sources.missing else "green"))
+    for line in source_lines[1:]:
+        console.print(Text(line, style="red"))
     lines = _numeric_lines(numeric, total_checks)
     errata_lines = set(lines[1 : 1 + len(numeric.errata)])
     style = "bold red" if numeric.mismatches else "green"

@@ -25,6 +25,7 @@ from drill.content.rules import (
     Number,
     Options,
     Text,
+    VERBATIM,
     TextList,
 )
 from drill.fields import Invalid, declare
@@ -42,11 +43,22 @@ class Card:
     bank: int | None = declare(Integer(1, 999), default=None)  # its number in the 7.24 bank
     asked_in: tuple[str, ...] = declare(TextList(SECTION_TEXT), fill=lambda v: (v["section"],))
     tags: tuple[str, ...] = declare(TextList())
-    question: str = declare(Text())
-    answer: str = declare(Text())
-    bank_answer: str | None = declare(Text(), default=None)  # the 7.24 wording when it differs
-    pitfalls: tuple[str, ...] = declare(TextList(), default=())
+    question: str = declare(VERBATIM)  # the section's wording (the bank's for a bank-only card)
+    bank_question: str | None = declare(VERBATIM, default=None)  # the 7.24 wording when it differs
+    answer: str = declare(VERBATIM)
+    bank_answer: str | None = declare(VERBATIM, default=None)  # the 7.24 wording when it differs
+    pitfalls: tuple[str, ...] = declare(TextList(VERBATIM), default=())
     steps: tuple[str, ...] = declare(TextList(Text(STEP_REF, STEP_HINT), nonempty=False), default=())
+
+    @staticmethod
+    def check_record(values: dict[str, Any]) -> None:
+        if values.get("bank_question") is not None and values.get("bank") is None:
+            raise Invalid("bank_question needs bank (the card's number in the 7.24 bank)", ("bank_question",))
+
+    @property
+    def front(self) -> str:
+        """The question as an interviewer asks it: the bank's wording when the card has one."""
+        return self.bank_question or self.question
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,10 +68,10 @@ class Quiz:
     id: str = declare(ID)
     pack: str = declare(PACK, given=True)
     section: str = declare(SECTION_TEXT)
-    stem: str = declare(Text())
-    options: dict[str, str] = declare(Options())
+    stem: str = declare(VERBATIM)
+    options: dict[str, str] = declare(Options(verbatim=True))
     answer: str = declare(Text())
-    explanation: str = declare(Text())
+    explanation: str = declare(VERBATIM)
     cards: tuple[str, ...] = declare(TextList(ID))
 
     @staticmethod

@@ -43,10 +43,14 @@ def type_name(value: object) -> str:
 
 
 class Text(Rule):
-    """Non-blank text free of control characters, optionally matching ``pattern``."""
+    """Non-blank text free of control characters, optionally matching ``pattern``.
 
-    def __init__(self, pattern: re.Pattern | None = None, hint: str = "") -> None:
-        self.pattern, self.hint = pattern, hint
+    ``verbatim``: the text is the chapter's, word for word; `drill check` finds it in the pack's ``source``
+    (drill.content.source). The other rules below take the flag from their items.
+    """
+
+    def __init__(self, pattern: re.Pattern | None = None, hint: str = "", *, verbatim: bool = False) -> None:
+        self.pattern, self.hint, self.verbatim = pattern, hint, verbatim
 
     def check(self, value: Any) -> str:
         if isinstance(value, float) and self.pattern is SECTION:
@@ -70,6 +74,7 @@ class TextList(Rule):
 
     def __init__(self, item: Text | None = None, *, nonempty: bool = True) -> None:
         self.item, self.nonempty = item or Text(), nonempty
+        self.verbatim = self.item.verbatim
 
     def check(self, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list):
@@ -122,6 +127,9 @@ class Index(Rule):
 class Options(Rule):
     """A multiple-choice quiz's options: two or more capital letters, each naming non-blank text."""
 
+    def __init__(self, *, verbatim: bool = False) -> None:
+        self.verbatim = verbatim
+
     def check(self, value: Any) -> dict[str, str]:
         if not isinstance(value, dict):
             raise Invalid(f"expected a mapping of option letters to text, got {type_name(value)}")
@@ -149,6 +157,7 @@ class FilePath(Rule):
         return str(value)
 
 
+VERBATIM = Text(verbatim=True)
 ID = Text(ITEM_ID, ID_HINT)
 PACK = Text(PACK_ID, PACK_HINT)
 SECTION_TEXT = Text(SECTION, SECTION_HINT)

@@ -148,9 +148,6 @@ class NewCardPace:
     def reachable(self) -> bool:
         return self.needed_per_day <= self.limit
 
-    def per_day(self, limit: int) -> int:
-        """What the plan introduces a day: the pace needed, within the daily limit."""
-        return min(self.needed_per_day, limit)
 
 
 def new_card_pace(remaining_new: int, days_left: int, limit: int, *, settle_days: int = 2) -> NewCardPace:
@@ -177,12 +174,12 @@ def workload(
     states: Sequence[CardState], now: datetime, deadline: Deadline, config: SrsConfig = DEFAULT_CONFIG
 ) -> list[DayForecast]:
     """Day-by-day reviews, new cards and readiness from today to the interview, if the plan is followed
-    (every due card reviewed and recalled, new cards at the plan's pace within the daily limit)."""
+    (every due card reviewed and recalled, new cards introduced as the study queue does: up to the daily limit,
+    in content order; ``new_card_pace`` says whether that limit reaches every card in time)."""
     now = as_utc(now)
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     pending_new = [s for s in states if s.is_new]
-    pace = new_card_pace(len(pending_new), days_left, config.new_per_day)
-    per_day = pace.per_day(config.new_per_day)
+    per_day = config.new_per_day  # as the study queue introduces them: up to the daily limit
     live = [replace(s, due=planned_due(s, deadline, config)) for s in states if not s.is_new]
     total = len(states)
     rows: list[DayForecast] = []

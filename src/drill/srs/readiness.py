@@ -84,7 +84,7 @@ def readiness(
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     new = sum(1 for _, _, state in cards if state.is_new)
     pace = new_card_pace(new, days_left, config.new_per_day)
-    per_day = pace.per_day(config.new_per_day)
+    per_day = config.new_per_day  # as the study queue introduces them (see drill.srs.deadline.workload)
     rows = []
     new_index = 0
     for card_id, section, state in cards:

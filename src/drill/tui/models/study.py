@@ -6,14 +6,17 @@ made from the UI thread, so a grade is on disk before the next card is painted. 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from drill.tui.options import AppOptions
 
 if TYPE_CHECKING:
     from drill.content.models import Card, Check, Library
+    from drill.srs import CardState, SrsConfig
+    from drill.srs.deadline import Deadline
     from drill.store import Store
     from drill.store.types import BrowseRow, CardInfo, Counts, DueCard, GradeResult, UndoResult
 
@@ -123,6 +126,41 @@ def choose_card(
     return library.cards.get(due.card_id)
 
 
+@dataclass
+class InterviewStatus:
+    """Days to the interview and each studied card's recall on the day if not reviewed again (the header's
+    readiness: its mean). Loaded once, then updated from each grade's new memory state."""
+
+    day: date
+    days_left: int
+    deadline: Deadline
+    recall: dict[str, float]
+    config: SrsConfig
+
+    @classmethod
+    def load(cls, store: Store, now: datetime) -> InterviewStatus | None:
+        plan = store.interview_plan(now)
+        if plan is None:
+            return None
+        from drill.srs.deadline import recall as recall_on
+        from drill.store.plans import deadline_of
+
+        deadline = deadline_of(store, plan)
+        recall = {cid: recall_on(state, deadline.at, store.config) for cid, _s, state in store.plan_cards()}
+        days_left = max(0, math.ceil((deadline.at - now) / timedelta(days=1)))
+        return cls(plan.interview_day, days_left, deadline, recall, store.config)
+
+    @property
+    def readiness(self) -> float:
+        return sum(self.recall.values()) / len(self.recall) if self.recall else 0.0
+
+    def graded(self, card_id: str, state: CardState) -> None:
+        from drill.srs.deadline import recall as recall_on
+
+        if card_id in self.recall:
+            self.recall[card_id] = recall_on(state, self.deadline.at, self.config)
+
+
 class StudySession:
     def __init__(self, library: Library, store: Store, options: AppOptions) -> None:
         self.library = library
@@ -133,6 +171,24 @@ class StudySession:
         self.readonly = bool(getattr(store, "readonly", False))
         if not self.readonly:
             self.session_id = store.start_session(self.now())
+        self.interview: InterviewStatus | None = None
+        self.load_interview()
+
+    # --- the interview day (drill plan) ---------------------------------------------------------------
+
+    def load_interview(self) -> None:
+        """Read the interview plan and every card's recall on the day (kept up to date grade by grade)."""
+        self.interview = InterviewStatus.load(self.store, self.now())
+
+    def set_interview(self, day: date, target: float) -> int:
+        moved = self.store.set_interview_plan(day, target, self.now())
+        self.load_interview()
+        return moved
+
+    def clear_interview(self) -> int:
+        restored = self.store.clear_interview_plan()
+        self.load_interview()
+        return restored
 
     def now(self) -> datetime:
         return self.options.clock()
@@ -175,11 +231,15 @@ class StudySession:
             self.stats.again += 1
         if result.outcome.before.is_new:
             self.stats.new_seen += 1
+        if self.interview is not None:
+            self.interview.graded(card_id, result.outcome.after)
         return result
 
     def undo(self) -> UndoResult | None:
         """Undo the last grade; returns the undo result (its card_id is shown again) or None."""
         result = self.store.undo_last()
+        if result is not None and self.interview is not None:
+            self.load_interview()
         if result is not None and self.stats.reviewed:
             self.stats.reviewed -= 1
             if result.rating == 1:

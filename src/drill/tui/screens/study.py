@@ -61,6 +61,8 @@ class StudyScreen(ModeScreen):
         Binding("i", "info", "Card info"),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("l", "browse", "Browse"),
+        Binding("D", "interview_plan", "Interview date", show=False, tooltip="set the day: readiness forecast, "
+                "reviews that land before it"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -293,6 +295,8 @@ class StudyScreen(ModeScreen):
             new=counts.new,
             done=counts.done_today,
         )
+        status = self.session.interview
+        self.query_one(StudyHeader).set_interview(None if status is None else (status.days_left, status.readiness))
 
     @work(thread=True, exclusive=True, group="steps")
     def load_steps(self, refs: tuple[str, ...]) -> None:
@@ -462,6 +466,19 @@ class StudyScreen(ModeScreen):
         from drill.tui.screens.card_info import CardInfoScreen
 
         self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
+
+    def action_interview_plan(self) -> None:
+        if not self._ready() or self.session is None or self.session.readonly:
+            return
+        from drill.tui.screens.plan import PlanScreen
+
+        self.app.push_screen(PlanScreen(self.session), self._plan_closed)
+
+    def _plan_closed(self, changed: bool | None) -> None:
+        if changed and self.session is not None:
+            self.refresh_counts()
+            if self.card is not None:
+                self.grade_bar.set_intervals(self.session.intervals(self.card.id))
 
     def action_search(self) -> None:
         self._open_browser(focus_search=True)

@@ -29,9 +29,14 @@ def answer_markdown(card: Card) -> str:
         # matrix's rows into one line) and inline ones are escaped so `_` or `*` can't turn into emphasis.
         return render_text(text, markdown=True)
 
-    parts = [md(card.answer)]
-    if card.bank_answer:
-        parts.append("---\n\n**题库答案（7.24）**\n\n" + md(card.bank_answer))
+    if card.bank_question:
+        # The front showed the bank's wording: its answer first, then the section's question with its answer.
+        parts = ["**题库答案（7.24）**\n\n" + md(card.bank_answer or card.answer)]
+        parts.append(f"---\n\n**§{card.section}** {md(card.question)}\n\n" + md(card.answer))
+    else:
+        parts = [md(card.answer)]
+        if card.bank_answer:
+            parts.append("---\n\n**题库答案（7.24）**\n\n" + md(card.bank_answer))
     if card.pitfalls:
         parts.append("**常见误区**\n\n" + "\n".join(f"- {md(p)}" for p in card.pitfalls))
     return visible("\n\n".join(parts))
@@ -86,7 +91,7 @@ class CardView(VerticalScroll):
         self.card = card
         self.revealed = False
         self.query_one("#card-meta", Static).update(card_meta(card))
-        self.query_one("#question", Static).update(Text(visible(card.question)))
+        self.query_one("#question", Static).update(Text(visible(card.front)))
         self.query_one("#reveal-hint").display = True
         answer = self.query_one("#answer")
         answer.display = False

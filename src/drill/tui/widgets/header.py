@@ -7,6 +7,8 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.widgets import Static
 
+from drill.i18n import _
+
 
 def format_clock(seconds: float) -> str:
     seconds = max(0, int(seconds))
@@ -26,6 +28,7 @@ class StudyHeader(Static):
         self.due: int | None = None
         self.new: int | None = None
         self.done: int | None = None
+        self.interview: tuple[int, float] | None = None  # (days left, readiness on the day)
 
     def on_mount(self) -> None:
         self._refresh_text()
@@ -42,6 +45,10 @@ class StudyHeader(Static):
         self.pack, self.due, self.new, self.done = pack, due, new, done
         self._refresh_text()
 
+    def set_interview(self, interview: tuple[int, float] | None) -> None:
+        self.interview = interview
+        self._refresh_text()
+
     def _refresh_text(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("drill", style="bold")
@@ -54,6 +61,11 @@ class StudyHeader(Static):
             text.append(f"new {self.new}")
             text.append(" · ")
             text.append(f"done today {self.done}")
+        if self.interview is not None:
+            days, ready = self.interview
+            text.append("  │  ")
+            text.append(_("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
+                        style="bold")  # fmt: skip
         text.append("  │  ")
         text.append(f"session {format_clock(self.elapsed())}")
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text

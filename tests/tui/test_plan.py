@@ -1,0 +1,80 @@
+"""The interview date from the study screen: the D key (and the palette row derived from it), the forecast, the
+plan in the store, and the header's days left and readiness."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from textual.widgets import Input, Static
+
+from drill.srs.deadline import recall
+from drill.store.plans import deadline_of
+from drill.tui.keys import palette_rows
+from drill.tui.screens.plan import PlanScreen
+from drill.tui.widgets.header import StudyHeader
+
+from .conftest import NOW, card_shown, wait_until
+
+DAY = date(2026, 3, 20)  # 18 days after the tests' frozen clock
+
+
+def _text(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def test_setting_the_date_from_the_study_screen(study_app, store):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        screen = app.mode_screen
+        assert any(
+            title.endswith(": Interview date") and action == "interview_plan"
+            for title, _help, action in palette_rows(screen)
+        )
+        header = app.screen.query_one(StudyHeader)
+        assert "interview" not in str(header.render())
+
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlanScreen))
+        app.screen.query_one("#plan-date", Input).value = DAY.isoformat()
+        await pilot.press("enter")
+        forecast = app.screen.query_one("#plan-forecast", Static)
+        await wait_until(pilot, lambda: "days left" in _text(forecast))
+        assert "18 days left" in _text(forecast) and "Daily workload" in _text(forecast)
+        assert store.interview_plan(NOW) is None  # a forecast changes nothing
+
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, PlanScreen))
+        plan = store.interview_plan(NOW)
+        assert plan is not None and plan.interview_day == DAY
+        await wait_until(pilot, lambda: "interview in 18d" in str(header.render()))
+        deadline = deadline_of(store, plan)
+        expected = sum(recall(s, deadline.at, store.config) for _c, _s, s in store.plan_cards())
+        expected /= len(store.plan_cards())
+        assert f"ready {round(100 * expected)}%" in str(header.render())
+
+        # grading a card moves the header's readiness: the card now has a memory state
+        await pilot.press("space")
+        await pilot.press("3")
+        await wait_until(pilot, lambda: screen.session.stats.reviewed == 1)
+        status = screen.session.interview
+        expected = sum(recall(s, deadline.at, store.config) for _c, _s, s in store.plan_cards())
+        assert status.readiness == expected / len(store.plan_cards())
+
+
+async def test_a_bad_date_is_one_line_and_ctrl_x_removes_the_date(study_app, store):
+    store.set_interview_plan(DAY, 0.9, NOW)
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlanScreen))
+        field = app.screen.query_one("#plan-date", Input)
+        assert field.value == DAY.isoformat()
+        field.value = "2026-02-30"
+        await pilot.press("enter")
+        forecast = app.screen.query_one("#plan-forecast", Static)
+        await wait_until(pilot, lambda: "is not a date" in _text(forecast))
+        await pilot.press("ctrl+x")
+        await wait_until(pilot, lambda: not isinstance(app.screen, PlanScreen))
+        assert store.interview_plan(NOW) is None
