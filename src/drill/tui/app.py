@@ -31,6 +31,7 @@ MODES: dict[str, str] = {
     "quiz": "drill.tui.screens.quiz:QuizScreen",
     "calc": "drill.tui.screens.calc:CalcScreen",
     "code": "drill.tui.screens.code:CodeScreen",
+    "demo": "drill.tui.screens.demo:DemoListScreen",
 }
 
 EXIT_AFTER_ENV = "DRILL_EXIT_AFTER"

@@ -61,6 +61,9 @@ class StudyScreen(ModeScreen):
         Binding("i", "info", "Card info"),
         Binding("slash", "search", "Search", key_display="/"),
         Binding("l", "browse", "Browse"),
+        Binding(
+            "d", "demo", "Demo", show=False, tooltip="the chapter's interactive demo for this card's section"
+        ),
         Binding("D", "interview_plan", "Interview date", show=False, tooltip="set the day: readiness forecast, "
                 "reviews that land before it"),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -466,6 +469,20 @@ class StudyScreen(ModeScreen):
         from drill.tui.screens.card_info import CardInfoScreen
 
         self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
+
+    def action_demo(self) -> None:
+        if self.card is None:
+            return
+        from drill.content.demos import load_demos
+        from drill.i18n import _
+        from drill.tui.screens.demo import DemoScreen, demo_for_section, make_demo
+
+        info = demo_for_section(load_demos(), self.card.section)
+        demo = make_demo(info, self.options.content_path) if info is not None else None
+        if info is None or demo is None:
+            self.notify(_("no demo for section {section} in drill yet").format(section=self.card.section))
+            return
+        self.app.push_screen(DemoScreen(info, demo))
 
     def action_interview_plan(self) -> None:
         if not self._ready() or self.session is None or self.session.readonly:
