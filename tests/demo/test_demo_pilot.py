@@ -265,3 +265,22 @@ async def test_layernorm_steps_and_edits(demo_app):
         await pilot.press("tab", "right")
         beta = 0.1
         check(3)
+
+
+async def test_residual_sliders(demo_app):
+    async with demo_app("residual").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "residual")
+        depth, factor = 24, 0.7
+        for key, change in [("right", (1, 0)), ("left", (-1, 0)), ("left", (-1, 0)), ("tab", None),
+                            ("left", (0, -0.05)), ("right", (0, 0.05)), ("right", (0, 0.05))]:  # fmt: skip
+            await pilot.press(key)
+            if change:
+                depth, factor = depth + change[0], round(factor + change[1], 9)
+            text = shown(screen)
+            assert f"n = {depth} layers" in text
+            for value in (factor**depth, 1 + factor**depth, (1 + factor) ** depth):
+                assert_rows_shown(text, [[value]], decimals=4)
+            assert "erratum" in text
+        await pilot.press("shift+tab", *["left"] * 60)  # n = 1: one skip and every layer agree
+        text = shown(screen)
+        assert "n = 1 layers" in text and "erratum" not in text

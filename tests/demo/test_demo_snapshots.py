@@ -21,6 +21,7 @@ MOVES = {
     "mha": ("enter",),
     "cross-attention": ("right",),
     "layernorm": ("enter", "enter", "enter", "tab", "right"),
+    "residual": ("right", "tab", "left"),
 }
 
 

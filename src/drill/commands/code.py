@@ -78,31 +78,17 @@ def _save(db_url, user_name, task, code_text, verdict, backend) -> None:
     from drill.paths import data_dir
     from drill.runner.verdict import attempt_record
 
-    record = {
-        "db_url": db_url,
-        "user": user_name,
-        "task": task,
-        "code": code_text,
-        "backend": backend,
-        "ran_at": datetime.now(UTC).isoformat(),
-        **attempt_record(verdict),
-    }
+    record = {"db_url": db_url, "user": user_name, "task": task, "code": code_text, "backend": backend,
+              "ran_at": datetime.now(UTC).isoformat(), **attempt_record(verdict)}
     folder = data_dir() / "pending-code-attempts"
     folder.mkdir(parents=True, exist_ok=True)
     fd, path = tempfile.mkstemp(suffix=".json", dir=folder)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         json.dump(record, out)
     subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from drill.commands.code import save_pending; save_pending(sys.argv[1])",
-            path,
-        ],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+        [sys.executable, "-c", "import sys; from drill.commands.code import save_pending; save_pending(sys.argv[1])",
+         path],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
 
 
@@ -115,12 +101,7 @@ def save_pending(path: str) -> None:
 
     with open(path, encoding="utf-8") as f:
         record = json.load(f)
-    db_url, user, task, code_text = (
-        record.pop("db_url"),
-        record.pop("user"),
-        record.pop("task"),
-        record.pop("code"),
-    )
+    db_url, user, task, code_text = record.pop("db_url"), record.pop("user"), record.pop("task"), record.pop("code")
     ran_at = datetime.fromisoformat(record.pop("ran_at"))
     with open_store(db_url, user) as store:
         store.record_code_attempt(task, code_text, ran_at, **record)
@@ -135,52 +116,22 @@ def _plain_wording(text: str) -> str:
 
 @click.command()
 @click.argument("task", required=False)
-@click.option(
-    "--check", "check_file", type=click.Path(dir_okay=False), help="Run TASK's hidden tests on FILE."
-)
+@click.option("--check", "check_file", type=click.Path(dir_okay=False), help="Run TASK's hidden tests on FILE.")
 @click.option("--list", "list_tasks", is_flag=True, help="List the tasks.")
 @click.option("--json", "as_json", is_flag=True, help="With --check or --list: print JSON.")
 @click.option("--seed", type=click.IntRange(1, 2**31 - 1), help="Re-run the hidden tests of an earlier run.")
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Seconds the submission may run.",
-)
-@click.option(
-    "--memory-limit",
-    type=click.IntRange(256, 65536),
-    default=1024,
-    show_default=True,
-    help="Address-space limit for the submission, in MB.",
-)
-@click.option(
-    "--torch", "use_torch", is_flag=True, help="Pass PyTorch tensors in (float64) instead of numpy arrays."
-)
+@click.option("--time-limit", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Seconds the submission may run.")
+@click.option("--memory-limit", type=click.IntRange(256, 65536), default=1024, show_default=True,
+              help="Address-space limit for the submission, in MB.")
+@click.option("--torch", "use_torch", is_flag=True, help="Pass PyTorch tensors in (float64) instead of numpy arrays.")
 @click.option("--starter", is_flag=True, help="Print TASK's starter code.")
 @click.option("--prompt", "show_prompt", is_flag=True, help="Print TASK's prompt.")
 @click.option("--timed", is_flag=True, help="In the editor: count down the task's time budget.")
-@click.option(
-    "--save/--no-save", default=True, show_default=True, help="With --check: keep the run in your history."
-)
+@click.option("--save/--no-save", default=True, show_default=True, help="With --check: keep the run in your history.")
 @store_options
-def code(
-    task,
-    check_file,
-    list_tasks,
-    as_json,
-    seed,
-    time_limit,
-    memory_limit,
-    use_torch,
-    starter,
-    show_prompt,
-    timed,
-    save,
-    db_url,
-    user_name,
-):
+def code(task, check_file, list_tasks, as_json, seed, time_limit, memory_limit, use_torch, starter, show_prompt,
+         timed, save, db_url, user_name):
     """Write attention yourself: TASK's hidden tests grade the function in FILE (see --list)."""
     from drill.engine.codetasks import TASKS, get_task
     from drill.errors import InputError
@@ -190,28 +141,17 @@ def code(
         rows = []
         for t in TASKS.values():
             s = status.get(t.name)
-            rows.append(
-                {
-                    "task": t.name,
-                    "number": t.number,
-                    "section": t.section,
-                    "title": t.title,
-                    "signature": t.signature,
-                    "budget_s": t.budget_s,
-                    "attempts": s.attempts if s else 0,
-                    "passed": bool(s and s.passed_ever),
-                    "last_run": s.last_ran_at.isoformat() if s and s.last_ran_at else None,
-                }
-            )
+            rows.append({"task": t.name, "number": t.number, "section": t.section, "title": t.title,
+                         "signature": t.signature, "budget_s": t.budget_s,
+                         "attempts": s.attempts if s else 0, "passed": bool(s and s.passed_ever),
+                         "last_run": s.last_ran_at.isoformat() if s and s.last_ran_at else None})
         if as_json:
             click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         else:
             for r in rows:
                 mark = "✓" if r["passed"] else ("✗" if r["attempts"] else " ")
                 tried = _("{n} runs").format(n=r["attempts"]) if r["attempts"] else ""
-                click.echo(
-                    f"{mark} {r['number']:>2}  {r['task']:<24} {r['section']:<5} {r['title']}  {tried}".rstrip()
-                )
+                click.echo(f"{mark} {r['number']:>2}  {r['task']:<24} {r['section']:<5} {r['title']}  {tried}".rstrip())
         return
     if task is None:
         raise InputError("name a task (drill code --list shows them), or use --list")
@@ -222,9 +162,8 @@ def code(
     if check_file is None and not show_prompt:
         from drill.tui.app import make_app
 
-        app = make_app(
-            "code", db_url=db_url, user=user_name, task=t.name, timed=timed, seed=seed, time_limit=time_limit
-        )
+        app = make_app("code", db_url=db_url, user=user_name, task=t.name, timed=timed, seed=seed,
+                       time_limit=time_limit)
         app.run()
         if app.error is not None:
             raise app.error
@@ -232,12 +171,8 @@ def code(
     if show_prompt:
         click.echo(f"{t.number}. {t.title} ({t.section})\n")
         click.echo(_plain_wording(t.prompt))
-        click.echo(
-            "\n"
-            + _("Write {sig} in a file, then: drill code {name} --check FILE").format(
-                sig=t.signature, name=t.name
-            )
-        )
+        click.echo("\n" + _("Write {sig} in a file, then: drill code {name} --check FILE").format(
+            sig=t.signature, name=t.name))
         return
     code_text = _read_code(check_file)
     if use_torch:
@@ -248,14 +183,9 @@ def code(
     from drill.runner import Limits
     from drill.runner.verdict import check, lines, to_json
 
-    verdict = check(
-        t,
-        code_text,
-        seed=seed,
-        filename=check_file,
-        limits=Limits(time_s=time_limit, memory_mb=memory_limit),
-        backend="torch" if use_torch else "numpy",
-    )
+    verdict = check(t, code_text, seed=seed, filename=check_file,
+                    limits=Limits(time_s=time_limit, memory_mb=memory_limit),
+                    backend="torch" if use_torch else "numpy")
     problem = _load_problem(check_file, verdict)
     if problem:
         raise InputError(problem)

@@ -133,3 +133,18 @@ def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5)
         "normalised": normalised,
         "output": ops.layer_norm(v, gamma, beta, eps),
     }
+
+
+def residual_gradients(depth: int, factor: float) -> dict[str, np.ndarray]:
+    """7.19: the gradient reaching layer 0 through ``n`` = 1..depth layers whose sub-layer gradient factor is
+    ``factor``: without residuals factorⁿ; the chapter's model, one skip around the n layers, 1 + factorⁿ; and
+    a residual around every layer (a Transformer's), the product (1 + factor)ⁿ."""
+    if depth < 1:
+        raise ValueError(f"depth must be ≥ 1, got {depth}")
+    n = np.arange(1, depth + 1, dtype=np.float64)
+    return {
+        "layers": n,
+        "without_residual": factor**n,
+        "single_skip": 1.0 + factor**n,
+        "per_layer": (1.0 + factor) ** n,
+    }

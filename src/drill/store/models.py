@@ -279,13 +279,9 @@ class CodeAttempt(Base):
     total: Mapped[int] = mapped_column(Integer)
     all_passed: Mapped[bool] = mapped_column(Boolean)
     mistakes: Mapped[list] = mapped_column(JSON)  # ids from drill.engine.mistakes, in the order first met
-    results: Mapped[dict] = mapped_column(
-        JSON
-    )  # per case: name, status, mistake (the --json document's cases)
+    results: Mapped[dict] = mapped_column(JSON)  # per case: name, status, mistake (the --json document's cases)
     elapsed_ms: Mapped[int] = mapped_column(Integer)  # the run
-    writing_ms: Mapped[int | None] = mapped_column(
-        Integer, nullable=True
-    )  # time spent writing since the last run
+    writing_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)  # time spent writing since the last run
 
 
 class CodeSolutionView(Base):

@@ -8,6 +8,7 @@ from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.cross import CrossAttention
 from drill.tui.demos.heads import Mha
 from drill.tui.demos.norm import LayerNorm
+from drill.tui.demos.residual import Residual
 from drill.tui.demos.sliders import Scaling, Softmax
 from drill.tui.demos.steps import AttnHandcalc, CausalMask, QkvMatrix
 from drill.tui.demos.vectors import DotProduct, WeightedSum
@@ -25,6 +26,7 @@ DEMO_CLASSES: dict[str, type[Demo]] = {
         Mha,
         CrossAttention,
         LayerNorm,
+        Residual,
     )
 }
 

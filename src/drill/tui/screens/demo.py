@@ -86,6 +86,7 @@ class DemoScreen(Screen[None]):
         super().__init__()
         self.info = info
         self.demo = demo
+        self._pending = 0  # moves made since the last redraw
 
     def compose(self) -> ComposeResult:
         yield Static(info_text(self.info), id="demo-title")
@@ -141,14 +142,27 @@ class DemoScreen(Screen[None]):
         if not self.demo.controls:
             return
         if self.demo.move(self.demo.controls[self.focused_control], steps):
-            self.refresh_controls()
-            self.refresh_view()
-        self._reached("update")
+            self._changed()
+        else:
+            self._reached("update")
+
+    def _changed(self) -> None:
+        """Redraw once for all the moves already queued: keys held down or typed fast are taken at once and
+        the screen shows the last value, never a backlog of intermediate ones."""
+        self._pending += 1
+        if self._pending == 1:
+            self.call_later(self._redraw)
+
+    def _redraw(self) -> None:
+        moves, self._pending = self._pending, 0
+        self.refresh_controls()
+        self.refresh_view()
+        for _move in range(moves):
+            self._reached("update")
 
     def action_next(self) -> None:
         if self.demo.enter():
-            self.refresh_controls()
-            self.refresh_view()
+            self._changed()
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 1:
