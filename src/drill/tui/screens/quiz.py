@@ -177,6 +177,9 @@ class QuizScreen(ModeScreen):
 
             store, owns = open_store(self.options.db_url, self.options.user), True
         store.sync_content(library)
+        from drill.tui.models.quiz_order import interview_order
+
+        items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
         title = " + ".join(pack.id for pack in library.packs) or _("no pack")
         return QuizSetup(QuizRun(items, self.options.clock), store, owns, title)
 
