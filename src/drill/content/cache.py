@@ -24,7 +24,7 @@ from drill import fields
 from drill.content.loader import PACK_FILES
 from drill.content.models import Card, Check, Library, Pack, Quiz
 
-FORMAT = 3
+FORMAT = 4  # 4: cards have points
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:
