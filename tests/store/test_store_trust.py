@@ -314,7 +314,8 @@ def test_a_dangling_reference_rolls_the_whole_upgrade_back(tmp_path):
     template = _revision_1_template(tmp_path)
     conn = sqlite3.connect(template)
     conn.execute("PRAGMA foreign_keys = OFF")
-    conn.execute("DELETE FROM cards WHERE id = 1")  # review logs and states now point at a missing card
+    conn.execute("DELETE FROM card_states WHERE card_id = 1")
+    conn.execute("DELETE FROM cards WHERE id = 1")  # its review logs now point at a missing card
     conn.commit()
     conn.close()
     with pytest.raises(StoreError, match="dangling references"):
