@@ -8,10 +8,10 @@ import sys
 
 import numpy as np
 import pytest
-from tests.code.submissions import WRONG
 
 from drill.engine.codetasks import TASKS, get_task
 from drill.engine.codetasks.basic import attention_oracle, softmax_oracle
+from tests.code.submissions import WRONG
 
 
 def drill(*args, cwd=None):

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.code.submissions import WRONG
 
 from drill.engine.codetasks import TASKS
 from drill.engine.codetasks.grade import _same
 from drill.engine.mistakes import MISTAKES
 from drill.runner.verdict import check
+from tests.code.submissions import WRONG
 
 CHAPTER = next(p / "shared" / "seed" / "transformer-chapter-7.md" for p in Path(__file__).resolve().parents
                if (p / "shared" / "seed" / "transformer-chapter-7.md").exists())

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.code.submissions import WRONG
-from tests.tui.conftest import frozen_clock, wait_until
 from textual.widgets import Static, TextArea
 
 from drill.engine.codetasks import get_task
@@ -14,6 +12,8 @@ from drill.store.code_attempts import (  # the store module itself, as the scree
 )
 from drill.tui.app import make_app
 from drill.tui.screens.code import CodeScreen, propose_grade
+from tests.code.submissions import WRONG
+from tests.tui.conftest import frozen_clock, wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.i18n.pseudo import build_pseudo_locale
 
 import drill.i18n
+from tests.i18n.pseudo import build_pseudo_locale
 
 
 @pytest.fixture(scope="session")

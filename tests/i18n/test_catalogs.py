@@ -8,9 +8,9 @@ import string
 from pathlib import Path
 
 import pytest
-from tests.i18n.pseudo import _hatch_build
 
 import drill.i18n
+from tests.i18n.pseudo import _hatch_build
 
 build = _hatch_build()
 

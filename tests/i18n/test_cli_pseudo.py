@@ -6,10 +6,10 @@ from __future__ import annotations
 import click
 import pytest
 from click.testing import CliRunner
-from tests.i18n.pseudo import unmarked_words
 
 from drill.cli import COMMANDS, cli
 from drill.i18n_click import DrillCommand, DrillGroup
+from tests.i18n.pseudo import unmarked_words
 
 # Commands whose help does not go through the catalog yet (they need cls=DrillCommand and N_() help texts):
 # known gaps in commands other helpers are writing (commands/code.py, commands/plan.py), left to them.

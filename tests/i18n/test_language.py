@@ -9,7 +9,6 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from tests.i18n.test_cli_pseudo import command_paths
 
 from drill import paths
 from drill.cli import cli
@@ -21,6 +20,7 @@ from drill.i18n import (
     text_width,
 )
 from drill.srs.config import load_config
+from tests.i18n.test_cli_pseudo import command_paths
 
 
 @pytest.mark.parametrize(

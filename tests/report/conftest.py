@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from report_history import History, make_library, simulate, write_history
+
+from tests.report.report_history import History, make_library, simulate, write_history
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date, timedelta
 
-from report_history import DAY_START, NOW, TZ, History
+from tests.report.report_history import DAY_START, NOW, TZ, History
 
 MATURE = 21.0
 

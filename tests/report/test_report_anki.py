@@ -6,10 +6,10 @@ import sqlite3
 import zipfile
 
 import pytest
-from report_history import XSS_SCRIPT
 
 from drill.errors import InputError
 from drill.report.anki import MODEL_ID, build_decks, stable_id, to_anki_html, write_apkg
+from tests.report.report_history import XSS_SCRIPT
 
 
 def _notes(path, tmp_path):

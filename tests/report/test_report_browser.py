@@ -12,9 +12,9 @@ import zlib
 
 import numpy as np
 import pytest
-from report_history import compute_report
 
 from drill.report.html import to_html
+from tests.report.report_history import compute_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

@@ -12,11 +12,11 @@ import uuid
 from collections import defaultdict
 from datetime import date
 
-import expected as ex
 import pytest
-from report_history import compute_report, simulate, write_history
 
 from drill.report.jsonout import to_json
+from tests.report import expected as ex
+from tests.report.report_history import compute_report, simulate, write_history
 
 PG_URL = os.environ.get("DRILL_TEST_PG_URL")
 USERS = ["alice", "bob", "chen"]

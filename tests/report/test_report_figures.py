@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from datetime import date, timedelta
 
-import expected as ex
 import pytest
-from report_history import NOW, compute_report
 
 from drill.errors import InputError
 from drill.report.jsonout import to_json
+from tests.report import expected as ex
+from tests.report.report_history import NOW, compute_report
 
 
 @pytest.fixture

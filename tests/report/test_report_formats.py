@@ -9,12 +9,12 @@ import json
 from html.parser import HTMLParser
 
 import pytest
-from report_history import XSS_IMG, XSS_SCRIPT, compute_report
 
 from drill.report.csvout import COLUMNS, FORMULA_STARTS, neutralise, to_csv
 from drill.report.html import to_html
 from drill.report.jsonout import schema, to_json
 from drill.report.markdown import to_markdown
+from tests.report.report_history import XSS_IMG, XSS_SCRIPT, compute_report
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Hypothesis strategies shared by the scheduler tests (imported by name: tests/srs is on sys.path)."""
+"""Hypothesis strategies shared by the scheduler tests (``from tests.srs.srs_strategies import ...``)."""
 
 from __future__ import annotations
 

@@ -213,9 +213,8 @@ def test_round_trip(values):
 
 
 def test_config_changes_scheduling(config_file):
-    from srs_strategies import T0
-
     from drill.srs import Grade, new_card_state
+    from tests.srs.srs_strategies import T0
 
     set_value("learning_steps", "2m 20m")
     config = load_config()

@@ -14,7 +14,6 @@ import pytest
 from fsrs import Scheduler
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from srs_strategies import T0, configs, histories, weights
 
 from drill.errors import InputError
 from drill.srs import SrsConfig, new_card_state, schedule
@@ -30,6 +29,7 @@ from drill.srs.deadline import (
     schedule_for,
     workload,
 )
+from tests.srs.srs_strategies import T0, configs, histories, weights
 
 REPO = Path(__file__).resolve().parents[2]
 DAY = timedelta(days=1)

@@ -11,9 +11,9 @@ from fsrs import Card, Rating, Scheduler
 from fsrs.scheduler import DEFAULT_PARAMETERS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from srs_strategies import T0, histories, weights
 
 from drill.srs.forgetting import decay_of, elapsed_days, retrievability
+from tests.srs.srs_strategies import T0, histories, weights
 
 later = st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=800))
 

@@ -6,7 +6,6 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from srs_strategies import T0
 
 from drill.srs import (
     DEFAULT_CONFIG,
@@ -19,6 +18,7 @@ from drill.srs import (
     remaining_today,
     schedule,
 )
+from tests.srs.srs_strategies import T0
 
 
 def test_remaining_today_defaults_and_floor():

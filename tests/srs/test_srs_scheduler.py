@@ -11,7 +11,6 @@ import pytest
 from fsrs import Card, Rating, Scheduler, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from srs_strategies import T0, configs, gaps, histories, ratings
 
 from drill.errors import InputError
 from drill.srs import (
@@ -27,6 +26,7 @@ from drill.srs import (
     schedule,
 )
 from drill.srs.scheduler import format_interval, fsrs_scheduler, fuzz_range, fuzzed_interval
+from tests.srs.srs_strategies import T0, configs, gaps, histories, ratings
 
 PHASE_OF = {State.Learning: Phase.LEARNING, State.Review: Phase.REVIEW, State.Relearning: Phase.RELEARNING}
 

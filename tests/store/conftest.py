@@ -9,7 +9,8 @@ import os
 import uuid
 
 import pytest
-from store_support import open_test_store
+
+from tests.store.store_support import open_test_store
 
 PG_ENV = "DRILL_TEST_PG_URL"
 

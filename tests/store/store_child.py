@@ -17,12 +17,11 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from store_support import CARDS  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: tests.store
 
 from drill.errors import StoreError  # noqa: E402
 from drill.store import open_store  # noqa: E402 (imported before forking: children start warm)
+from tests.store.store_support import CARDS  # noqa: E402
 
 
 def say(line: str) -> None:

@@ -1,4 +1,4 @@
-"""Helpers shared by the store tests (imported by name: tests/store is on sys.path under pytest)."""
+"""Helpers shared by the store tests (``from tests.store.store_support import ...``)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_support import open_test_store
+
+from tests.store.store_support import open_test_store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

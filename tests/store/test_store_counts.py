@@ -11,9 +11,9 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_support import CARDS, open_test_store
 
 from drill.srs import Phase, day_bounds
+from tests.store.store_support import CARDS, open_test_store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SECTIONS = (None, "7.2")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from store_support import open_test_store
+
+from tests.store.store_support import open_test_store
 
 
 @pytest.mark.postgres

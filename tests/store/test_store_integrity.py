@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from store_support import CARDS
 
 from drill.cli import cli
 from drill.errors import StoreError
 from drill.store import open_store
 from drill.store.backup import list_backups, make_backup
+from tests.store.store_support import CARDS
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

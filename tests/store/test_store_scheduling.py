@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import fsrs
 import pytest
 from sqlalchemy import text
-from store_support import CARDS, open_test_store
 
 from drill.errors import StoreError
 from drill.srs import Phase
 from drill.store import open_store
+from tests.store.store_support import CARDS, open_test_store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday morning, after the 04:00 day start
 

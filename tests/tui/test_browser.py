@@ -5,8 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input, Select
 
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import NOW, card_shown, wait_until
+from tests.tui.conftest import NOW, card_shown, wait_until
 
 
 def row_ids(app) -> list[str]:

@@ -4,25 +4,16 @@ the engine, not against numbers copied here."""
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
-from rich.console import Console
 from textual.widgets import OptionList
 
 from drill.engine.examples import X, build_example
 from drill.tui.app import make_app
 from drill.tui.screens.calc import CalcScreen
 from drill.tui.widgets.matrix_editor import MatrixEditor
-
-from .conftest import wait_until
-
-
-def plain(widget) -> str:
-    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
-    console.print(widget.content)
-    return console.export_text()
+from tests.helpers import plain
+from tests.tui.conftest import wait_until
 
 
 async def calc_ready(pilot) -> CalcScreen:

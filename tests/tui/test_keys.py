@@ -8,8 +8,7 @@ from textual.binding import Binding
 from drill.tui.app import make_app
 from drill.tui.keys import binding_key, help_rows, key_rows, palette_rows
 from drill.tui.screens.help import HelpScreen
-
-from .conftest import wait_until
+from tests.tui.conftest import wait_until
 
 
 def test_bindings_that_run_one_action_are_one_row():

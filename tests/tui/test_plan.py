@@ -12,8 +12,7 @@ from drill.store.plans import deadline_of
 from drill.tui.keys import palette_rows
 from drill.tui.screens.plan import PlanScreen
 from drill.tui.widgets.header import StudyHeader
-
-from .conftest import NOW, card_shown, wait_until
+from tests.tui.conftest import NOW, card_shown, wait_until
 
 DAY = date(2026, 3, 20)  # 18 days after the tests' frozen clock
 

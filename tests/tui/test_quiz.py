@@ -6,11 +6,9 @@ check (what its interval does a few times a second), never by sleeping.
 
 from __future__ import annotations
 
-import io
 from datetime import timedelta
 
 import pytest
-from rich.console import Console
 from sqlalchemy import select
 
 from drill.content.generated import generate_questions
@@ -23,8 +21,8 @@ from drill.tui.screens.quiz import QuizScreen
 from drill.tui.screens.quiz_score import QuizScoreScreen
 from drill.tui.widgets.choices import ChoiceRow
 from drill.tui.widgets.countdown import Countdown
-
-from .conftest import NOW, frozen_clock, library_of, wait_until
+from tests.helpers import plain
+from tests.tui.conftest import NOW, frozen_clock, library_of, wait_until
 
 
 class FakeTimer:
@@ -68,13 +66,6 @@ async def question_shown(pilot) -> QuizScreen:
     await app.workers.wait_for_complete()
     await pilot.pause()
     return screen_of(app)
-
-
-def plain(widget) -> str:
-    """All the text a Static shows (its content drawn to plain text, tables included)."""
-    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
-    console.print(widget.content)
-    return console.export_text()
 
 
 def letter_of(screen: QuizScreen, key: str) -> str:

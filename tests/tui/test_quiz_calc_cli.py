@@ -10,8 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from drill.cli import cli as cli_main
-
-from .conftest import ptyrun
+from tests.tui.conftest import ptyrun
 
 DRILL = str(Path(sys.executable).with_name("drill"))
 

@@ -6,8 +6,7 @@ import pytest
 
 from drill.errors import InputError
 from drill.tui.models.quiz import QuizRun, build_items
-
-from .conftest import frozen_clock, library_of
+from tests.tui.conftest import frozen_clock, library_of
 
 
 def test_the_same_seed_gives_the_same_quiz(library):

@@ -9,8 +9,7 @@ import os
 from pathlib import Path
 
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import card_shown, library_of, wait_until
+from tests.tui.conftest import card_shown, library_of, wait_until
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "study.svg"
 

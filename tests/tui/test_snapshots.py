@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import library_of, make_card, wait_until
+from tests.tui.conftest import library_of, make_card, wait_until
 
 FORMULA_CARD = make_card(
     "fx01",

@@ -11,8 +11,7 @@ import pytest
 
 from drill.tui.app import make_app
 from drill.tui.screens.quiz_score import QuizScoreScreen
-
-from .conftest import frozen_clock, frozen_timer, library_of, wait_until
+from tests.tui.conftest import frozen_clock, frozen_timer, library_of, wait_until
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 

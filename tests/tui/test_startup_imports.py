@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from .conftest import ptyrun
+from tests.tui.conftest import ptyrun
 
 DRILL = str(Path(sys.executable).with_name("drill"))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from drill.store import open_store
 from drill.tui.screens.study import StudyScreen
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import NOW, card_shown, wait_until
+from tests.helpers import plain
+from tests.tui.conftest import NOW, card_shown, wait_until
 
 
 def study_screen(app) -> StudyScreen:
@@ -26,7 +26,7 @@ async def test_first_card_is_shown_with_its_question(study_app, store):
         await card_shown(pilot)
         expected = store.next_card(NOW)
         assert shown_card_id(app) == expected.card_id
-        question = _plain(app.screen.query_one("#question"))
+        question = plain(app.screen.query_one("#question"))
         assert app.mode_screen.card.question.splitlines()[0][:10] in question
 
 
@@ -79,7 +79,7 @@ async def test_grade_buttons_show_the_interval_each_grade_would_give(study_app, 
         await card_shown(pilot)
         preview = store.preview(shown_card_id(app), NOW)
         for rating, due in preview.items():
-            label = _plain(app.screen.query_one(f"#grade-{int(rating)}"))
+            label = plain(app.screen.query_one(f"#grade-{int(rating)}"))
             assert format_interval(due - NOW) in label
             assert ("Again", "Hard", "Good", "Easy")[int(rating) - 1] in label
 
@@ -159,7 +159,7 @@ async def test_card_info_shows_history_and_memory_state(study_app, store):
         await wait_until(pilot, lambda: app.screen is app.mode_screen and shown_card_id(app) == first)
         await pilot.press("i")
         await wait_until(pilot, lambda: app.screen.__class__.__name__ == "CardInfoScreen")
-        text = _plain(app.screen.query_one("#card-info"))
+        text = plain(app.screen.query_one("#card-info"))
         for word in ("stability", "difficulty", "retrievability", "next due", "history", "3 Good"):
             assert word in text
         await pilot.press("escape")
@@ -175,7 +175,7 @@ async def test_session_limit_ends_with_a_summary(study_app, store):
             await pilot.press("space", "1")
             await wait_until(pilot, lambda card_id=card_id: shown_card_id(app) != card_id)
         await wait_until(pilot, lambda: app.screen.__class__.__name__ == "SummaryScreen")
-        text = _plain(app.screen.query_one("#summary"))
+        text = plain(app.screen.query_one("#summary"))
         assert "cards reviewed" in text and "2" in text
         assert "100%" in text  # both were Again
         assert "next due" in text
@@ -198,7 +198,7 @@ async def test_section_option_restricts_the_cards(study_app, store, library):
 
 
 async def test_side_pane_collapses_on_narrow_terminals_and_toggles(study_app, library):
-    from .conftest import library_of
+    from tests.tui.conftest import library_of
 
     with_steps = library_of([library.cards["q07"]], library)
     app = study_app(library=with_steps)
@@ -223,7 +223,7 @@ async def test_side_pane_collapses_on_narrow_terminals_and_toggles(study_app, li
 
 
 async def test_side_pane_stays_hidden_for_a_card_without_steps(study_app, library):
-    from .conftest import library_of
+    from tests.tui.conftest import library_of
 
     card = library.cards["q01"]
     assert not card.steps
@@ -262,19 +262,9 @@ def _palette_text(app) -> str:
     return " ".join(str(options.get_option_at_index(i).prompt) for i in range(options.option_count))
 
 
-def _plain(widget) -> str:
-    """All the text a Static shows (its renderable drawn to plain text)."""
-    from rich.console import Console
-
-    console = Console(width=200, record=True, file=open("/dev/null", "w"), color_system=None)  # noqa: SIM115
-    console.print(widget.content)
-    return console.export_text()
-
-
 async def test_erratum_note_shows_both_numbers_each_time_the_card_is_shown(study_app, library):
     from drill.engine.verify import verify_checks
-
-    from .conftest import library_of
+    from tests.tui.conftest import library_of
 
     checks = [c for c in library.checks if c.card == "q07" and c.erratum]
     assert checks, "the content marks q07's printed softmax maxima as errata"
@@ -283,7 +273,7 @@ async def test_erratum_note_shows_both_numbers_each_time_the_card_is_shown(study
         await card_shown(pilot)
         await pilot.press("space")
         await wait_until(pilot, lambda: app.screen.query_one("#errata").display)
-        text = _plain(app.screen.query_one("#errata"))
+        text = plain(app.screen.query_one("#errata"))
         # Graded, then brought back by undo: the second showing takes the notes verified the first time.
         await pilot.press("3")
         await wait_until(pilot, lambda: shown_card_id(app) is None)
@@ -295,7 +285,7 @@ async def test_erratum_note_shows_both_numbers_each_time_the_card_is_shown(study
         assert errata.display
         await pilot.press("space")
         await pilot.pause()
-        assert _plain(errata) == text
+        assert plain(errata) == text
     for result in verify_checks(checks):
         printed = f"{result.check.claimed:.{result.check.decimals}f}"
         computed = f"{result.value:.{result.check.decimals}f}"
@@ -357,8 +347,7 @@ async def test_new_option_caps_new_cards_in_the_session(study_app, store):
 async def test_side_pane_steps_through_the_cards_engine_steps(study_app, library):
     from drill.engine.examples import build_example
     from drill.tui.widgets.matrix import format_number
-
-    from .conftest import library_of
+    from tests.tui.conftest import library_of
 
     card = library.cards["q07"]
     assert len(card.steps) >= 2
@@ -368,12 +357,12 @@ async def test_side_pane_steps_through_the_cards_engine_steps(study_app, library
         pane = app.screen.query_one("#steps")
         await wait_until(pilot, lambda: len(pane.views) == len(card.steps))
         assert pane.index == 0
-        assert card.steps[0] in _plain(app.screen.query_one("#step-title"))
+        assert card.steps[0] in plain(app.screen.query_one("#step-title"))
         await pilot.press("right")
         await wait_until(pilot, lambda: pane.index == 1)
-        title = _plain(app.screen.query_one("#step-title"))
+        title = plain(app.screen.query_one("#step-title"))
         assert f"step 2/{len(card.steps)}" in title and card.steps[1] in title
-        body = _plain(app.screen.query_one("#step-body"))
+        body = plain(app.screen.query_one("#step-body"))
         example, _, name = card.steps[1].partition("/")
         step = build_example(example)[name]
         assert f"shape {step.shape}" in body
@@ -393,7 +382,7 @@ async def test_a_grade_that_cannot_be_saved_is_not_acknowledged(study_app, db_ur
         async with app.run_test(size=(120, 40)) as pilot:
             await card_shown(pilot)
             first = shown_card_id(app)
-            assert "READ-ONLY" in _plain(app.screen.query_one("#header"))
+            assert "READ-ONLY" in plain(app.screen.query_one("#header"))
             await pilot.press("space", "3")
             await wait_until(pilot, lambda: any("Not saved" in str(n.message) for n in app._notifications))
             assert shown_card_id(app) == first  # the card stays: the grade was not taken

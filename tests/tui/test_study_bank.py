@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import card_shown, library_of, wait_until
+from tests.tui.conftest import card_shown, library_of, wait_until
 
 
 def _text(widget) -> str:

@@ -12,8 +12,7 @@ from drill.store.peek import save_plan
 from drill.tui.app import make_app
 from drill.tui.models import study as study_session
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import NOW, frozen_clock, frozen_timer, ptyrun, wait_until
+from tests.tui.conftest import NOW, frozen_clock, frozen_timer, ptyrun, wait_until
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ from rich.cells import cell_len
 from drill.content import load_content
 from drill.tui.text import visible
 from drill.tui.widgets.card_view import CardView
-
-from .conftest import card_shown, library_of, make_card, wait_until
+from tests.tui.conftest import card_shown, library_of, make_card, wait_until
 
 MARKUP = "[bold]bold?[/] [@click=app.quit]quit?[/] [red]red?"
 
