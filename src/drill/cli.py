@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "study": "drill.commands.study:study",
     "quiz": "drill.commands.quiz:quiz",
     "calc": "drill.commands.calc:calc",
+    "demo": "drill.commands.demo:demo",
     "report": "drill.commands.report:report",
     "export": "drill.commands.report:export",
     "code": "drill.commands.code:code",

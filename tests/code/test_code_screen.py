@@ -99,3 +99,37 @@ async def test_last_attempt_reopens_the_code(store):
 ])
 def test_proposed_grade(passed, failed_before, seconds, budget, grade):
     assert propose_grade(passed, failed_before, seconds, budget) == grade
+
+
+async def test_external_editor_edits_the_code(store, monkeypatch, tmp_path):
+    import shlex
+    import sys
+
+    editor = tmp_path / "editor.py"  # an "editor" that rewrites the file it is given
+    editor.write_text("import sys\np = sys.argv[1]\nt = open(p).read()\n"
+                      "open(p, 'w').write(t.replace('raise NotImplementedError', 'return x'))\n")
+    monkeypatch.setenv("VISUAL", f"{shlex.quote(sys.executable)} {shlex.quote(str(editor))}")
+    app = make(store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = app.mode_screen
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: "return x" in screen.query_one("#code-editor", TextArea).text)
+        assert "NotImplementedError" not in screen.query_one("#code-editor", TextArea).text
+
+
+async def test_timed_mode_counts_down_the_budget(store):
+    now = [100.0]
+    app = make_app("code", store=store, clock=frozen_clock, timer=lambda: now[0], task="noam_lr", timed=True)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = app.mode_screen
+        budget = get_task("noam_lr").budget_s
+        assert screen.remaining == budget
+        now[0] += 61
+        screen._tick()
+        await pilot.pause()
+        assert screen.remaining == budget - 61
+        assert "time left 2:59" in str(screen.query_one("#code-header", Static).content)
+        now[0] += 1000
+        screen._tick()
+        await pilot.pause()
+        assert "time is up" in str(screen.query_one("#code-header", Static).content)

@@ -29,3 +29,7 @@ def pseudo(pseudo_locale_dir, monkeypatch):
 def _english_afterwards():
     yield
     drill.i18n.set_language("en")
+
+
+# The TUI tests' fixtures (the real content, a store on a temporary SQLite file), for the Chinese snapshots.
+from tests.tui.conftest import db_url, library, store  # noqa: E402, F401

@@ -309,9 +309,9 @@ def test_none_when_it_cannot_know(monkeypatch, tmp_path):
     conn.close()
     assert peek.peek_next_card(T0, **kwargs) is not None
     # another drill version wrote the plan; a damaged plan
-    monkeypatch.setattr("drill.__version__", "0.0.0-other")
-    assert peek.peek_next_card(T0, **kwargs) is None
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:  # only the version: the autouse fixture's data directory stays
+        patch.setattr("drill.__version__", "0.0.0-other")
+        assert peek.peek_next_card(T0, **kwargs) is None
     peek.plan_path(default_db_path()).write_text("{not json")
     assert peek.peek_next_card(T0, **kwargs) is None
     # the database file is gone (the plan stays)

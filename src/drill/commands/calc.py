@@ -240,7 +240,7 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         if step.inputs:
             lines.append(Text.assemble((_label("inputs"), "dim"), ", ".join(step.inputs)))
         if step.explanation:
-            lines.append(Text(step.explanation, style="italic"))
+            lines.append(Text(_(step.explanation), style="italic"))
         if values.ndim == 0:
             body = [Text(fmt(float(values)), style="bold")]
         elif values.ndim <= 2:
@@ -252,5 +252,5 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
                 body = body[:4] + [Text(more)]
         if step.note:
             body.append(Text(_("note: {note}").format(note=step.note), style="yellow"))
-        title = Text.assemble((f"{i}. {step.title}", "bold"), ("  " + step.name, "cyan"))
+        title = Text.assemble((f"{i}. {_(step.title)}", "bold"), ("  " + step.name, "cyan"))
         console.print(Panel(Group(*lines, *body), title=title, title_align="left", expand=False))

@@ -22,6 +22,7 @@ import numpy as np
 from drill.engine import kernels, masking, ops
 from drill.engine.problem import Problem, make_problem
 from drill.engine.trace import Step, Trace
+from drill.i18n import N_
 
 
 def _input_steps(p: Problem) -> list[Step]:
@@ -29,9 +30,9 @@ def _input_steps(p: Problem) -> list[Step]:
         return [
             Step(
                 name="x",
-                title="Input",
+                title=N_("Input"),
                 formula="X",
-                explanation="one row per token (embedding + position)",
+                explanation=N_("one row per token (embedding + position)"),
                 inputs=("X",),
                 output=p.x,
                 shape=f"[{p.b}S, d_model]",
@@ -41,18 +42,18 @@ def _input_steps(p: Problem) -> list[Step]:
     return [
         Step(
             name="x_dec",
-            title="Decoder states",
+            title=N_("Decoder states"),
             formula="X_{dec}",
-            explanation="queries come from the decoder",
+            explanation=N_("queries come from the decoder"),
             inputs=(x_name,),
             output=p.x,
             shape=f"[{p.b}{p.sq}, d_model]",
         ),
         Step(
             name="x_enc",
-            title="Encoder output",
+            title=N_("Encoder output"),
             formula="X_{enc}",
-            explanation="keys and values come from the encoder",
+            explanation=N_("keys and values come from the encoder"),
             inputs=(kv_name,),
             output=p.x_kv,
             shape=f"[{p.b}{p.sk}, d_model]",
@@ -71,27 +72,27 @@ def _projections(p: Problem, steps: list[Step]) -> tuple[np.ndarray, np.ndarray,
     steps += [
         Step(
             name="project_q",
-            title="Query projection",
+            title=N_("Query projection"),
             formula="Q = X W_Q",
-            explanation="what each token is looking for",
+            explanation=N_("what each token is looking for"),
             inputs=(src_q, "W_Q"),
             output=p.out(q),
             shape=f"[{p.b}{p.sq}, {dk_sym}]",
         ),
         Step(
             name="project_k",
-            title="Key projection",
+            title=N_("Key projection"),
             formula="K = X W_K",
-            explanation="what each token offers to be matched on",
+            explanation=N_("what each token offers to be matched on"),
             inputs=(src_kv, "W_K"),
             output=p.out(k),
             shape=f"[{p.b}{p.sk}, {dkv_sym}]",
         ),
         Step(
             name="project_v",
-            title="Value projection",
+            title=N_("Value projection"),
             formula="V = X W_V",
-            explanation="the content each token hands over",
+            explanation=N_("the content each token hands over"),
             inputs=(src_kv, "W_V"),
             output=p.out(v),
             shape=f"[{p.b}{p.sk}, {dvv_sym}]",
@@ -126,7 +127,7 @@ def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
     steps += [
         Step(
             name="split_heads",
-            title="Split Q into heads",
+            title=N_("Split Q into heads"),
             formula=r"Q_i = Q[:, i d_k:(i+1) d_k]",
             explanation=f"h = {h} query heads of d_k = {d_k} columns each",
             inputs=("project_q",),
@@ -135,7 +136,7 @@ def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
         ),
         Step(
             name="split_k",
-            title="Split K into heads",
+            title=N_("Split K into heads"),
             formula=r"K_j = K[:, j d_k:(j+1) d_k]",
             explanation=f"{g} key head(s) of d_k = {d_k}",
             inputs=("project_k",),
@@ -144,7 +145,7 @@ def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
         ),
         Step(
             name="split_v",
-            title="Split V into heads",
+            title=N_("Split V into heads"),
             formula=r"V_j = V[:, j d_v:(j+1) d_v]",
             explanation=f"{g} value head(s) of d_v = {d_v}",
             inputs=("project_v",),
@@ -165,7 +166,7 @@ def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
     steps += [
         Step(
             name="repeat_k",
-            title="Share K across query heads",
+            title=N_("Share K across query heads"),
             formula=r"K'_i = K_{\lfloor i / (h/G) \rfloor}",
             explanation=kind,
             inputs=("split_k",),
@@ -175,7 +176,7 @@ def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
         ),
         Step(
             name="repeat_v",
-            title="Share V across query heads",
+            title=N_("Share V across query heads"),
             formula=r"V'_i = V_{\lfloor i / (h/G) \rfloor}",
             explanation=kind,
             inputs=("split_v",),
@@ -197,16 +198,16 @@ def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | N
     steps += [
         Step(
             name="scores",
-            title="Match scores",
+            title=N_("Match scores"),
             formula=r"S = Q K^\top",
-            explanation="S_ij = q_i · k_j: how well query i matches key j",
+            explanation=N_("S_ij = q_i · k_j: how well query i matches key j"),
             inputs=(heads.q_step, heads.k_step),
             output=p.out(scores),
             shape=score_shape,
         ),
         Step(
             name="scale",
-            title="Scale by √d_k",
+            title=N_("Scale by √d_k"),
             formula=r"\frac{Q K^\top}{\sqrt{d_k}}",
             explanation=f"divide by √d_k = √{d_k} ≈ {math.sqrt(d_k):.3f} so the variance stays near 1",
             inputs=("scores",),
@@ -219,9 +220,9 @@ def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | N
     steps += [
         Step(
             name="softmax",
-            title="Row-wise softmax",
+            title=N_("Row-wise softmax"),
             formula=r"A_{ij} = \frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
-            explanation="each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)",
+            explanation=N_("each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)"),
             inputs=("masked" if mask is not None else "scale",),
             output=p.out(weights),
             shape=score_shape,
@@ -229,9 +230,9 @@ def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | N
         ),
         Step(
             name="weighted_sum",
-            title="Weighted sum of values",
+            title=N_("Weighted sum of values"),
             formula=r"O = A V",
-            explanation="each output row is a convex combination of the value rows",
+            explanation=N_("each output row is a convex combination of the value rows"),
             inputs=("softmax", heads.v_step),
             output=p.out(context),
             shape=f"[{p.b}{p.hh}{p.sq}, d_v]",
@@ -249,7 +250,7 @@ def _output(p: Problem, steps: list[Step], context: np.ndarray) -> None:
         steps.append(
             Step(
                 name="concat_heads",
-                title="Concatenate heads",
+                title=N_("Concatenate heads"),
                 formula=r"\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h)",
                 explanation=f"{h} heads of d_v = {d_v} side by side",
                 inputs=("weighted_sum",),
@@ -263,9 +264,9 @@ def _output(p: Problem, steps: list[Step], context: np.ndarray) -> None:
     steps.append(
         Step(
             name="output_proj",
-            title="Output projection",
+            title=N_("Output projection"),
             formula=r"\mathrm{Concat}(\ldots) W_O" if p.multi else "O W_O",
-            explanation="W_O mixes what the heads found",
+            explanation=N_("W_O mixes what the heads found"),
             inputs=("concat_heads" if p.multi else "weighted_sum", "W_O"),
             output=p.out(result),
             shape=f"[{p.b}{p.sq}, d_model]",

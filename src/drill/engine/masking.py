@@ -10,6 +10,7 @@ import numpy as np
 from drill.engine import ops
 from drill.engine.problem import Problem, pad_mask
 from drill.engine.trace import Step
+from drill.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,9 @@ def steps(p: Problem, mask: Mask, logits: np.ndarray) -> list[Step]:
         steps.append(
             Step(
                 name="pad_mask",
-                title="Padding mask (keys)",
+                title=N_("Padding mask (keys)"),
                 formula=r"m_j \in \{0, 1\}",
-                explanation="1 = real token, 0 = PAD; one row per sequence, broadcast over queries",
+                explanation=N_("1 = real token, 0 = PAD; one row per sequence, broadcast over queries"),
                 inputs=("pad",),
                 output=p.out(mask.keep.astype(np.float64)),
                 shape=f"[{p.b}{p.sk}]",
@@ -68,7 +69,7 @@ def steps(p: Problem, mask: Mask, logits: np.ndarray) -> list[Step]:
     steps += [
         Step(
             name="mask",
-            title="Additive mask",
+            title=N_("Additive mask"),
             formula=formula,
             explanation=explanation,
             inputs=("pad_mask",) if mask.keep is not None else (),
@@ -78,9 +79,9 @@ def steps(p: Problem, mask: Mask, logits: np.ndarray) -> list[Step]:
         ),
         Step(
             name="masked",
-            title="Masked scores",
+            title=N_("Masked scores"),
             formula=r"\frac{Q K^\top}{\sqrt{d_k}} + M",
-            explanation="added before softmax: masked entries are -inf",
+            explanation=N_("added before softmax: masked entries are -inf"),
             inputs=("scale", "mask"),
             output=p.out(logits),
             shape=f"[{p.b}{p.hh}{p.sq}, {p.sk}]",

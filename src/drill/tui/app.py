@@ -17,7 +17,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from drill.i18n import N_
 from drill.tui import cjk
+from drill.tui.keys import translate_bindings
 from drill.tui.options import AppOptions
 from drill.tui.palette import ScreenCommands
 
@@ -31,6 +33,7 @@ MODES: dict[str, str] = {
     "quiz": "drill.tui.screens.quiz:QuizScreen",
     "calc": "drill.tui.screens.calc:CalcScreen",
     "code": "drill.tui.screens.code:CodeScreen",
+    "demo": "drill.tui.screens.demo:DemoListScreen",
 }
 
 EXIT_AFTER_ENV = "DRILL_EXIT_AFTER"
@@ -47,7 +50,7 @@ class DrillApp(App[None]):
     CSS_PATH = ["styles/app.tcss"]
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS = [
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit", N_("Quit"), show=False, priority=True),
     ]
 
     def __init__(self, mode: str, options: AppOptions) -> None:
@@ -63,15 +66,23 @@ class DrillApp(App[None]):
         # Set by the study / quiz screen once they have them; the CLI prints a line from them on exit.
         self.study_stats: SessionStats | None = None
         self.quiz_run: QuizRun | None = None
+        translate_bindings(self)
 
     def get_default_screen(self) -> Screen:
         """The mode's screen; it reports its own first paint (`reached("paint")`) before its loading starts."""
         module_name, class_name = MODES[self.mode_name].split(":")
         screen_class = getattr(importlib.import_module(module_name), class_name)
         screen = self.mode_screen = screen_class(self.options)
+        translate_bindings(screen)
         # Textual reads a pushed screen's CSS_PATH, but not the default screen's (textual is pinned exactly).
         self._load_screen_css(screen)
         return screen
+
+    def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
+        """Every pushed screen's footer and bindings in the UI language (drill.tui.keys.translate_bindings)."""
+        if isinstance(screen, Screen):
+            translate_bindings(screen)
+        return super().push_screen(screen, *args, **kwargs)
 
     def fail(self, error: Exception) -> None:
         """End the run with a user-facing error (called from the UI thread)."""

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
-from drill.i18n import _
+from drill.i18n import N_, _
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
     from textual.screen import Screen
 
 # Keys every drill screen has through the app (the palette's own key and the app's quit).
-APP_ROWS = (("ctrl+p", "Command palette (every action above)"), ("ctrl+c", "Quit (nothing is lost)"))
+APP_ROWS = (("ctrl+p", N_("Command palette (every action above)")), ("ctrl+c", N_("Quit (nothing is lost)")))
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def help_rows(screen: Screen) -> list[tuple[str, str]]:
         if row.tooltip:
             text += f" — {_(row.tooltip)}"
         rows.append((row.keys, text))
-    rows += [(keys, _(text)) for keys, text in getattr(screen, "HELP_NOTES", ())]
+    rows += [(_(keys), _(text)) for keys, text in getattr(screen, "HELP_NOTES", ())]
     rows += [(keys, _(text)) for keys, text in APP_ROWS]
     return rows
 
@@ -76,4 +77,18 @@ def show_help(screen: Screen) -> None:
     """Open the help screen for ``screen``'s keys."""
     from drill.tui.screens.help import HelpScreen
 
-    screen.app.push_screen(HelpScreen(_(getattr(screen, "HELP_TITLE", "Keys")), help_rows(screen)))
+    screen.app.push_screen(HelpScreen(_(getattr(screen, "HELP_TITLE", N_("Keys"))), help_rows(screen)))
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Show ``node``'s bindings in the UI language: its own copy of each (the class's stay English, so a
+    process can show another language later, as tests do) with description and tooltip through ``_()``.
+    The footer reads these; the help and palette rows translate the class's BINDINGS themselves."""
+    from dataclasses import replace
+
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [
+            replace(b, description=_(b.description), tooltip=_(b.tooltip) if b.tooltip else b.tooltip)
+            for b in bindings
+        ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from drill.i18n import N_
 from drill.tui.options import AppOptions
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from drill.store import Store
     from drill.store.types import BrowseRow, CardInfo, Counts, DueCard, GradeResult, UndoResult
 
-GRADE_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}  # translated where shown
 
 
 @dataclass

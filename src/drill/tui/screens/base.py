@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.screen import Screen
 
+from drill.i18n import N_
 from drill.tui.keys import show_help
 from drill.tui.options import AppOptions
 
@@ -15,8 +16,8 @@ if TYPE_CHECKING:
 
 
 class ModeScreen(Screen[None]):
-    HELP_TITLE = "drill — keys"
-    PALETTE_GROUP = "drill"
+    HELP_TITLE = N_("drill — keys")
+    PALETTE_GROUP = N_("drill")
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__()

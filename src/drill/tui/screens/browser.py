@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
+from drill.i18n import N_
 from drill.tui.text import visible
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def row_cells(row: BrowseRow, question: str = "") -> tuple[Text, ...]:
 class BrowserScreen(Screen[str | None]):
     CSS_PATH = "../styles/browser.tcss"
     BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("ctrl+f", "focus_search", "Search"),
+        Binding("escape", "close", N_("Back")),
+        Binding("ctrl+f", "focus_search", N_("Search")),
     ]
 
     def __init__(self, session: StudySession, *, focus_search: bool = False) -> None:

@@ -20,6 +20,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.errors import DrillError
+from drill.i18n import N_, _
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
@@ -35,22 +36,22 @@ EDITOR_NAMES = ("X", "W_Q", "W_K", "W_V", "W_O", "pad")
 class CalcScreen(ModeScreen):
     CSS_PATH = "../styles/calc.tcss"
     AUTO_FOCUS = "#calc-steps"
-    HELP_TITLE = "drill calc — keys"
-    PALETTE_GROUP = "Calc"
+    HELP_TITLE = N_("drill calc — keys")
+    PALETTE_GROUP = N_("Calc")
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Prev step", key_display="←", tooltip="↑/↓ in the step list too"),
-        Binding("right", "step(1)", "Next step", key_display="→"),
-        Binding("c", "causal", "Causal", tooltip="the causal mask on/off (future keys get −∞)"),
+        Binding("left", "step(-1)", N_("Prev step"), key_display="←", tooltip=N_("↑/↓ in the step list too")),
+        Binding("right", "step(1)", N_("Next step"), key_display="→"),
+        Binding("c", "causal", N_("Causal"), tooltip=N_("the causal mask on/off (future keys get −∞)")),
         Binding(
-            "p", "padding", "Padding", tooltip="the padding mask on/off (the last token is PAD unless typed)"
+            "p", "padding", N_("Padding"), tooltip=N_("the padding mask on/off (the last token is PAD unless typed)")
         ),
-        Binding("h", "heads", "Heads", tooltip="cycles through the numbers of heads the weights allow"),
-        Binding("e", "edit", "Edit", tooltip="X, W_Q, W_K, W_V, W_O and the pad mask (enter applies)"),
-        Binding("r", "random", "Random", tooltip="random inputs of the same shapes"),
-        Binding("escape", "close_editor", "Close editor", show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("h", "heads", N_("Heads"), tooltip=N_("cycles through the numbers of heads the weights allow")),
+        Binding("e", "edit", N_("Edit"), tooltip=N_("X, W_Q, W_K, W_V, W_O and the pad mask (enter applies)")),
+        Binding("r", "random", N_("Random"), tooltip=N_("random inputs of the same shapes")),
+        Binding("escape", "close_editor", N_("Close editor"), show=False),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, options: AppOptions) -> None:
@@ -67,11 +68,11 @@ class CalcScreen(ModeScreen):
     # --- layout -----------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("drill calc · computing…"), id="calc-header")
+        yield Static(Text(_("drill calc · computing…")), id="calc-header")
         with Horizontal(id="calc-body"):
             yield OptionList(id="calc-steps")
             with VerticalScroll(id="calc-view"):
-                yield Static(Text("computing…", style="italic"), id="calc-step")
+                yield Static(Text(_("computing…"), style="italic"), id="calc-step")
         yield MatrixEditor(EDITOR_NAMES, id="calc-editor")
         yield Footer()
 
@@ -126,7 +127,7 @@ class CalcScreen(ModeScreen):
         steps = self.query_one("#calc-steps", OptionList)
         steps.clear_options()
         steps.add_options(
-            [Option(Text(f"{i + 1:>2} {visible(step.title)}", overflow="ellipsis"), id=step.name)
+            [Option(Text(f"{i + 1:>2} {visible(_(step.title))}", overflow="ellipsis"), id=step.name)
              for i, step in enumerate(trace.steps)]
         )  # fmt: skip
         steps.highlighted = self.index
@@ -151,18 +152,18 @@ class CalcScreen(ModeScreen):
         if state is not None:
             s, d = state.x.shape
             text.append(f" · S={s} d={d}")
-            heads = f"heads {state.heads}"
+            heads = _("heads {count}").format(count=state.heads)
             if state.kv_heads != state.heads:
                 heads += f"/KV {state.kv_heads}"
             text.append(f" · {heads}", style="bold")
             text.append(
-                " · causal " + ("ON" if state.causal else "off"), style="bold" if state.causal else ""
+                " · " + (_("causal ON") if state.causal else _("causal off")), style="bold" if state.causal else ""
             )
             if state.pad is not None:
                 pad = "".join("1" if v else "0" for v in state.pad)
-                text.append(f" · pad ON {pad}", style="bold")
+                text.append(" · " + _("pad ON {mask}").format(mask=pad), style="bold")
             else:
-                text.append(" · pad off")
+                text.append(" · " + _("pad off"))
         else:
             text.append(" · fixed example", style="dim")
         text.append("  │  ")
@@ -200,7 +201,7 @@ class CalcScreen(ModeScreen):
             if editor.display:
                 editor.show_error(what if what in EDITOR_NAMES else None, str(err))
             else:
-                self.notify(str(err), title="not changed", severity="warning", timeout=6)
+                self.notify(str(err), title=_("not changed"), severity="warning", timeout=6)
             return False
         self.query_one(MatrixEditor).show_error(None, None)
         self.show_trace(keep)
@@ -242,7 +243,9 @@ class CalcScreen(ModeScreen):
             return
         if not self.model.editable:
             self.notify(
-                f"{self.trace.example or 'this trace'} is a fixed example; press r for attention inputs you can edit",
+                _("{example} is a fixed example; press r for attention inputs you can edit").format(
+                    example=self.trace.example or _("this trace")
+                ),
                 severity="warning",
             )
             return

@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def info_renderable(card: Card, info: CardInfo) -> Group:
     for entry in info.history:
         history.add_row(
             _when(entry.reviewed_at),
-            f"{entry.rating} {GRADE_NAMES.get(entry.rating, '')}",
+            f"{entry.rating} {_(GRADE_NAMES.get(entry.rating, ''))}",
             f"{entry.state_before.value} → {entry.state_after.value}",
             f"{entry.scheduled_days:.2f} d",
             _num(entry.stability_after, ".2f"),
@@ -75,9 +76,9 @@ def info_renderable(card: Card, info: CardInfo) -> Group:
 class CardInfoScreen(ModalScreen[None]):
     CSS_PATH = "../styles/modal.tcss"
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("i", "close", "Close"),
-        Binding("q", "close", "Close"),
+        Binding("escape", "close", N_("Close")),
+        Binding("i", "close", N_("Close")),
+        Binding("q", "close", N_("Close")),
     ]
 
     def __init__(self, card: Card, info: CardInfo) -> None:

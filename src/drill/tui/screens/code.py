@@ -163,8 +163,9 @@ class CodeScreen(ModeScreen):
         self._refresh_header()
 
     def _tick(self) -> None:
-        if self.remaining is not None and self.remaining > 0:
-            self.remaining -= 1
+        """The time left, from the screen's timer (options.timer: frozen in tests)."""
+        if self.remaining is not None:
+            self.remaining = max(0, self.code_task.budget_s - int(self.options.timer() - self.started))
 
     def show(self, text: Text) -> None:
         self.query_one("#code-result-text", Static).update(text)
@@ -315,9 +316,14 @@ class CodeScreen(ModeScreen):
         with tempfile.NamedTemporaryFile("w", suffix=f"_{self.code_task.name}.py", delete=False, encoding="utf-8") as f:
             f.write(self.code)
             path = f.name
+        from textual.app import SuspendNotSupported
+
         try:
-            with self.app.suspend():
-                subprocess.run([*shlex.split(editor), path], check=False)
+            try:
+                with self.app.suspend():  # the terminal is the editor's until it exits, as with git commit
+                    subprocess.run([*shlex.split(editor), path], check=False)
+            except SuspendNotSupported:  # no terminal to hand over (headless): run it as it is
+                subprocess.run([*shlex.split(editor), path], check=False, stdin=subprocess.DEVNULL)
             with open(path, encoding="utf-8") as f:
                 self.query_one("#code-editor", TextArea).load_text(f.read())
         except (OSError, UnicodeDecodeError) as err:

@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from drill.i18n import N_
+
 
 def keys_table(rows: list[tuple[str, str]]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
@@ -23,9 +25,9 @@ def keys_table(rows: list[tuple[str, str]]) -> Table:
 class HelpScreen(ModalScreen[None]):
     CSS_PATH = "../styles/modal.tcss"
     BINDINGS = [
-        Binding("escape", "dismiss", "Close"),
-        Binding("question_mark", "dismiss", "Close", key_display="?"),
-        Binding("q", "dismiss", "Close"),
+        Binding("escape", "dismiss", N_("Close")),
+        Binding("question_mark", "dismiss", N_("Close"), key_display="?"),
+        Binding("q", "dismiss", N_("Close")),
     ]
 
     def __init__(self, title: str, rows: list[tuple[str, str]]) -> None:

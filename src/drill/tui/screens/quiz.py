@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from drill.errors import DrillError
+from drill.i18n import N_, _
 from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, Result, build_items
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
@@ -86,22 +87,25 @@ def stem_text(stem: str) -> Text:
     return text
 
 
+CHOOSE = {"A": N_("Choose A"), "B": N_("Choose B"), "C": N_("Choose C"), "D": N_("Choose D"), "E": N_("Choose E")}
+
+
 class QuizScreen(ModeScreen):
     CSS_PATH = "../styles/quiz.tcss"
-    HELP_TITLE = "drill quiz — keys"
-    PALETTE_GROUP = "Quiz"
-    HELP_NOTES = (("type + enter", "Answer a numeric question (checked to the stated tolerance)"),)
+    HELP_TITLE = N_("drill quiz — keys")
+    PALETTE_GROUP = N_("Quiz")
+    HELP_NOTES = ((N_("type + enter"), N_("Answer a numeric question (checked to the stated tolerance)")),)
 
     BINDINGS = [
         *(
-            Binding(key, f"choose('{letter}')", f"Choose {letter}", show=False)
+            Binding(key, f"choose('{letter}')", CHOOSE[letter], show=False)
             for i, letter in enumerate(LETTERS[:5])
             for key in (letter.lower(), str(i + 1))
         ),
-        Binding("enter", "next", "Next", tooltip="the next question after the feedback"),
-        Binding("space", "next", "Next", show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit", tooltip="the answers given so far are saved"),
+        Binding("enter", "next", N_("Next"), tooltip=N_("the next question after the feedback")),
+        Binding("space", "next", N_("Next"), show=False),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("q", "quit", N_("Quit"), tooltip=N_("the answers given so far are saved")),
     ]
 
     def __init__(self, options: AppOptions) -> None:
@@ -112,7 +116,7 @@ class QuizScreen(ModeScreen):
         self.run: QuizRun | None = None
         self.store: Store | None = None
         self._owns_store = False
-        self.pack_title = "loading…"
+        self.pack_title = _("loading…")
         self.answered: Result | None = None  # the current question's result, once answered
         self.saved_attempt: int | None = None
         self.save_error: str | None = None
@@ -124,11 +128,11 @@ class QuizScreen(ModeScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="quiz-top"):
-            yield Static(Text("drill quiz · loading…"), id="quiz-header")
+            yield Static(Text(_("drill quiz · loading…")), id="quiz-header")
             yield Countdown(self.options.timer, id="countdown")
         with VerticalScroll(id="quiz-body"):
             yield Static("", id="quiz-meta")
-            yield Static(Text("Loading the questions…", style="italic"), id="quiz-stem")
+            yield Static(Text(_("Loading the questions…"), style="italic"), id="quiz-stem")
             yield ChoiceList(id="choices")
             yield Static("", id="quiz-feedback")
         # Outside the scroll: a typed answer's field stays in view however long the question is.
@@ -173,7 +177,7 @@ class QuizScreen(ModeScreen):
 
             store, owns = open_store(self.options.db_url, self.options.user), True
         store.sync_content(library)
-        title = " + ".join(pack.id for pack in library.packs) or "no pack"
+        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
         return QuizSetup(QuizRun(items, self.options.clock), store, owns, title)
 
     async def _ready(self, setup: QuizSetup) -> None:
@@ -197,7 +201,7 @@ class QuizScreen(ModeScreen):
         meta = Text(no_wrap=True, overflow="ellipsis")
         meta.append(f"§{visible(item.section)}", style="bold")
         meta.append(f" · {visible(item.id)}")
-        meta.append(" · chapter quiz" if item.kind == "chapter" else " · generated from the engine")
+        meta.append(" · " + (_("chapter quiz") if item.kind == "chapter" else _("generated from the engine")))
         self.query_one("#quiz-meta", Static).update(meta)
         self.query_one("#quiz-stem", Static).update(stem_text(item.stem))
         choices = self.query_one(ChoiceList)
@@ -221,8 +225,8 @@ class QuizScreen(ModeScreen):
         text.append("drill quiz", style="bold")
         if self.run is not None:
             number = max(1, min(self.run.index + (0 if self.answered else 1), len(self.run.items)))
-            text.append(f" · question {number}/{len(self.run.items)}", style="bold")
-            text.append(f" · score {self.run.score} · streak {self.run.streak}")
+            text.append(" · " + _("question {number}/{count}").format(number=number, count=len(self.run.items)), style="bold")
+            text.append(" · " + _("score {score} · streak {streak}").format(score=self.run.score, streak=self.run.streak))
         text.append(f" · {self.pack_title}", style="dim")
         self.query_one("#quiz-header", Static).update(text)
 
@@ -276,22 +280,22 @@ class QuizScreen(ModeScreen):
         self.set_focus(None)
         feedback = Text()
         if result.correct:
-            feedback.append("✓ Right.", style="bold")
+            feedback.append(_("✓ Right."), style="bold")
             if item.numeric:
-                feedback.append(f"  The answer is {item.answer_text()}.")
+                feedback.append("  " + _("The answer is {answer}.").format(answer=item.answer_text()))
         elif result.timed_out:
-            feedback.append("⏱ Time's up", style="bold")
-            feedback.append(f" (counts as wrong). The answer is {visible(item.answer_text())}.")
+            feedback.append(_("⏱ Time's up"), style="bold")
+            feedback.append(" " + _("(counts as wrong). The answer is {answer}.").format(answer=visible(item.answer_text())))
         else:
-            feedback.append("✗ Wrong.", style="bold")
+            feedback.append(_("✗ Wrong."), style="bold")
             if item.numeric:
-                feedback.append(f"  You typed {visible(result.chosen or '')}.")
-            feedback.append(f"  The answer is {visible(item.answer_text())}.")
+                feedback.append("  " + _("You typed {answer}.").format(answer=visible(result.chosen or "")))
+            feedback.append("  " + _("The answer is {answer}.").format(answer=visible(item.answer_text())))
         feedback.append("\n\n")
         feedback.append(visible(item.explanation))
         last = self.run is not None and self.run.finished
         feedback.append("\n\n")
-        feedback.append("enter  " + ("see your score" if last else "next question"), style="dim")
+        feedback.append("enter  " + (_("see your score") if last else _("next question")), style="dim")
         box = self.query_one("#quiz-feedback", Static)
         box.update(feedback)
         box.set_class(result.correct, "right")
@@ -328,7 +332,7 @@ class QuizScreen(ModeScreen):
         if self._started_clock is None:
             return None
         if self.store.readonly:
-            self.save_error = "the database is open read-only"
+            self.save_error = _("the database is open read-only")
             return None
         settings = self.settings.as_dict()
         try:

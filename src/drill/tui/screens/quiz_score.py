@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from drill.errors import DrillError
+from drill.i18n import N_, _
 from drill.tui.models.quiz import QuizRun, Result
 from drill.tui.text import visible
 from drill.tui.widgets.header import format_clock
@@ -26,13 +27,13 @@ def score_table(run: QuizRun, elapsed: float, saved_attempt: int | None, save_er
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     percent = f" ({run.score / total:.0%})" if total else ""
-    table.add_row("score", f"{run.score} / {total}{percent}")
-    table.add_row("time", format_clock(elapsed))
-    table.add_row("best streak", str(run.best_streak))
+    table.add_row(_("score"), f"{run.score} / {total}{percent}")
+    table.add_row(_("time"), format_clock(elapsed))
+    table.add_row(_("best streak"), str(run.best_streak))
     timeouts = sum(1 for r in run.results if r.timed_out)
-    table.add_row("timed out", str(timeouts))
+    table.add_row(_("timed out"), str(timeouts))
     if save_error:
-        table.add_row("saved", Text(f"NOT saved: {save_error}", style="bold"))
+        table.add_row(_("saved"), Text(_("NOT saved: {error}").format(error=save_error), style="bold"))
     elif saved_attempt is not None:
         table.add_row("saved", f"attempt #{saved_attempt}")
     return table
@@ -55,9 +56,9 @@ def review_block(number: int, result: Result) -> Group:
 class QuizScoreScreen(Screen):
     CSS_PATH = "../styles/quiz.tcss"
     BINDINGS = [
-        Binding("m", "make_due", "Make related cards due now"),
-        Binding("q", "quit", "Quit"),
-        Binding("enter", "quit", "Quit", show=False),
+        Binding("m", "make_due", N_("Make related cards due now")),
+        Binding("q", "quit", N_("Quit")),
+        Binding("enter", "quit", N_("Quit"), show=False),
     ]
 
     def __init__(
@@ -79,7 +80,7 @@ class QuizScoreScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="score-body"):
-            yield Static(Text("Quiz finished", style="bold"), id="score-title")
+            yield Static(Text(_("Quiz finished"), style="bold"), id="score-title")
             yield Static(score_table(self.run, self.elapsed, self.saved_attempt, self.save_error), id="score")
             yield Static(self._offer_text(), id="score-offer")
             yield Static(self._review(), id="score-review")
@@ -88,8 +89,8 @@ class QuizScoreScreen(Screen):
     def _review(self) -> Group | Text:
         wrong = self.run.wrong()
         if not wrong:
-            return Text("No wrong answers to review. ✓", style="bold")
-        blocks: list = [Text(f"Review: {len(wrong)} wrong answer(s)", style="bold underline"), Text("")]
+            return Text(_("No wrong answers to review. ✓"), style="bold")
+        blocks: list = [Text(_("Review: {count} wrong answer(s)").format(count=len(wrong)), style="bold underline"), Text("")]
         blocks += [review_block(n, r) for n, r in enumerate(wrong, start=1)]
         return Group(*blocks)
 
@@ -98,7 +99,7 @@ class QuizScoreScreen(Screen):
         text = Text()
         if not cards:
             if self.run.wrong():
-                text.append("The wrong answers name no study cards.", style="dim")
+                text.append(_("The wrong answers name no study cards."), style="dim")
             return text
         if self.made_due is None:
             text.append("m", style="bold reverse")
@@ -119,7 +120,7 @@ class QuizScoreScreen(Screen):
         try:
             self.made_due = self._make_due_now(cards)
         except DrillError as err:
-            self.notify(f"Could not make the cards due: {err}", severity="error")
+            self.notify(_("Could not make the cards due: {error}").format(error=err), severity="error")
             return
         self.query_one("#score-offer", Static).update(self._offer_text())
 

@@ -23,6 +23,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from drill.errors import DrillError
+from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES, StudySession, pack_title
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
@@ -35,36 +36,42 @@ if TYPE_CHECKING:
     from drill.tui.widgets.grade_bar import GradeBar, GradeButton
     from drill.tui.widgets.step_pane import StepPane
 
+# What a card action's toast says once done (the action's name is its binding's description).
+DONE = {"Suspend": N_("{card} suspended."), "Bury": N_("{card} buried.")}
+
 # Below this width the side pane is hidden unless asked for (and then it covers the card).
 NARROW_WIDTH = 100
 
 
 class StudyScreen(ModeScreen):
     CSS_PATH = "../styles/study.tcss"
-    HELP_TITLE = "drill study — keys"
-    PALETTE_GROUP = "Study"
+    HELP_TITLE = N_("drill study — keys")
+    PALETTE_GROUP = N_("Study")
     AUTO_FOCUS = None  # the card view is mounted after the first paint and focused then
 
     BINDINGS = [
-        Binding("space", "reveal", "Show answer", priority=True),
-        Binding("enter", "reveal", "Show answer", show=False, priority=True),
-        Binding("1", "grade(1)", "Again", show=False),
-        Binding("2", "grade(2)", "Hard", show=False),
-        Binding("3", "grade(3)", "Good", show=False),
-        Binding("4", "grade(4)", "Easy", show=False),
-        Binding("left", "step(-1)", "Previous step", key_display="←", show=False, priority=True),
-        Binding("right", "step(1)", "Next step", key_display="→", show=False, priority=True),
-        Binding("p", "toggle_pane", "Steps pane"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "suspend", "Suspend"),
-        Binding("b", "bury", "Bury"),
-        Binding("i", "info", "Card info"),
-        Binding("slash", "search", "Search", key_display="/"),
-        Binding("l", "browse", "Browse"),
-        Binding("D", "interview_plan", "Interview date", show=False, tooltip="set the day: readiness forecast, "
-                "reviews that land before it"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("space", "reveal", N_("Show answer"), priority=True),
+        Binding("enter", "reveal", N_("Show answer"), show=False, priority=True),
+        Binding("1", "grade(1)", N_("Again"), show=False),
+        Binding("2", "grade(2)", N_("Hard"), show=False),
+        Binding("3", "grade(3)", N_("Good"), show=False),
+        Binding("4", "grade(4)", N_("Easy"), show=False),
+        Binding("left", "step(-1)", N_("Previous step"), key_display="←", show=False, priority=True),
+        Binding("right", "step(1)", N_("Next step"), key_display="→", show=False, priority=True),
+        Binding("p", "toggle_pane", N_("Steps pane")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("s", "suspend", N_("Suspend")),
+        Binding("b", "bury", N_("Bury")),
+        Binding("i", "info", N_("Card info")),
+        Binding("slash", "search", N_("Search"), key_display="/"),
+        Binding("l", "browse", N_("Browse")),
+        Binding(
+            "d", "demo", N_("Demo"), show=False, tooltip=N_("the chapter's interactive demo for this card's section")
+        ),
+        Binding("D", "interview_plan", N_("Interview date"), show=False, tooltip=N_("set the day: readiness forecast, "
+                "reviews that land before it")),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(self, options: AppOptions) -> None:
@@ -86,7 +93,7 @@ class StudyScreen(ModeScreen):
         # footer are mounted right after it.
         yield StudyHeader(self.options.timer, id="header")
         with Horizontal(id="body"):
-            yield Static(Text("loading the cards and your progress…", style="italic"), id="loading")
+            yield Static(Text(_("loading the cards and your progress…"), style="italic"), id="loading")
 
     def on_mount(self) -> None:
         self._apply_width(self.app.size.width)
@@ -355,9 +362,9 @@ class StudyScreen(ModeScreen):
         self.card = None
         self._ended = True
         if self.session.limit_reached():
-            title = f"Session limit reached ({self.options.limit} reviews)."
+            title = _("Session limit reached ({count} reviews).").format(count=self.options.limit)
         else:
-            title = "No more cards for now."
+            title = _("No more cards for now.")
         self.query_one(CardView).show_message(title, "")
         self.step_pane.show_loading(())
         self.grade_bar.set_intervals({})
@@ -382,7 +389,7 @@ class StudyScreen(ModeScreen):
         """Whether the store is open; if not, the learner is told the key had no effect (nothing is lost)."""
         if self.session is None:
             self.notify(
-                "Still opening your progress database — nothing was done; try again in a moment.", timeout=2
+                _("Still opening your progress database — nothing was done; try again in a moment."), timeout=2
             )
         return self.session is not None
 
@@ -396,7 +403,7 @@ class StudyScreen(ModeScreen):
             return
         view = self.query_one(CardView)
         if not view.revealed:
-            self.notify("Reveal the answer first (space).", timeout=2)
+            self.notify(_("Reveal the answer first (space)."), timeout=2)
             return
         if not self._ready():
             return
@@ -405,7 +412,7 @@ class StudyScreen(ModeScreen):
         try:
             self.session.grade(self.card.id, rating, duration_ms)
         except DrillError as err:
-            self.notify(f"Not saved: {err}", severity="error")
+            self.notify(_("Not saved: {error}").format(error=err), severity="error")
             return
         self.show_next()
 
@@ -426,14 +433,17 @@ class StudyScreen(ModeScreen):
         try:
             result = self.session.undo()
         except DrillError as err:
-            self.notify(f"Undo failed: {err}", severity="error")
+            self.notify(_("Undo failed: {error}").format(error=err), severity="error")
             return
         if result is None:
-            self.notify("Nothing to undo.", timeout=2)
+            self.notify(_("Nothing to undo."), timeout=2)
             return
         card = self.session.card(result.card_id)
         self.notify(
-            f"Undid {GRADE_NAMES.get(int(result.rating), result.rating)} on {result.card_id}.", timeout=2
+            _("Undid {grade} on {card}.").format(
+                grade=_(GRADE_NAMES.get(int(result.rating), str(result.rating))), card=result.card_id
+            ),
+            timeout=2,
         )
         if card is not None:
             self.show_card(card)
@@ -447,9 +457,9 @@ class StudyScreen(ModeScreen):
         try:
             method(card_id)
         except DrillError as err:
-            self.notify(f"{verb} failed: {err}", severity="error")
+            self.notify(_("{action} failed: {error}").format(action=_(verb), error=err), severity="error")
             return
-        self.notify(f"{card_id} {verb.lower()}ed.", timeout=2)
+        self.notify(_(DONE[verb]).format(card=card_id), timeout=2)
         self.show_next()
 
     def action_suspend(self) -> None:
@@ -466,6 +476,20 @@ class StudyScreen(ModeScreen):
         from drill.tui.screens.card_info import CardInfoScreen
 
         self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
+
+    def action_demo(self) -> None:
+        if self.card is None:
+            return
+        from drill.content.demos import load_demos
+        from drill.i18n import _
+        from drill.tui.screens.demo import DemoScreen, demo_for_section, make_demo
+
+        info = demo_for_section(load_demos(), self.card.section)
+        demo = make_demo(info, self.options.content_path) if info is not None else None
+        if info is None or demo is None:
+            self.notify(_("no demo for section {section} in drill yet").format(section=self.card.section))
+            return
+        self.app.push_screen(DemoScreen(info, demo))
 
     def action_interview_plan(self) -> None:
         if not self._ready() or self.session is None or self.session.readonly:

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from drill.i18n import N_, _
 from drill.tui.models.study import SessionStats
 from drill.tui.widgets.header import format_clock
 
@@ -20,22 +21,22 @@ def summary_table(stats: SessionStats, elapsed: float, next_due: datetime | None
     table = Table(box=None, show_header=False, pad_edge=False)
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("cards reviewed", str(stats.reviewed))
-    table.add_row("again", f"{stats.again} ({stats.again_rate:.0%})")
-    table.add_row("new cards", str(stats.new_seen))
-    table.add_row("time", format_clock(elapsed))
-    due_text = "nothing scheduled" if next_due is None else next_due.astimezone().strftime("%Y-%m-%d %H:%M")
-    table.add_row("next due", due_text)
+    table.add_row(_("cards reviewed"), str(stats.reviewed))
+    table.add_row(_("again"), f"{stats.again} ({stats.again_rate:.0%})")
+    table.add_row(_("new cards"), str(stats.new_seen))
+    table.add_row(_("time"), format_clock(elapsed))
+    due_text = _("nothing scheduled") if next_due is None else next_due.astimezone().strftime("%Y-%m-%d %H:%M")
+    table.add_row(_("next due"), due_text)
     return table
 
 
 class SummaryScreen(ModalScreen[str]):
     CSS_PATH = "../styles/modal.tcss"
     BINDINGS = [
-        Binding("q", "finish('quit')", "Quit"),
-        Binding("enter", "finish('continue')", "Check again"),
-        Binding("l", "finish('browse')", "Browse"),
-        Binding("escape", "finish('stay')", "Close"),
+        Binding("q", "finish('quit')", N_("Quit")),
+        Binding("enter", "finish('continue')", N_("Check again")),
+        Binding("l", "finish('browse')", N_("Browse")),
+        Binding("escape", "finish('stay')", N_("Close")),
     ]
 
     def __init__(self, stats: SessionStats, elapsed: float, next_due: datetime | None) -> None:
@@ -46,10 +47,10 @@ class SummaryScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text("Session summary", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Session summary"), style="bold"), classes="dialog-title")
             yield Static(summary_table(self.stats, self.elapsed, self.next_due), id="summary")
             yield Static(
-                Text("q quit · enter check for due cards · l browse · esc close", style="dim"),
+                Text(_("q quit · enter check for due cards · l browse · esc close"), style="dim"),
                 classes="dialog-hint",
             )
 

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
+from drill.i18n import _
 from drill.tui.text import visible
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def card_meta(card: Card) -> Text:
     text.append(f"§{visible(card.section)}", style="bold")
     text.append(f" · {visible(card.id)}")
     if card.bank:
-        text.append(f" · 题库 #{card.bank}")
+        text.append(f" · 题库 #{card.bank}")  # the chapter's own name for its 7.24 question bank
     if card.tags:
         text.append(" · " + visible(", ".join(card.tags)), style="dim")
     return text
@@ -86,9 +87,9 @@ class CardView(VerticalScroll):
         self._markdown = None
 
     def compose(self) -> ComposeResult:
-        yield CardText(Text("loading…", style="italic"), id="card-meta")
+        yield CardText(Text(_("loading…"), style="italic"), id="card-meta")
         yield CardText("", id="question")
-        yield CardText(Text("space / enter  show answer", style="dim"), id="reveal-hint")
+        yield CardText(Text(_("space / enter  show answer"), style="dim"), id="reveal-hint")
         with Vertical(id="answer"):
             yield CardText("", id="errata")
 

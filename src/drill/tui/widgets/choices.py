@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from drill.i18n import _
 from drill.tui.text import visible
 
 
@@ -39,9 +40,9 @@ class ChoiceRow(Static):
         line.append(" ")
         line.append(visible(self.text))
         if mark == "right":
-            line.append("   ✓ answer", style="bold")
+            line.append("   " + _("✓ answer"), style="bold")
         elif mark == "wrong":
-            line.append("   ✗ your choice", style="bold")
+            line.append("   " + _("✗ your choice"), style="bold")
         self.update(line)
 
     def on_click(self) -> None:

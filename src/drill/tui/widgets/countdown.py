@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
+from drill.i18n import _
+
 BAR_WIDTH = 10
 TICK_SECONDS = 0.2
 
@@ -22,13 +24,13 @@ def countdown_text(remaining: float, total: float, *, stopped: bool = False) -> 
     filled = 0 if total <= 0 else round(BAR_WIDTH * max(0.0, remaining) / total)
     low = remaining <= min(5.0, total / 3)
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append("time ")
+    text.append(_("time") + " ")
     text.append(f"{left:>3d} s", style="bold")
     text.append(" ")
     text.append("█" * filled, style="bold" if low and not stopped else "")
     text.append("░" * (BAR_WIDTH - filled), style="dim")
     if stopped:
-        text.append(" (stopped)", style="dim")
+        text.append(" " + _("(stopped)"), style="dim")
     elif low:
         text.append(" hurry!", style="bold")
     return text

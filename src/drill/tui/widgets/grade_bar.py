@@ -10,6 +10,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
+from drill.i18n import _
 from drill.tui.models.study import GRADE_NAMES
 
 
@@ -29,7 +30,7 @@ class GradeButton(Static):
     def set_interval_text(self, interval: timedelta | None) -> None:
         text = Text(justify="center")
         text.append(f"{self.rating} ", style="bold")
-        text.append(GRADE_NAMES[self.rating], style="bold")
+        text.append(_(GRADE_NAMES[self.rating]), style="bold")
         text.append(" · ")
         if interval is None:
             text.append("…")

@@ -56,16 +56,16 @@ class StudyHeader(Static):
         text.append(self.pack)
         if self.due is not None:
             text.append("  │  ")
-            text.append(f"due {self.due}", style="bold")
+            text.append(_("due {count}").format(count=self.due), style="bold")
             text.append(" · ")
-            text.append(f"new {self.new}")
+            text.append(_("new {count}").format(count=self.new))
             text.append(" · ")
-            text.append(f"done today {self.done}")
+            text.append(_("done today {count}").format(count=self.done))
         if self.interview is not None:
             days, ready = self.interview
             text.append("  │  ")
             text.append(_("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
                         style="bold")  # fmt: skip
         text.append("  │  ")
-        text.append(f"session {format_clock(self.elapsed())}")
+        text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text

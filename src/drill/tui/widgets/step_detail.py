@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from drill.i18n import N_, _
 from drill.tui.widgets.matrix import matrix_table
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def compact(renderable: RenderableType) -> RenderableType:
     return renderable
 
 
-AXIS_NAMES = {"h": "head", "G": "KV head", "B": "sequence"}
+AXIS_NAMES = {"h": N_("head"), "G": N_("KV head"), "B": N_("sequence")}  # translated where shown
 
 
 def labelled(label: str, value: np.ndarray, shape: str | None = None) -> Group:
@@ -50,7 +51,7 @@ def labelled(label: str, value: np.ndarray, shape: str | None = None) -> Group:
     parts: list[RenderableType] = [Text(label, style="bold", no_wrap=True)]
     if getattr(value, "ndim", 0) == 3:
         axis = (shape or "").strip("[]").split(",")[0].strip()
-        name = AXIS_NAMES.get(axis, axis or "slice")
+        name = _(AXIS_NAMES.get(axis, axis or N_("slice")))
         for index, sub in enumerate(value):
             parts.append(Text(f"{name} {index}", style="italic", no_wrap=True))
             parts.append(compact(matrix_table(sub)))
@@ -83,31 +84,31 @@ def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
     step = trace.steps[index]
     head = Text()
     head.append(f"{index + 1}/{len(trace.steps)}  ", style="dim")
-    head.append(step.title, style="bold")
+    head.append(_(step.title), style="bold")
     head.append(f"   {step.name}", style="dim")
-    head.append("   ← → step", style="dim")
+    head.append("   " + _("← → step"), style="dim")
     parts: list[RenderableType] = [head]
     if formula:
         parts.append(Text(formula))
     shape = Text()
-    shape.append("shape ", style="dim")
+    shape.append(_("shape") + " ", style="dim")
     shape.append(step.shape)
     shape.append(" = ", style="dim")
-    shape.append(dims(step.output) or "scalar")
+    shape.append(dims(step.output) or _("scalar"))
     parts.append(shape)
     if step.explanation:
-        parts.append(Text(step.explanation, style="italic"))
+        parts.append(Text(_(step.explanation), style="italic"))
     tables = []
     for name in step.inputs:
         value = input_value(trace, name)
         if value is None or value is step.output or _same_given(trace, name, value, step.output):
             continue
-        tables.append(labelled(f"in: {name} {dims(value)}", value, input_shape(trace, name)))
+        tables.append(labelled(_("in: {name} {shape}").format(name=name, shape=dims(value)), value, input_shape(trace, name)))
     # Inputs, then the output: side by side when the screen is wide enough, one under another when not.
-    tables.append(labelled(f"out: {step.name} {dims(step.output)}", step.output, step.shape))
+    tables.append(labelled(_("out: {name} {shape}").format(name=step.name, shape=dims(step.output)), step.output, step.shape))
     parts.append(Text(""))
     parts.append(Columns(tables, padding=(0, 3)))
     if step.note:
         parts.append(Text(""))
-        parts.append(Text("note: " + step.note, style="bold"))
+        parts.append(Text(_("note: {note}").format(note=step.note), style="bold"))
     return Group(*parts)

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from drill.i18n import _
 from drill.tui.steps import StepView
 from drill.tui.widgets.matrix import matrix_table
 from drill.tui.widgets.rendered_once import RenderedOnce
@@ -27,7 +28,7 @@ class StepPane(VerticalScroll):
         self._bodies: dict[tuple[tuple[str, ...], int], RenderedOnce] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("steps"), id="step-title")
+        yield Static(Text(_("steps")), id="step-title")
         yield Static("", id="step-body")
 
     def show_loading(self, refs: tuple[str, ...]) -> None:
@@ -35,9 +36,9 @@ class StepPane(VerticalScroll):
         self.views = []
         self.index = 0
         if refs:
-            self._set(Text(f"steps · {len(refs)}"), Text("computing…", style="italic"))
+            self._set(Text(_("steps · {count}").format(count=len(refs))), Text(_("computing…"), style="italic"))
         else:
-            self._set(Text("steps"), Text("This card names no engine steps.", style="italic"))
+            self._set(Text(_("steps")), Text(_("This card names no engine steps."), style="italic"))
 
     def show_views(self, refs: tuple[str, ...], views: list[StepView]) -> None:
         if refs != self.refs:
@@ -59,11 +60,11 @@ class StepPane(VerticalScroll):
     def render_step(self) -> None:
         view = self.views[self.index]
         title = Text()
-        title.append(f"step {self.index + 1}/{len(self.views)}", style="bold")
+        title.append(_("step {number}/{count}").format(number=self.index + 1, count=len(self.views)), style="bold")
         title.append(f" · {view.ref}")
         title.append("   ← →", style="dim")
         if view.step is None:
-            self._set(title, Text(view.problem or "unavailable"))
+            self._set(title, Text(view.problem or _("unavailable")))
             return
         key = (self.refs, self.index)
         body = self._bodies.get(key)
@@ -79,17 +80,17 @@ class StepPane(VerticalScroll):
 def step_body(view: StepView) -> Group:
     """A step's title, formula, shape and inputs, its output as a table, and what it means."""
     step = view.step
-    parts = [Text(step.title, style="bold")]
+    parts = [Text(_(step.title), style="bold")]
     if view.formula:
         parts.append(Text(view.formula))
-    parts.append(Text(f"shape {step.shape}"))
+    parts.append(Text(_("shape {shape}").format(shape=step.shape)))
     if step.inputs:
-        parts.append(Text("from " + ", ".join(step.inputs), style="dim"))
+        parts.append(Text(_("from {inputs}").format(inputs=", ".join(step.inputs)), style="dim"))
     parts.append(Text(""))
     parts.append(matrix_table(step.output, title=step.name))
     if step.explanation:
         parts.append(Text(""))
-        parts.append(Text(step.explanation))
+        parts.append(Text(_(step.explanation)))
     if step.note:
-        parts.append(Text("note: " + step.note, style="italic"))
+        parts.append(Text(_("note: {note}").format(note=step.note), style="italic"))
     return Group(*parts)

@@ -1,0 +1,94 @@
+"""A control of `drill demo` moved 20 times quickly, against a bare Textual label updated 20 times quickly, in
+the same run: does the screen keep up?
+
+Goal (issue 16): each update <= 1.5x a bare Textual label update (median per-update time over the batches).
+
+Both programs run as new processes on a pseudo-terminal (benchmarks/ptyrun.py) and record when each change has
+been painted (``call_after_refresh``). A batch writes 20 key presses at once (→ on the focused control of
+`drill demo DEMO`, "x" in the bare app) and waits for the 20th painted mark; the per-update time is the batch's
+time / 20. drill's update is the real one: the engine recomputes the demo's numbers, the controls and the view
+(heatmaps, tables) are rebuilt, and the plot is redrawn when the demo has one. Batches alternate.
+
+    python benchmarks/demo_bench.py [--demo softmax] [--batches 10] [--presses 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from grade_roundtrip import BARE_APP, drill_command  # noqa: E402 - benchmarks/ is not a package
+from ptyrun import PtySession  # noqa: E402
+
+RIGHT = "\x1b[C"
+
+
+def bare_batches(script: Path, env: dict[str, str], marks: Path, presses: int, batches: int) -> list[float]:
+    out = []
+    with PtySession([sys.executable, str(script)], env, marks) as session:
+        session.wait_for("paint")
+        for b in range(1, batches + 1):
+            sent = session.press("x" * presses)
+            out.append((session.wait_for("label", b * presses).at - sent) / presses)
+        session.press("q")
+    return out
+
+
+def demo_batches(drill: str, demo: str, env: dict[str, str], marks: Path, presses: int, batches: int):
+    out = []
+    with PtySession([drill, "demo", demo], env, marks) as session:
+        session.wait_for("question")
+        for b in range(1, batches + 1):
+            # → then ← alternately, so the control stays inside its range and every press changes it
+            key = RIGHT if b % 2 else "\x1b[D"
+            sent = session.press(key * presses)
+            out.append((session.wait_for("update", b * presses).at - sent) / presses)
+        session.press("q")
+    run = session.finish()
+    if run.code != 0:
+        raise SystemExit(f"drill demo exited {run.code}")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--demo", default="softmax", help="the demo whose first control is moved")
+    parser.add_argument("--batches", type=int, default=10)
+    parser.add_argument("--presses", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3, help="alternations of bare and drill processes")
+    args = parser.parse_args()
+    drill = drill_command()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
+    bare: list[float] = []
+    demo: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        script = tmp_path / "bare_app.py"
+        script.write_text(BARE_APP)
+        marks = tmp_path / "marks.txt"
+        bare_batches(script, env, marks, args.presses, 2)  # warm-up: file caches
+        for _round in range(args.rounds):
+            bare += bare_batches(script, env, marks, args.presses, args.batches)
+            demo += demo_batches(drill, args.demo, env, marks, args.presses, args.batches)
+    bare_ms, demo_ms = statistics.median(bare) * 1000, statistics.median(demo) * 1000
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.batches} batches of "
+        f"{args.presses} presses, interleaved:"
+    )
+    print(f"  bare Textual label update (per press)           median {bare_ms:7.2f} ms  (n={len(bare)})")
+    print(f"  drill demo {args.demo} control move (per press)  median {demo_ms:7.2f} ms  (n={len(demo)})")
+    ratio = demo_ms / bare_ms
+    print(
+        f"ratio demo update / bare label update: {ratio:.2f}x   "
+        f"(goal <= 1.5x: {'ok' if ratio <= 1.5 else 'OVER GOAL'})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Computations behind `drill demo`'s live controls that no named example covers: each a pure function of the
+control values, returning named float64 arrays (what the screen shows, and what its tests recompute).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from drill.engine import ops
+
+SCALING_ROW = (3.0, 2.0, 1.0)  # 7.9's example row of scores
+
+
+def softmax_pipeline(logits) -> dict[str, np.ndarray]:
+    """7.10: subtract the maximum, exp, sum, normalise. The outputs are positive and sum to 1 for any finite
+    logits (the max-subtraction keeps exp from overflowing)."""
+    s = np.asarray(logits, dtype=np.float64)
+    m = s.max()
+    shifted = s - m
+    e = np.exp(shifted)
+    total = e.sum()
+    return {
+        "logits": s,
+        "max": np.asarray(m),
+        "shifted": shifted,
+        "exp": e,
+        "sum": np.asarray(total),
+        "softmax": e / total,
+    }
+
+
+def scaling_compare(d_k: int, row=SCALING_ROW) -> dict[str, np.ndarray]:
+    """7.9: raw scores grow like √d_k (a dot product of d_k unit-variance terms has std √d_k), modelled as
+    ``row · √d_k``. Unscaled, softmax saturates as d_k grows; divided by √d_k it is softmax(row) whatever d_k."""
+    if d_k < 1:
+        raise ValueError(f"d_k must be ≥ 1, got {d_k}")
+    base = np.asarray(row, dtype=np.float64)
+    raw = base * math.sqrt(d_k)
+    scaled = raw / math.sqrt(d_k)
+    return {
+        "raw": raw,
+        "unscaled_softmax": ops.softmax(raw),
+        "scaled": scaled,
+        "scaled_softmax": ops.softmax(scaled),
+    }
+
+
+def weighted_sum(weights, values) -> dict[str, np.ndarray]:
+    """7.11: weights made non-negative and normalised to sum to 1 (as softmax's are), then Σ a_j V_j — a
+    convex combination of the rows of ``values``. All-zero weights are refused (there is nothing to normalise)."""
+    w = np.asarray(weights, dtype=np.float64)
+    v = np.asarray(values, dtype=np.float64)
+    if w.ndim != 1 or v.ndim != 2 or v.shape[0] != w.shape[0]:
+        raise ValueError(f"weights {w.shape} and values {v.shape} do not match")
+    if (w < 0).any() or w.sum() <= 0:
+        raise ValueError("weights must be non-negative with a positive sum")
+    a = w / w.sum()
+    return {"weights": a, "values": v, "output": a @ v}
+
+
+def dot_product(angle_q: float, angle_k: float, length_q: float = 2.0, length_k: float = 2.0):
+    """7.7: q and k in the plane at the given angles (degrees); their dot product |q||k|cos(θ) with θ the angle
+    between them — largest aligned, 0 perpendicular, negative opposite."""
+    q = length_q * np.array([math.cos(math.radians(angle_q)), math.sin(math.radians(angle_q))])
+    k = length_k * np.array([math.cos(math.radians(angle_k)), math.sin(math.radians(angle_k))])
+    between = (angle_q - angle_k) % 360.0
+    between = min(between, 360.0 - between)
+    return {"q": q, "k": k, "angle": np.asarray(between), "dot": np.asarray(q @ k)}
+
+
+# 7.14's four head patterns, as the score each query i gives key j before scaling (1 = attend, 0 = not).
+HEAD_PATTERNS = ("local", "previous", "self", "start")
+
+
+def head_pattern(kind: str, s: int) -> np.ndarray:
+    i, j = np.indices((s, s))
+    if kind == "local":  # a neighbourhood: the token and its neighbours
+        return (np.abs(i - j) <= 1).astype(np.float64)
+    if kind == "previous":  # the token before (the first token has none: itself)
+        return ((j == i - 1) | ((i == 0) & (j == 0))).astype(np.float64)
+    if kind == "self":
+        return (i == j).astype(np.float64)
+    if kind == "start":  # every token looks at the sentence start
+        return (j == 0).astype(np.float64)
+    raise ValueError(f"unknown head pattern {kind!r} (known: {', '.join(HEAD_PATTERNS)})")
+
+
+def constructed_heads(s: int = 6, strength: float = 3.0):
+    """Multi-head attention (7.14) run by the engine on constructed weights: X is one-hot positions [S, S],
+    head h's W_Q = strength·I and W_K = strength·Mₕᵀ, so its scores are strength²·Mₕ (Mₕ one of
+    ``HEAD_PATTERNS``) and its weights show that pattern. Returns the engine's trace (heads = 4)."""
+    from drill.engine.attention import attention_trace
+
+    x = np.eye(s)
+    wq = np.concatenate([strength * np.eye(s) for _ in HEAD_PATTERNS], axis=1)
+    wk = np.concatenate([strength * head_pattern(k, s).T for k in HEAD_PATTERNS], axis=1)
+    wv = np.concatenate([np.eye(s) for _ in HEAD_PATTERNS], axis=1)
+    return attention_trace(x, wq, wk, wv, heads=len(HEAD_PATTERNS), title="7.14 four constructed heads")
+
+
+def cross_alignment(table):
+    """7.18: decoder queries over encoder keys, run by the engine's cross-attention on constructed inputs whose
+    weights are ``table`` (rows: decoder tokens, columns: encoder tokens; each row positive, summing to 1).
+    The encoder states are one-hot positions, the decoder states log(table), and W_Q = W_K = d^(1/4)·I, so
+    the scaled scores are log(table) and softmax gives the table back. Returns the engine's trace."""
+    from drill.engine.attention import cross_attention_trace
+
+    weights = np.asarray(table, dtype=np.float64)
+    if weights.ndim != 2 or (weights <= 0).any() or not np.allclose(weights.sum(axis=1), 1.0):
+        raise ValueError("an alignment table has positive rows that sum to 1")
+    s_enc = weights.shape[1]
+    w = s_enc**0.25 * np.eye(s_enc)
+    return cross_attention_trace(np.log(weights), np.eye(s_enc), w, w, np.eye(s_enc), title="7.18 alignment")
+
+
+LAYERNORM_STAGES = ("mean", "std", "normalised", "output")
+
+
+def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
+    """7.20 step by step on one token's vector: μ, σ² and σ (biased, over the vector), (x − μ)/√(σ² + ε),
+    then γ·x̂ + β; the output equals ops.layer_norm's."""
+    v = np.asarray(x, dtype=np.float64)
+    mu = v.mean()
+    var = ((v - mu) ** 2).mean()
+    normalised = (v - mu) / math.sqrt(var + eps)
+    return {
+        "x": v,
+        "mean": np.asarray(mu),
+        "var": np.asarray(var),
+        "std": np.asarray(math.sqrt(var)),
+        "normalised": normalised,
+        "output": ops.layer_norm(v, gamma, beta, eps),
+    }
+
+
+def residual_gradients(depth: int, factor: float) -> dict[str, np.ndarray]:
+    """7.19: the gradient reaching layer 0 through ``n`` = 1..depth layers whose sub-layer gradient factor is
+    ``factor``: without residuals factorⁿ; the chapter's model, one skip around the n layers, 1 + factorⁿ; and
+    a residual around every layer (a Transformer's), the product (1 + factor)ⁿ."""
+    if depth < 1:
+        raise ValueError(f"depth must be ≥ 1, got {depth}")
+    n = np.arange(1, depth + 1, dtype=np.float64)
+    return {
+        "layers": n,
+        "without_residual": factor**n,
+        "single_skip": 1.0 + factor**n,
+        "per_layer": (1.0 + factor) ** n,
+    }

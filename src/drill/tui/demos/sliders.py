@@ -1,0 +1,162 @@
+"""Demos driven by sliders: softmax (7.10) and scaling (7.9). Numbers from drill.engine.demos; the bars are
+drawn by the plot widget (textual-plot) the screen passes to ``plot``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual_plot import HiResMode
+
+from drill.i18n import N_, _
+from drill.tui.demos.base import Control, Demo
+from drill.tui.widgets.heatmap import heatmap_table
+from drill.tui.widgets.matrix import format_number
+
+if TYPE_CHECKING:
+    import numpy as np
+
+HALFBLOCK = HiResMode.HALFBLOCK  # bars to half a cell, so a weight of 0 draws nothing
+
+
+def row_table(rows: list[tuple[str, Any]], decimals: int = 3) -> Table:
+    """Named vectors or scalars, one per line, numbers right-aligned in columns."""
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    table.add_column(justify="left", style="bold", no_wrap=True)
+    width = max(len(value) if getattr(value, "ndim", 0) else 1 for _name, value in rows)
+    for _column in range(width):
+        table.add_column(justify="right", no_wrap=True)
+    for name, value in rows:
+        cells = (
+            [format_number(v, decimals) for v in value]
+            if getattr(value, "ndim", 0)
+            else [format_number(value, decimals)]
+        )
+        table.add_row(Text(name), *(Text(c) for c in cells))
+    return table
+
+
+class Softmax(Demo):
+    name = "softmax"
+
+    def make_controls(self) -> list[Control]:
+        return [
+            Control(f"z{i}", N_("logit {n}").replace("{n}", str(i + 1)), -20, 100, 0.5, value, decimals=1)
+            for i, value in enumerate((2.0, 1.0, 0.1))
+        ]
+
+    def numbers(self) -> dict[str, np.ndarray]:
+        from drill.engine.demos import softmax_pipeline
+
+        return softmax_pipeline([c.value for c in self.controls])
+
+    def view(self) -> RenderableType:
+        n = self.numbers()
+        table = row_table(
+            [
+                (_("logits z"), n["logits"]),
+                (_("max(z)"), n["max"]),
+                (_("z − max"), n["shifted"]),
+                (_("exp(z − max)"), n["exp"]),
+                (_("sum"), n["sum"]),
+                (_("softmax = exp / sum"), n["softmax"]),
+            ]
+        )
+        total = float(n["softmax"].sum())
+        check = Text(
+            _("every output > 0: {positive} · outputs sum to {total}").format(
+                positive=_("yes") if bool((n["softmax"] > 0).all()) else _("no"),
+                total=format_number(total, 6),
+            )
+        )
+        note = Text(
+            _("subtracting the maximum first keeps exp from overflowing, whatever the logits"), style="italic"
+        )
+        return Group(Text(_("exp → sum → normalise"), style="bold"), table, Text(""), check, note)
+
+    def plot(self, plot) -> None:
+        n = self.numbers()
+        plot.clear()
+        plot.bar([1, 2, 3], n["softmax"], width=0.5, bar_style="blue", hires_mode=HALFBLOCK, label="softmax")
+        plot.set_xticks([1, 2, 3])
+        plot.set_ylimits(0, 1)
+        plot.show_legend()
+
+
+class Scaling(Demo):
+    name = "scaling"
+
+    def make_controls(self) -> list[Control]:
+        return [Control("d_k", N_("d_k"), 1, 1024, 1, 64)]
+
+    def move(self, control: Control, steps: int) -> bool:
+        """d_k moves by doubling and halving (1, 2, 4 ... 1024), as the chapter's table does."""
+        value = control.value * (2**steps) if steps > 0 else control.value / (2**-steps)
+        new = min(control.high, max(control.low, value))
+        changed = new != control.value
+        control.value = new
+        return changed
+
+    def numbers(self) -> dict[str, np.ndarray]:
+        from drill.engine.demos import scaling_compare
+
+        return scaling_compare(int(self.control("d_k").value))
+
+    def view(self) -> RenderableType:
+        n = self.numbers()
+        d_k = int(self.control("d_k").value)
+        labels = ["1", "2", "3"]
+        left = heatmap_table(
+            n["unscaled_softmax"],
+            col_labels=labels,
+            row_labels=[_("unscaled")],
+            title=_("softmax(s), s = [3, 2, 1]·√{d_k}").format(d_k=d_k),
+        )
+        right = heatmap_table(
+            n["scaled_softmax"], col_labels=labels, row_labels=[_("scaled")], title=_("softmax(s / √d_k)")
+        )
+        raw = row_table([(_("raw scores s"), n["raw"]), (_("s / √d_k"), n["scaled"])])
+        table = self.table()
+        return Group(raw, Text(""), left, Text(""), right, Text(""), table)
+
+    def table(self) -> RenderableType:
+        """The chapter's 7.9 table, recomputed by the engine (the named example `scaling`)."""
+        from drill.engine.examples import build_example
+
+        rows = build_example("scaling")["table"].output
+        table = Table(
+            title=Text(_("7.9 table: largest probability (drill's values)"), style="bold"),
+            title_justify="left",
+            box=None,
+            pad_edge=False,
+        )
+        for head in ("d_k", _("with scaling"), _("without scaling")):
+            table.add_column(Text(head), justify="right")
+        for d_k, with_s, without in rows:
+            table.add_row(str(int(d_k)), format_number(with_s, 3), format_number(without, 3))
+        return table
+
+    def plot(self, plot) -> None:
+        n = self.numbers()
+        plot.clear()
+        plot.bar(
+            [0.8, 1.8, 2.8],
+            n["unscaled_softmax"],
+            width=0.35,
+            bar_style="red",
+            hires_mode=HALFBLOCK,
+            label=_("unscaled"),
+        )
+        plot.bar(
+            [1.2, 2.2, 3.2],
+            n["scaled_softmax"],
+            width=0.35,
+            bar_style="blue",
+            hires_mode=HALFBLOCK,
+            label=_("scaled"),
+        )
+        plot.set_xticks([1, 2, 3])
+        plot.set_ylimits(0, 1)
+        plot.show_legend()

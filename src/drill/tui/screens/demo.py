@@ -1,0 +1,236 @@
+"""`drill demo`: the chapter's interactive demos. The list (the mode's screen) and one demo (`DemoScreen`).
+
+A demo's controls are keys first: tab / shift+tab choose a control, ←/→ or −/+ move it, enter is the
+chapter's "next" (or steps the first control). Each control shows its value and range; the view below is
+rebuilt from the engine at every move. `d` on the study screen pushes the demo of the card's section.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from drill.i18n import N_, _
+from drill.tui.keys import show_help
+from drill.tui.options import AppOptions
+from drill.tui.screens.base import ModeScreen
+from drill.tui.text import visible
+
+if TYPE_CHECKING:
+    from drill.content.demos import DemoInfo
+    from drill.tui.demos.base import Demo
+
+
+def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
+    """The demo named by ``info``, or None when drill has not built it yet."""
+    from drill.tui.demos import DEMO_CLASSES
+    from drill.tui.demos.steps import AttnHandcalc
+
+    cls = DEMO_CLASSES.get(info.name)
+    if cls is None:
+        return None
+    if cls is AttnHandcalc:
+        from drill.content import load_content
+
+        return AttnHandcalc(info, load_content(content_path).checks)
+    return cls(info)
+
+
+def demo_for_section(demos: list[DemoInfo], section: str) -> DemoInfo | None:
+    return next((d for d in demos if d.section == section), None)
+
+
+def info_text(info: DemoInfo) -> Text:
+    text = Text(no_wrap=False)
+    text.append(f"{info.section}  ", style="bold")
+    text.append(info.name, style="bold")
+    text.append("  ")
+    text.append(visible(info.title))
+    text.append("\n")
+    text.append(visible(info.description), style="italic")
+    return text
+
+
+class DemoScreen(Screen[None]):
+    """One demo: its title and the chapter's description, its controls, the view, and a plot if it has one."""
+
+    CSS_PATH = "../styles/demo.tcss"
+    HELP_TITLE = N_("drill demo — keys")
+    PALETTE_GROUP = N_("Demo")
+    AUTO_FOCUS = "#demo-view"
+
+    BINDINGS = [
+        Binding("tab", "focus_control(1)", N_("Next control"), key_display="tab", priority=True),
+        Binding("shift+tab", "focus_control(-1)", N_("Previous control"), show=False, priority=True),
+        Binding("right", "move(1)", N_("Increase"), key_display="→", priority=True),
+        Binding("plus", "move(1)", N_("Increase"), key_display="+", show=False),
+        Binding("left", "move(-1)", N_("Decrease"), key_display="←", priority=True),
+        Binding("minus", "move(-1)", N_("Decrease"), key_display="−", show=False),
+        Binding("enter", "next", N_("Next"), tooltip=N_("the chapter's “next”: steps the first control")),
+        Binding("escape", "back", N_("Back")),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
+    ]
+
+    focused_control: reactive[int] = reactive(0, init=False)
+
+    def __init__(self, info: DemoInfo, demo: Demo) -> None:
+        super().__init__()
+        self.info = info
+        self.demo = demo
+        self._pending = 0  # moves made since the last redraw
+
+    def compose(self) -> ComposeResult:
+        yield Static(info_text(self.info), id="demo-title")
+        yield Static(id="demo-controls")
+        with VerticalScroll(id="demo-view", classes="with-plot" if hasattr(self.demo, "plot") else ""):
+            yield Static(id="demo-body")
+        if hasattr(self.demo, "plot"):
+            from textual_plot import PlotWidget
+
+            yield PlotWidget(id="demo-plot", allow_pan_and_zoom=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_controls()
+        self.refresh_view()
+        self._reached("question")
+
+    # --- showing ------------------------------------------------------------------------------------------
+
+    def refresh_controls(self) -> None:
+        text = Text(no_wrap=False)
+        for i, control in enumerate(self.demo.controls):
+            if i:
+                text.append("   ")
+            text.append_text(control.text(i == self.focused_control))
+        if not self.demo.controls:
+            text.append(_("no controls"), style="dim")
+        self.query_one("#demo-controls", Static).update(text)
+
+    def refresh_view(self) -> None:
+        self.query_one("#demo-body", Static).update(self.demo.view())
+        if hasattr(self.demo, "plot"):
+            from textual_plot import PlotWidget
+
+            self.demo.plot(self.query_one("#demo-plot", PlotWidget))
+
+    def _reached(self, milestone: str) -> None:
+        """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""
+        reached = getattr(self.app, "reached", None)
+        if reached is not None:
+            reached(milestone, via=self)
+
+    def watch_focused_control(self) -> None:
+        self.refresh_controls()
+
+    # --- keys ---------------------------------------------------------------------------------------------
+
+    def action_focus_control(self, delta: int) -> None:
+        if self.demo.controls:
+            self.focused_control = (self.focused_control + delta) % len(self.demo.controls)
+
+    def action_move(self, steps: int) -> None:
+        if not self.demo.controls:
+            return
+        if self.demo.move(self.demo.controls[self.focused_control], steps):
+            self._changed()
+        else:
+            self._reached("update")
+
+    def _changed(self) -> None:
+        """Redraw once for all the moves already queued: keys held down or typed fast are taken at once and
+        the screen shows the last value, never a backlog of intermediate ones."""
+        self._pending += 1
+        if self._pending == 1:
+            self.call_later(self._redraw)
+
+    def _redraw(self) -> None:
+        moves, self._pending = self._pending, 0
+        self.refresh_controls()
+        self.refresh_view()
+        for _move in range(moves):
+            self._reached("update")
+
+    def action_next(self) -> None:
+        if self.demo.enter():
+            self._changed()
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+    def action_help(self) -> None:
+        show_help(self)
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class DemoListScreen(ModeScreen):
+    """The 15 demos by section, in the chapter's words; enter opens one. `drill demo NAME` opens NAME at once."""
+
+    CSS_PATH = "../styles/demo.tcss"
+    HELP_TITLE = N_("drill demo — keys")
+    PALETTE_GROUP = N_("Demos")
+    AUTO_FOCUS = "#demo-list"
+
+    BINDINGS = [
+        Binding("enter", "open", N_("Open"), priority=True),
+        Binding("question_mark", "help", N_("Help"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
+    ]
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__(options)
+        from drill.content.demos import load_demos
+
+        self.demos = load_demos(options.extra.get("demos_file"))
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(_("drill demo · the chapter's interactive demos"), style="bold"), id="demo-head")
+        yield OptionList(*(self._option(info) for info in self.demos), id="demo-list")
+        yield Footer()
+
+    def _option(self, info: DemoInfo) -> Option:
+        from drill.tui.demos import DEMO_CLASSES
+
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{info.section:<5} ", style="bold")
+        text.append(f"{info.name:<18} ")
+        text.append(visible(info.title))
+        if info.name not in DEMO_CLASSES:
+            text.append("  " + _("(not in drill yet)"), style="dim")
+        return Option(text, id=info.name)
+
+    def on_mount(self) -> None:
+        self.drill_app.reached("paint", via=self)
+        name = self.options.extra.get("demo")
+        if name:
+            self.open(name)
+
+    def open(self, name: str) -> None:
+        info = next(d for d in self.demos if d.name == name)
+        demo = make_demo(info, self.options.content_path)
+        if demo is None:
+            self.notify(_("{name}: not in drill yet").format(name=name), severity="warning")
+            return
+        self.app.push_screen(DemoScreen(info, demo))
+
+    def action_open(self) -> None:
+        option_list = self.query_one("#demo-list", OptionList)
+        if option_list.highlighted is not None:
+            self.open(self.demos[option_list.highlighted].name)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.open(self.demos[event.option_index].name)

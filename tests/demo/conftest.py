@@ -1,0 +1,51 @@
+"""Helpers for the demo tests: build the demo app, open a demo, read what a widget shows as plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from rich.console import Console
+
+from drill.tui.app import make_app
+
+
+async def wait_until(pilot, condition: Callable[[], bool], *, tries: int = 500) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError(f"condition never became true: {condition}")
+
+
+def plain(renderable, width: int = 200) -> str:
+    console = Console(width=width, no_color=True, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+def shown(screen) -> str:
+    """The text of the demo's controls and view, as the screen holds them now."""
+    from textual.widgets import Static
+
+    return plain(screen.query_one("#demo-controls", Static).content) + plain(
+        screen.query_one("#demo-body", Static).content
+    )
+
+
+@pytest.fixture
+def demo_app():
+    def build(name: str | None = None, **options):
+        return make_app("demo", demo=name, **options)
+
+    return build
+
+
+async def opened(pilot, name: str):
+    """Wait for the demo ``name`` to be the screen on top; return that screen."""
+    from drill.tui.screens.demo import DemoScreen
+
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, DemoScreen) and app.screen.info.name == name)
+    await pilot.pause()
+    return app.screen

@@ -1,0 +1,82 @@
+"""The heatmap widget: numbers, 1-based names, shading by colour, and by characters under NO_COLOR."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+from textual.app import App, ComposeResult
+
+from drill.tui.widgets.heatmap import SHADES, Heatmap, heatmap_table, level, no_color_requested
+
+from .conftest import plain
+
+WEIGHTS = [[0.198, 0.401, 0.401], [0.248, 0.248, 0.503], [0.140, 0.284, 0.576]]
+
+
+def test_numbers_and_one_based_names():
+    text = plain(heatmap_table(WEIGHTS, no_color=False))
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    assert lines[0] == ["1", "2", "3"]
+    assert lines[1] == ["1", "0.198", "0.401", "0.401"]
+    assert lines[3] == ["3", "0.140", "0.284", "0.576"]
+
+
+def test_token_names_are_text_not_markup():
+    text = plain(heatmap_table([[1.0, 0.0]], row_labels=["[bold]it"], col_labels=["the\x1b", "animal"]))
+    assert "[bold]it" in text and "\x1b" not in text and "animal" in text
+
+
+def test_no_color_shades_by_characters():
+    text = plain(heatmap_table([[0.0, 0.3, 0.5, 0.7, 1.0]], no_color=True))
+    assert text.split("\n")[1].split() == ["1", "0.000", "░0.300", "▒0.500", "▓0.700", "█1.000"]
+    assert no_color_requested({"NO_COLOR": "1"}) and not no_color_requested({"NO_COLOR": ""})
+
+
+def test_colour_shading_grows_with_the_weight_and_masked_cells_are_unshaded():
+    table = heatmap_table([[0.1, 0.9, float("-inf")]], no_color=False)
+    console = Console(width=80, color_system="truecolor", record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(table)
+    cells = list(table.columns[1].cells) + list(table.columns[2].cells) + list(table.columns[3].cells)
+    low, high, masked = (cell.style.bgcolor for cell in cells)
+    assert sum(low.triplet) > sum(high.triplet)  # the larger weight is the darker cell
+    assert masked is None
+    assert "−∞" in plain(table)
+
+
+def test_levels():
+    assert level(0.5, 0.0, 1.0) == 0.5
+    assert level(float("-inf"), 0.0, 1.0) is None
+    assert level(5.0, 0.0, 1.0) == 1.0
+    assert SHADES[0] == " " and SHADES[-1] == "█"
+
+
+def test_bad_shapes_are_refused():
+    with pytest.raises(ValueError):
+        heatmap_table([[1.0, 2.0], [3.0]])
+    with pytest.raises(ValueError):
+        heatmap_table([[1.0, 2.0]], row_labels=["a", "b"])
+
+
+class HeatmapApp(App[None]):
+    def __init__(self, no_color: bool | None) -> None:
+        super().__init__()
+        self.no_color_option = no_color
+
+    def compose(self) -> ComposeResult:
+        yield Heatmap(
+            WEIGHTS,
+            row_labels=["我", "爱", "你"],
+            col_labels=["I", "love", "you"],
+            title="cross-attention",
+            no_color=self.no_color_option,
+        )
+
+
+@pytest.mark.parametrize("no_color", [False, True], ids=["colour", "NO_COLOR"])
+def test_heatmap_snapshot(snap_compare, no_color):
+    assert snap_compare(HeatmapApp(no_color), terminal_size=(60, 10))
+
+
+def test_heatmap_under_the_no_color_environment(snap_compare, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(HeatmapApp(None), terminal_size=(60, 10))

@@ -1,0 +1,74 @@
+"""The study, quiz and calc screens in Chinese at 80×24 and 120×40 (pytest-textual-snapshot): drill's own words
+from the zh_CN catalog beside the chapter's text; the fixed-width parts (grade buttons, header, footer,
+countdown) laid out by display width. The English snapshots are tests/tui's; these are the same scenes.
+
+Regenerate with ``pytest tests/i18n/test_snapshots_zh.py --snapshot-update`` and look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.tui.conftest import frozen_clock, frozen_timer, library_of
+from tests.tui.test_snapshots import card_on_screen, revealed
+from tests.tui.test_snapshots_quiz_calc import _calc_ready, _question, _wrong_answer
+
+import drill.i18n
+from drill.tui.app import make_app
+
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+@pytest.fixture(autouse=True)
+def chinese():
+    drill.i18n.set_language("zh")
+    yield
+    drill.i18n.set_language("en")
+
+
+def study(library, store, card_id="q05"):
+    card = library.cards[card_id]
+    return make_app(
+        "study", library=library_of([card], library), store=store, clock=frozen_clock, timer=frozen_timer
+    )
+
+
+def quiz(library, store):
+    return make_app(
+        "quiz", library=library, store=store, clock=frozen_clock, timer=frozen_timer, shuffle=False, seconds=30,
+        seed=7,
+    )
+
+
+@SIZES
+def test_study_question_in_chinese(snap_compare, library, store, size):
+    assert snap_compare(study(library, store), terminal_size=size, run_before=card_on_screen)
+
+
+@SIZES
+def test_study_answer_in_chinese(snap_compare, library, store, size):
+    assert snap_compare(study(library, store), terminal_size=size, run_before=revealed())
+
+
+@SIZES
+def test_quiz_question_in_chinese(snap_compare, library, store, size):
+    assert snap_compare(quiz(library, store), terminal_size=size, run_before=_question)
+
+
+@SIZES
+def test_quiz_feedback_in_chinese(snap_compare, library, store, size):
+    assert snap_compare(quiz(library, store), terminal_size=size, run_before=_wrong_answer)
+
+
+@SIZES
+def test_calc_in_chinese(snap_compare, size):
+    app = make_app("calc", example="worked")
+
+    async def run_before(pilot) -> None:
+        await _calc_ready(pilot)
+        await pilot.press("c")
+        screen = pilot.app.mode_screen
+        while screen.trace.steps[screen.index].name != "softmax":
+            await pilot.press("right")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
