@@ -19,11 +19,11 @@ def grouped_query_attention(X, W_Q, W_K, W_V, W_O, h, g, mask=None):
         raise ValueError(f"需要 h | d_model 且 g | h（d_model={d_model}, h={h}, g={g}）")
     d_k = d_model // h
 
-    def split(x, heads):  # [..., S, heads*d_k] → [..., heads, S, d_k]
+    def split(x, heads):                                 # [..., S, heads*d_k] → [..., heads, S, d_k]
         return np.swapaxes(x.reshape(x.shape[:-1] + (heads, d_k)), -3, -2)
 
     Q = split(X @ W_Q, h)
-    K = np.repeat(split(X @ W_K, g), h // g, axis=-3)  # 相邻 h/g 个 Q head 共享一组 K/V
+    K = np.repeat(split(X @ W_K, g), h // g, axis=-3)    # 相邻 h/g 个 Q head 共享一组 K/V
     V = np.repeat(split(X @ W_V, g), h // g, axis=-3)
     if mask is not None:
         mask = np.asarray(mask)[..., None, :, :]
