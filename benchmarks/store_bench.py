@@ -57,11 +57,12 @@ def build(path: Path, cards: int, reviews: int) -> float:
     studied = cards * 95 // 100  # the last 5% are new
     span = 365 * 86400
     conn.executemany(
-        "INSERT INTO card_states (user_id, card_id, state, step, stability, difficulty, due, last_review, "
-        "reps, lapses, suspended, buried_until, leech) VALUES (?, ?, 'review', NULL, ?, ?, ?, ?, ?, ?, ?, NULL, 0)",
+        "INSERT INTO card_states (user_id, card_id, card_pack, card_position, state, step, stability, difficulty, "
+        "due, last_review, reps, lapses, suspended, buried_until, leech) "
+        "VALUES (?, ?, 'bench', ?, 'review', NULL, ?, ?, ?, ?, ?, ?, ?, NULL, 0)",
         (
             (
-                user_id, i + 1, 1.0 + i % 300, 1.0 + i % 10,
+                user_id, i + 1, i, 1.0 + i % 300, 1.0 + i % 10,
                 ts(NOW + timedelta(seconds=(i * 7919) % span - 30 * 86400)),  # due: 30 days ago .. 11 months ahead
                 ts(NOW - timedelta(days=1 + i % 60)), 20, i % 5, int(i % 97 == 0),
             )

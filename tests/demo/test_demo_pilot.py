@@ -284,3 +284,86 @@ async def test_residual_sliders(demo_app):
         await pilot.press("shift+tab", *["left"] * 60)  # n = 1: one skip and every layer agree
         text = shown(screen)
         assert "n = 1 layers" in text and "erratum" not in text
+
+
+def torch_ffn_params(d_model: int, d_ff: int, kind: str) -> int:
+    if kind == "relu":
+        layers = [torch.nn.Linear(d_model, d_ff), torch.nn.Linear(d_ff, d_model)]
+    else:
+        layers = [torch.nn.Linear(d_model, d_ff, bias=False), torch.nn.Linear(d_model, d_ff, bias=False),
+                  torch.nn.Linear(d_ff, d_model, bias=False)]  # fmt: skip
+    return sum(p.numel() for layer in layers for p in layer.parameters())
+
+
+async def test_ffn_shapes_and_parameter_counts(demo_app):
+    async with demo_app("ffn").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "ffn")
+        d_models = [2, 64, 128, 256, 512, 768, 1024, 2048, 4096]
+        state = {"kind": "relu", "d": 4, "ratio": 4.0}
+
+        def check() -> None:
+            d_model = d_models[state["d"]]
+            d_ff = round(state["ratio"] * d_model)
+            text = shown(screen)
+            assert f"[B, S, {d_ff}]" in text and f"[B, S, {d_model}]" in text
+            total = torch_ffn_params(d_model, d_ff, state["kind"])
+            assert re.search(rf"total\s+{total:,}\s*$", text, re.M), (total, text)
+
+        check()
+        await pilot.press("right")  # SwiGLU
+        state["kind"] = "swiglu"
+        check()
+        await pilot.press("tab", "right")
+        state["d"] += 1
+        check()
+        await pilot.press("left", "left")
+        state["d"] -= 2
+        check()
+        await pilot.press("tab", "left")
+        state["ratio"] -= 0.5
+        check()
+        await pilot.press("shift+tab", "shift+tab", "left")
+        state["kind"] = "relu"
+        check()
+
+
+async def test_train_vs_inference_counts_forward_passes(demo_app):
+    async with demo_app("train-vs-inference").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "train-vs-inference")
+        text = shown(screen)
+        assert "forward passes: 1" in text  # training: the chapter's "1 次"
+        await pilot.press("right")  # inference
+        assert "forward passes: 0" in shown(screen)
+        for generated in (1, 2, 3):  # the chapter's "3 次": I, love, AI
+            await pilot.press("enter")
+            text = shown(screen)
+            assert f"forward passes: {generated}" in text
+            assert f"positions computed per pass: {', '.join(['1'] * generated)}" in text  # cache on
+            assert f"K/V rows computed in all: {generated} " in text
+        await pilot.press("tab", "tab", "left")  # KV cache off: each pass recomputes the prefix
+        text = shown(screen)
+        assert "positions computed per pass: 1, 2, 3" in text and "K/V rows computed in all: 6 " in text
+        await pilot.press("shift+tab", "left")
+        assert "forward passes: 2" in shown(screen)
+
+
+async def test_attention_shows_the_packs_illustrative_weights(demo_app):
+    import yaml
+
+    from drill.content.loader import default_content_path
+
+    data = yaml.safe_load((default_content_path() / "demos.yaml").read_text(encoding="utf-8"))["attention"]
+    tokens, weights = data["tokens"], data["weights"]
+    async with demo_app("attention").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "attention")
+        i = tokens.index("it")
+        text = shown(screen)
+        assert "[示意]" in text
+        assert_rows_shown(text, [weights[i]], decimals=2)
+        assert max(range(len(tokens)), key=weights[i].__getitem__) == tokens.index("animal")
+        assert "most weight: animal" in text  # the chapter: on "it", "animal" gets the most weight
+        for key in ["right", "enter", "left", "left"]:
+            await pilot.press(key)
+            i = i + (1 if key in ("right", "enter") else -1)
+            assert screen.demo.control("token").index == i
+            assert_rows_shown(shown(screen), [weights[i]], decimals=2)

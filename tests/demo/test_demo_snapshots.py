@@ -22,6 +22,9 @@ MOVES = {
     "cross-attention": ("right",),
     "layernorm": ("enter", "enter", "enter", "tab", "right"),
     "residual": ("right", "tab", "left"),
+    "ffn": ("right", "tab", "right"),
+    "train-vs-inference": ("right", "enter", "enter"),
+    "attention": ("left",),
 }
 
 

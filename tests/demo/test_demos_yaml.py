@@ -46,3 +46,32 @@ def test_errors_name_file_line_and_field(tmp_path, text, where):
     with pytest.raises(ContentError) as err:
         load_demos(path)
     assert where in str(err.value)
+
+
+def test_attention_block_loads():
+    from drill.content.demos import load_attention
+
+    data = load_attention()
+    assert "it" in data.tokens and "animal" in data.tokens
+    assert all(abs(sum(row) - 1) <= 0.01 + 1e-9 for row in data.weights)
+
+
+@pytest.mark.parametrize(
+    "block, where",
+    [
+        ("attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n", ":3: attention.weights: expected one row"),
+        ("attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n    - [0.5, 0.6]\n",
+         ":5: attention.weights[1]: the weights of 'b' sum to 1.100"),
+        ("attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n    - [1.5, x]\n",
+         ":5: attention.weights[1][0]: a weight is a number in [0, 1]"),
+        ("attention:\n  tokens: []\n  weights: []\n", ":2: attention.tokens"),
+    ],
+)  # fmt: skip
+def test_attention_errors_name_file_line_and_field(tmp_path, block, where):
+    from drill.content.demos import load_attention
+
+    path = tmp_path / "demos.yaml"
+    path.write_text("demos: []\n" + block, encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_attention(path)
+    assert where.replace(":3:", ":4:").replace(":5:", ":6:").replace(":2:", ":3:") in str(err.value)

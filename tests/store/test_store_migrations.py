@@ -18,7 +18,7 @@ REVIEWS = 60
 
 def test_head_revision_constant_matches_the_scripts():
     assert migrate.script_head() == HEAD_REVISION
-    assert migrate.known_revisions() == ["0001", "0002", "0003", "0004", "0005"]
+    assert migrate.known_revisions() == ["0001", "0002", "0003", "0004", "0005", "0006"]
 
 
 def test_migrated_schema_equals_the_models(db_url):
@@ -131,6 +131,11 @@ def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
             with engine.connect() as conn:
                 assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == HEAD_REVISION
                 assert conn.execute(text("SELECT count(*) FROM card_states")).scalar() == 10
+                copied = (  # 0006: each state row's copy of its card's pack and position (the new-card order)
+                    "SELECT count(*) FROM card_states JOIN cards ON cards.id = card_states.card_id "
+                    "WHERE card_states.card_pack = cards.pack AND card_states.card_position = cards.position"
+                )
+                assert conn.execute(text(copied)).scalar() == 10
                 assert conn.execute(text("SELECT count(*) FROM quiz_answers")).scalar() == 1
                 assert conn.execute(text("SELECT count(*) FROM cards WHERE retired")).scalar() == 1
                 if db_backend == "sqlite":

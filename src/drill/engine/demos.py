@@ -148,3 +148,43 @@ def residual_gradients(depth: int, factor: float) -> dict[str, np.ndarray]:
         "single_skip": 1.0 + factor**n,
         "per_layer": (1.0 + factor) ** n,
     }
+
+
+def ffn_shapes(d_model: int, ratio: float, kind: str = "relu") -> dict[str, object]:
+    """7.21: the FFN's shape flow and parameter count. ``relu``: W₁ [d_model, d_ff], W₂ [d_ff, d_model] and
+    their biases, d_ff = ratio·d_model; ``swiglu``: W_gate and W_up [d_model, d_ff], W_down [d_ff, d_model],
+    no biases (as LLaMA). Returns d_ff, the matrices' shapes and the parameter count."""
+    d_ff = int(round(ratio * d_model))
+    if d_model < 1 or d_ff < 1:
+        raise ValueError(f"d_model and d_ff must be ≥ 1 (got {d_model}, {d_ff})")
+    if kind == "relu":
+        shapes = {"W1": (d_model, d_ff), "b1": (d_ff,), "W2": (d_ff, d_model), "b2": (d_model,)}
+    elif kind == "swiglu":
+        shapes = {"W_gate": (d_model, d_ff), "W_up": (d_model, d_ff), "W_down": (d_ff, d_model)}
+    else:
+        raise ValueError(f"unknown FFN kind {kind!r} (relu, swiglu)")
+    params = sum(int(np.prod(shape)) for shape in shapes.values())
+    return {"d_ff": d_ff, "shapes": shapes, "params": params}
+
+
+def generation_passes(
+    prompt: int, targets: int, mode: str, generated: int, cache: bool
+) -> dict[str, np.ndarray]:
+    """7.22: decoder work for a prompt of ``prompt`` tokens and ``targets`` tokens to predict. Training
+    (teacher forcing): one forward pass computes every position at once. Inference: one pass per generated
+    token; without a KV cache each pass recomputes K and V for the whole prefix, with one only for the newest
+    token. Returns, after ``generated`` tokens (inference) or the one pass (training): ``passes``,
+    ``positions`` (the positions each pass computes) and ``kv_rows`` (K/V rows computed in total)."""
+    if mode == "train":
+        positions = [prompt + targets - 1]  # inputs <BOS> … x_{S-1}, one prediction per position
+    elif mode == "infer":
+        if not 0 <= generated <= targets:
+            raise ValueError(f"generated must be in 0..{targets}")
+        positions = [(prompt + t) if not cache else (prompt if t == 0 else 1) for t in range(generated)]
+    else:
+        raise ValueError(f"unknown mode {mode!r} (train, infer)")
+    return {
+        "passes": np.asarray(len(positions)),
+        "positions": np.asarray(positions, dtype=np.float64),
+        "kv_rows": np.asarray(sum(positions)),
+    }

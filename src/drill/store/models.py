@@ -27,12 +27,16 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
+# ix_card_states_not_review's rows (drill.store.queue writes the same condition).
+NOT_REVIEW = "state != 'review'"
+
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -117,14 +121,29 @@ class CardState(Base):
 
     __tablename__ = "card_states"
     __table_args__ = (
-        # The next-due query: WHERE user_id = ? AND suspended = false AND due <= ? ORDER BY due.
-        Index("ix_card_states_next_due", "user_id", "suspended", "due"),
+        # The next-due query: WHERE user_id = ? AND suspended = false AND due <= ? ORDER BY due; and the
+        # next-new query: ... AND due IS NULL ORDER BY card_pack, card_position, card_id (content order).
+        Index("ix_card_states_next_due", "user_id", "suspended", "due", "card_pack", "card_position", "card_id"),
+        # Due learning and relearning cards (no daily limit: counted in full) without reading due reviews:
+        # the queue's WHERE state != 'review' (written as this literal, so the planners can match it).
+        Index(
+            "ix_card_states_not_review",
+            "user_id",
+            "suspended",
+            "due",
+            sqlite_where=text(NOT_REVIEW),
+            postgresql_where=text(NOT_REVIEW),
+        ),
     )
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     card_id: Mapped[int] = mapped_column(
         ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True, index=True
     )
+    # Copies of the card's pack and position (drill.store.sync keeps them: it alone sets a position), so
+    # new cards are read in content order from ix_card_states_next_due instead of sorted.
+    card_pack: Mapped[str] = mapped_column(String(100), server_default="")
+    card_position: Mapped[int] = mapped_column(Integer, server_default="0")
     # drill.srs.Phase: "new", "learning", "review", "relearning".
     state: Mapped[str] = mapped_column(String(12), default="new")
     step: Mapped[int | None] = mapped_column(Integer, nullable=True)

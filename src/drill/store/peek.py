@@ -115,11 +115,12 @@ def statements(user_id: int, packs: Sequence[str], section: str | None) -> dict[
         "done": (_DONE, [user_id, _marker("start"), _marker("end")]),
         "due": (due + " ORDER BY card_states.due LIMIT ? OFFSET ?", [user_id, now, now, *scope, 1, 0]),
         "due_no_reviews": (
-            due + " AND card_states.state != ? ORDER BY card_states.due LIMIT ? OFFSET ?",
-            [user_id, now, now, *scope, "review", 1, 0],
+            due + " AND card_states.state != 'review' ORDER BY card_states.due LIMIT ? OFFSET ?",
+            [user_id, now, now, *scope, 1, 0],
         ),
         "new": (
-            new + " ORDER BY cards.pack, cards.position, cards.id LIMIT ? OFFSET ?",
+            new + " ORDER BY card_states.card_pack, card_states.card_position, card_states.card_id "
+            "LIMIT ? OFFSET ?",
             [user_id, now, *scope, 1, 0],
         ),
     }

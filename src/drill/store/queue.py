@@ -6,7 +6,10 @@ it when they are called (a store is open by then).
 
 Per-grade work is bounded by the day's limits, not by the collection: ``counts`` counts due review cards and
 new cards only up to what is left of the daily limits (a ``LIMIT`` subquery stops the index scan there).
-Learning and relearning cards have no daily limit and are counted in full.
+Learning and relearning cards have no daily limit and are counted in full, from the partial index
+ix_card_states_not_review, so due reviews are not read for it. New cards are read in content order from
+ix_card_states_next_due through the state rows' copies of their card's pack and position (kept by
+drill.store.sync), not sorted.
 """
 
 from __future__ import annotations
@@ -125,7 +128,11 @@ def due_query(store: Store, section: str | None, include_reviews: bool) -> Selec
         states_t.c.due, states_t.c.reps, states_t.c.lapses, due="due",
     )  # fmt: skip
     if not include_reviews:
-        query = query.where(states_t.c.state != Phase.REVIEW.value)
+        # 'review' inline, not a bound parameter: the planners match this term against the WHERE of the
+        # partial index ix_card_states_not_review (models.NOT_REVIEW), so due reviews are not read.
+        from sqlalchemy import literal_column
+
+        query = query.where(states_t.c.state != literal_column(f"'{Phase.REVIEW.value}'"))
     return query.order_by(states_t.c.due)
 
 
@@ -141,10 +148,11 @@ def new_query(store: Store, section: str | None) -> Select:
     from drill.store.models import UTCDateTime
     from drill.store.tables import cards_t, states_t
 
-    order = (cards_t.c.pack, cards_t.c.position, cards_t.c.id)
     columns = (cards_t.c.content_id, cards_t.c.pack, cards_t.c.section)
-    if not store.readonly:
+    if not store.readonly:  # the order of ix_card_states_next_due after (user_id, suspended, due IS NULL)
+        order = (states_t.c.card_pack, states_t.c.card_position, states_t.c.card_id)
         return _studied(store, section, *columns, due="new").order_by(*order)
+    order = (cards_t.c.pack, cards_t.c.position, cards_t.c.id)
     now = bindparam("now", type_=UTCDateTime())
     new_row = and_(
         states_t.c.due.is_(None),
@@ -184,7 +192,8 @@ def count_statements(store: Store, section: str | None) -> dict[str, Select]:
         "learning": due_query(store, section, False).with_only_columns(func.count()).order_by(None),
         "reviews": upto(due_query(store, section, True).where(states_t.c.state == Phase.REVIEW.value)),
         "new": upto(new_query(store, section)),
-        "next_due": _studied(store, section, func.min(states_t.c.due), due="later"),
+        # The earliest later due: the first row of an index range (SQLite's min() would read them all here).
+        "next_due": _studied(store, section, states_t.c.due, due="later").order_by(states_t.c.due).limit(1),
     }
 
 

@@ -66,7 +66,11 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
     if exists:
         conn.execute(_UPDATE_STATE, {"b_user": store.user_id, "b_card": row_id, **values})
     else:
-        conn.execute(insert(states_t), {"user_id": store.user_id, "card_id": row_id, **values})
+        pack, position = conn.execute(
+            select(cards_t.c.pack, cards_t.c.position).where(cards_t.c.id == row_id)
+        ).one()  # the copies the new-card order reads (drill.store.queue.new_query)
+        conn.execute(insert(states_t), {"user_id": store.user_id, "card_id": row_id, "card_pack": pack,
+                                        "card_position": position, **values})  # fmt: skip
 
 
 def grade(

@@ -85,10 +85,12 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
                 .where(cards_t.c.id == row.id)
                 .values(section=section, position=pos, retired=False)
             )
+            if row.position != pos:  # every user's copy of the position (queue.new_query's order)
+                conn.execute(update(states_t).where(states_t.c.card_id == row.id).values(card_position=pos))
         # Every card gets a state row for this user ("new", due NULL): see queue.new_query.
         missing = (
-            select(literal(store.user_id), cards_t.c.id, literal(Phase.NEW.value), literal(0), literal(0),
-                   literal(0), literal(False), literal(False))
+            select(literal(store.user_id), cards_t.c.id, cards_t.c.pack, cards_t.c.position,
+                   literal(Phase.NEW.value), literal(0), literal(0), literal(0), literal(False), literal(False))
             .where(cards_t.c.pack.in_(store.packs))
             .where(
                 ~select(states_t.c.card_id)
@@ -98,7 +100,19 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
         )  # fmt: skip
         conn.execute(
             insert(states_t).from_select(
-                ["user_id", "card_id", "state", "step", "reps", "lapses", "suspended", "leech"], missing
+                [
+                    "user_id",
+                    "card_id",
+                    "card_pack",
+                    "card_position",
+                    "state",
+                    "step",
+                    "reps",
+                    "lapses",
+                    "suspended",
+                    "leech",
+                ],
+                missing,
             )
         )
     return counts

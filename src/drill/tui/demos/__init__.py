@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.cross import CrossAttention
+from drill.tui.demos.decoding import TrainVsInference
+from drill.tui.demos.ffn import Ffn
 from drill.tui.demos.heads import Mha
 from drill.tui.demos.norm import LayerNorm
 from drill.tui.demos.residual import Residual
+from drill.tui.demos.sentence import Attention
 from drill.tui.demos.sliders import Scaling, Softmax
 from drill.tui.demos.steps import AttnHandcalc, CausalMask, QkvMatrix
 from drill.tui.demos.vectors import DotProduct, WeightedSum
@@ -27,6 +30,9 @@ DEMO_CLASSES: dict[str, type[Demo]] = {
         CrossAttention,
         LayerNorm,
         Residual,
+        Ffn,
+        TrainVsInference,
+        Attention,
     )
 }
 

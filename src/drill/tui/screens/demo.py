@@ -37,6 +37,10 @@ def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
     cls = DEMO_CLASSES.get(info.name)
     if cls is None:
         return None
+    if cls.name == "attention":
+        from drill.content.demos import load_attention
+
+        return cls(info, load_attention())
     if cls is AttnHandcalc:
         from drill.content import load_content
 
