@@ -60,15 +60,20 @@ def test_quiz_feedback_after_a_wrong_answer(snap_compare, quiz_app, size):
     assert snap_compare(quiz_app(), terminal_size=size, run_before=_wrong_answer)
 
 
-def test_quiz_generated_numeric_question(snap_compare, quiz_app, library):
-    # seed 2: the first generated question is a typed softmax weight
-    app = quiz_app(library=library_of([], library), generated=2, seed=2)
+@SIZES
+def test_quiz_generated_question_names_the_mistake_chosen(snap_compare, quiz_app, library, size):
+    # seed 2: a Chinese engine-computed question; a wrong option's feedback names its mistake and section
+    app = quiz_app(library=library_of([], library), generated=2, seed=2, section="7.9")
 
     async def run_before(pilot) -> None:
         await _question(pilot)
-        assert pilot.app.mode_screen.item.numeric
+        item = pilot.app.mode_screen.item
+        assert item.kind == "generated" and item.section == "7.9"
+        await pilot.press(next(iter(item.question.mistakes)).lower())
+        await wait_until(pilot, lambda: pilot.app.mode_screen.answered is not None)
+        await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
 @SIZES

@@ -45,6 +45,7 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
     from drill.errors import ContentError
 
     library = load_content(path or content_path, cache=False)  # validate from scratch, always
+    require_points(library)
     summaries = summarize(library)
     sources = check_sources(library)
     numeric = verify(library.checks)
@@ -62,6 +63,19 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
                 "{count} numeric check(s) disagree with the engine and are not known errata (listed above)"
             ).format(count=len(numeric.mismatches))
         )
+
+
+def require_points(library) -> None:
+    """Every 7.24 bank card has its key points (the interview's rubric): a ContentError naming file and cards."""
+    from drill.errors import ContentError
+
+    for pack in library.packs:
+        missing = [c for c in library.cards.values() if c.pack == pack.id and c.bank is not None and not c.points]
+        if missing:
+            raise ContentError(
+                _("{file}: bank cards without points: {cards} (add `points:`, clauses of the answer word for word)")
+                .format(file=pack.path / "questions.yaml", cards=", ".join(c.id for c in missing))
+            )
 
 
 def verify(checks: list) -> NumericOutcome:

@@ -39,10 +39,13 @@ from drill.i18n_click import DrillCommand
 @click.option(
     "--generated",
     type=click.IntRange(min=0, max=200),
-    default=0,
+    default=8,
     show_default=True,
     metavar="N",
-    help=N_("Mix in N numeric questions computed by the engine from random small inputs."),
+    help=N_(
+        "Mix in N questions computed by the engine from small random inputs (every section has them; "
+        "wrong options are named mistakes). 0: the chapter's questions only."
+    ),
 )
 @click.option(
     "--seed", type=int, default=None, metavar="N", help=N_("Make the order and generated questions repeatable.")

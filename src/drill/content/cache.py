@@ -24,7 +24,7 @@ from drill import fields
 from drill.content.loader import PACK_FILES
 from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 
-FORMAT = 4
+FORMAT = 5  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes)
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:

@@ -49,6 +49,8 @@ class Card:
     bank_answer: str | None = declare(VERBATIM, default=None)  # the 7.24 wording when it differs
     pitfalls: tuple[str, ...] = declare(TextList(VERBATIM), default=())
     steps: tuple[str, ...] = declare(TextList(Text(STEP_REF, STEP_HINT), nonempty=False), default=())
+    # the answer's key points, each a clause of `answer` or `bank_answer` word for word (an interview's rubric)
+    points: tuple[str, ...] = declare(TextList(), default=())
     # the notes of the errata (errata.yaml) whose claim the card shows: set by the loader
     errata: tuple[str, ...] = declare(_IDS, given=True, default=())
 
@@ -61,6 +63,14 @@ class Card:
     def check_record(values: dict[str, Any]) -> None:
         if values.get("bank_question") is not None and values.get("bank") is None:
             raise Invalid("bank_question needs bank (the card's number in the 7.24 bank)", ("bank_question",))
+        answers = (values.get("answer") or "", values.get("bank_answer") or "")
+        for i, point in enumerate(values.get("points") or ()):
+            if not any(point in text for text in answers):
+                raise Invalid(
+                    f"point {point!r} is not in the card's answer or bank_answer (a point is a clause of the "
+                    "answer, copied word for word)",
+                    ("points", i),
+                )
 
     @property
     def front(self) -> str:

@@ -177,6 +177,9 @@ class QuizScreen(ModeScreen):
 
             store, owns = open_store(self.options.db_url, self.options.user), True
         store.sync_content(library)
+        from drill.tui.models.quiz_order import interview_order
+
+        items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
         title = " + ".join(pack.id for pack in library.packs) or _("no pack")
         return QuizSetup(QuizRun(items, self.options.clock), store, owns, title)
 
@@ -291,6 +294,11 @@ class QuizScreen(ModeScreen):
             if item.numeric:
                 feedback.append("  " + _("You typed {answer}.").format(answer=visible(result.chosen or "")))
             feedback.append("  " + _("The answer is {answer}.").format(answer=visible(item.answer_text())))
+            note = item.question.note_for(result.chosen or "") if item.question is not None else ""
+            if note:  # the named mistake behind the option chosen, and the section to reread
+                feedback.append("\n")
+                feedback.append(_("Your option is what this mistake gives: "), style="bold")
+                feedback.append(visible(note))
         feedback.append("\n\n")
         feedback.append(visible(item.explanation))
         last = self.run is not None and self.run.finished
