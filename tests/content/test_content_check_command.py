@@ -101,7 +101,7 @@ def test_unexpected_mismatch_exits_2(tmp_path):
     result = run(str(pack), "--plain")
     assert result.exit_code == 2
     assert (
-        "MISMATCH: worked-softmax-0-0 (7.12, worked/softmax[0, 0]): the chapter printed 0.25" in result.stdout
+        "MISMATCH: worked-softmax-0-0 (7.12, worked/softmax element (1, 1)): the chapter printed 0.25" in result.stdout
     )
     assert "the engine says 0.197776" in result.stdout
     assert result.stderr.startswith("drill: error: 1 numeric check(s) disagree with the engine")
@@ -115,7 +115,7 @@ def test_an_index_outside_the_step_is_named_without_a_placeholder_value(tmp_path
     assert result.exit_code == 2
     line = next(line for line in result.stdout.splitlines() if "MISMATCH" in line)
     assert line == (
-        "  MISMATCH: worked-softmax-0-0 (7.12, worked/softmax[9, 9]): "
+        "  MISMATCH: worked-softmax-0-0 (7.12, worked/softmax element (10, 10)): "
         "index [9, 9] is not valid for worked/softmax of shape [3, 3]"
     )
 

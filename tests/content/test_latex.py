@@ -51,7 +51,16 @@ EXACT = [
     (r"\frac{QK^\top}{\sqrt{d_k}}", "QKᵀ/√dₖ"),
     (r"\frac{x-\mu}{\sqrt{\sigma^2+\epsilon}}", "(x − μ)/√(σ² + ε)"),
     (r"\dfrac{a+b}{c}", "(a + b)/c"),
-    (r"\tfrac{1}{\sqrt{d_{model}}}", "1/√d_(model)"),
+    (r"\tfrac{1}{\sqrt{d_{model}}}", "1/√(d_model)"),
+    # issue 12 §3: a bar over several characters is a mean; a compound denominator after a slash is
+    # parenthesised with no stray space; a radical over a subscripted symbol says what it covers and is a
+    # product with what precedes it; a primed subscript is written like the others on the line
+    (r"\overline{PE^2}", "mean(PE²)"),
+    (r"\bar{x}", "x̄"),
+    (r"e^{s_{ij}} / \sum_{j'} e^{s_{ij'}}", "e^(sᵢⱼ)/(Σⱼ′ e^(sᵢⱼ′))"),
+    (r"E \sqrt{d_{model}}", "E·√(d_model)"),
+    (r"E \sqrt{d_{model}} + PE", "E·√(d_model) + PE"),
+    (r"QK^\top / \sqrt{d_k}", "QKᵀ/√dₖ"),
     (r"\frac{e}{2e+e^{2}} = \frac{1}{2+e}", "e/(2e + e²) = 1/(2 + e)"),
     (r"-\frac{1}{S}\sum_{t=1}^{S} \log P_\theta(x_t \mid x_{<t})", "−(1/S) Σₜ₌₁^S log P_θ(xₜ | x_(<t))"),
     (r"\frac{\partial y}{\partial x} = 1 + \frac{\partial F}{\partial x}", "∂y/∂x = 1 + ∂F/∂x"),
@@ -84,7 +93,7 @@ EXACT = [
         r"S_{ij} = q_i \cdot k_j = \sum_{t=1}^{d_k} q_{i,t}\, k_{j,t}",
         "Sᵢⱼ = qᵢ · kⱼ = Σₜ₌₁^(dₖ) q_(i,t) k_(j,t)",
     ),
-    (r"A_{ij} = \frac{e^{S_{ij}}}{\sum_{j'} e^{S_{ij'}}}", "Aᵢⱼ = e^(Sᵢⱼ)/(Σ_(j′) e^(S_(ij′)))"),
+    (r"A_{ij} = \frac{e^{S_{ij}}}{\sum_{j'} e^{S_{ij'}}}", "Aᵢⱼ = e^(Sᵢⱼ)/(Σⱼ′ e^(Sᵢⱼ′))"),
     (
         r"\text{head}_i = \text{Attention}\left(QW_i^Q,\; KW_i^K,\; VW_i^V\right)",
         "headᵢ = Attention(QWᵢ^Q, KWᵢ^K, VWᵢ^V)",

@@ -98,7 +98,8 @@ def _fmt(value) -> str:
 
 def _where(r) -> str:
     c = r.check
-    index = str(list(c.index)) if c.index else ""  # a scalar step has no index
+    # the element counted from 1, as the chapter names elements (A₁₂); checks.yaml's `index` counts from 0
+    index = " element ({})".format(", ".join(str(i + 1) for i in c.index)) if c.index else ""  # none: a scalar
     return f"{c.id} ({c.section}, {c.example}/{c.step}{index})"
 
 
@@ -148,7 +149,7 @@ def _content_ok(summaries, total_checks: int) -> str:
 
 
 def render_plain(summaries, numeric: NumericOutcome, sources) -> None:
-    from drill.content.summary import bank_label
+    from drill.content.summary import bank_label, errata_label
 
     echo = click.echo
     total_checks = sum(s.checks for s in summaries)
@@ -183,6 +184,13 @@ def render_plain(summaries, numeric: NumericOutcome, sources) -> None:
                 count=len(s.section_only), cards=only or _("none")
             )
         )
+        if s.errata:
+            echo(
+                "  "
+                + _("errata ({count}, erratum → cards showing it): {errata}").format(
+                    count=len(s.errata), errata=errata_label(s.errata)
+                )
+            )
     echo("")
     for line in _source_lines(sources):
         echo(line)
@@ -196,7 +204,7 @@ def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from drill.content.summary import bank_label
+    from drill.content.summary import bank_label, errata_label
 
     console = Console(highlight=False)
     total_checks = sum(s.checks for s in summaries)
@@ -234,6 +242,8 @@ def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
             facts.add_row(_("Not in the bank"), Text(bank_label(s.bank_gaps), style="yellow"))
         only = ", ".join(f"{card_id} ({section})" for card_id, section in s.section_only)
         facts.add_row(_("Section-only cards"), Text(only or _("none")))
+        if s.errata:
+            facts.add_row(_("Errata"), Text(errata_label(s.errata)))
         facts.add_row(_("Quizzes"), str(s.quizzes))
         facts.add_row(_("Checks"), str(s.checks))
         console.print(facts)

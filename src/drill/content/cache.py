@@ -22,9 +22,9 @@ from typing import Any
 
 from drill import fields
 from drill.content.loader import PACK_FILES
-from drill.content.models import Card, Check, Library, Pack, Quiz
+from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 
-FORMAT = 4  # 4: cards have points
+FORMAT = 5  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes)
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:
@@ -77,6 +77,7 @@ def read(key: str) -> Library | None:
             cards={card.id: card for card in cards},
             quizzes=records(Quiz, "quizzes"),
             checks=records(Check, "checks"),
+            errata=records(Erratum, "errata"),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError, _Refused):
         return None
@@ -90,6 +91,7 @@ def write(key: str, library: Library) -> None:
         "cards": [fields.dump(c) for c in library.cards.values()],
         "quizzes": [fields.dump(q) for q in library.quizzes],
         "checks": [fields.dump(c) for c in library.checks],
+        "errata": [fields.dump(e) for e in library.errata],
     }
     target = cache_file(key)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from drill.content.models import Card, Check, Library, Pack, Quiz
+from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 from drill.errors import ContentError
 
 if TYPE_CHECKING:
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 # drill.content.schema and .yamlio (and so PyYAML) are imported only when YAML is actually parsed: a start-up
 # served from the cache never pays for them.
 
-QUESTIONS, QUIZZES, CHECKS = "questions.yaml", "quizzes.yaml", "checks.yaml"
-PACK_FILES = (QUESTIONS, QUIZZES, CHECKS)
+QUESTIONS, QUIZZES, CHECKS, ERRATA = "questions.yaml", "quizzes.yaml", "checks.yaml", "errata.yaml"
+PACK_FILES = (QUESTIONS, QUIZZES, CHECKS, ERRATA)
 
 
 def default_content_path() -> Path:
@@ -143,8 +143,15 @@ class _Builder:
 
         quiz_ids = self._load_quizzes(pack_dir, pack.id, refs)
         check_ids = self._load_checks(pack_dir, pack.id, refs)
+        erratum_ids = self._load_errata(pack_dir, pack.id, card_ids)
         self.library.packs.append(
-            replace(pack, card_ids=tuple(card_ids), quiz_ids=tuple(quiz_ids), check_ids=tuple(check_ids))
+            replace(
+                pack,
+                card_ids=tuple(card_ids),
+                quiz_ids=tuple(quiz_ids),
+                check_ids=tuple(check_ids),
+                erratum_ids=tuple(erratum_ids),
+            )
         )
 
     def _side_file(self, pack_dir: Path, name: str, key: str, pack_id: str):
@@ -179,6 +186,29 @@ class _Builder:
                 refs.append((doc, ("checks", i, "card"), check.card))
             self.library.checks.append(check)
             ids.append(check.id)
+        return ids
+
+
+    def _load_errata(self, pack_dir: Path, pack_id: str, card_ids: list[str]) -> list[str]:
+        """errata.yaml: each erratum goes on every card of the pack that shows one of its claims."""
+        doc, raw = self._side_file(pack_dir, ERRATA, "errata", pack_id)
+        check_ids = {check.id for check in self.library.checks}
+        ids = []
+        for i, item in enumerate(raw):
+            erratum: Erratum = self.schema.erratum_from(doc, i, item, pack_id)
+            self._claim("erratum", erratum.id, doc, ("errata", i))
+            if erratum.check is not None and erratum.check not in check_ids:
+                raise doc.error(("errata", i, "check"), f"check {erratum.check!r} does not exist")
+            shown = []
+            for card_id in card_ids:
+                card = self.library.cards[card_id]
+                texts = card.shown_text()
+                if any(claim.strip() in text for claim in erratum.claims for text in texts):
+                    note = f"「{erratum.claims[0].strip()}」：{erratum.note}"
+                    self.library.cards[card_id] = replace(card, errata=(*card.errata, note))
+                    shown.append(card_id)
+            self.library.errata.append(replace(erratum, cards=tuple(shown)))
+            ids.append(erratum.id)
         return ids
 
 

@@ -51,6 +51,13 @@ class Card:
     steps: tuple[str, ...] = declare(TextList(Text(STEP_REF, STEP_HINT), nonempty=False), default=())
     # the answer's key points, each a clause of `answer` or `bank_answer` word for word (an interview's rubric)
     points: tuple[str, ...] = declare(TextList(), default=())
+    # the notes of the errata (errata.yaml) whose claim the card shows: set by the loader
+    errata: tuple[str, ...] = declare(_IDS, given=True, default=())
+
+    def shown_text(self) -> tuple[str, ...]:
+        """Every chapter text the card shows (where an erratum's claim is looked for)."""
+        texts = (self.question, self.bank_question, self.answer, self.bank_answer, *self.pitfalls)
+        return tuple(t for t in texts if t)
 
     @staticmethod
     def check_record(values: dict[str, Any]) -> None:
@@ -110,6 +117,22 @@ class Check:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Erratum:
+    """A claim of the chapter that drill re-derived and found wrong (errata.yaml, ``errata:``).
+
+    Every card showing one of ``claims`` shows ``note`` (the loader sets the card's ``errata``).
+    """
+
+    id: str = declare(ID)
+    pack: str = declare(PACK, given=True)
+    section: str = declare(SECTION_TEXT)
+    claims: tuple[str, ...] = declare(TextList(VERBATIM))  # the chapter's words, each found in the source
+    note: str = declare(Text())  # drill's words: what is true, with the numbers
+    check: str | None = declare(ID, default=None)  # the numeric check that computes it, if any
+    cards: tuple[str, ...] = declare(_IDS, given=True, default=())  # the cards that show a claim
+
+
+@dataclass(frozen=True, kw_only=True)
 class Pack:
     """A content pack: questions.yaml's top level, plus what the loader found in the pack."""
 
@@ -120,6 +143,7 @@ class Pack:
     card_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
     quiz_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
     check_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
+    erratum_ids: tuple[str, ...] = declare(_IDS, given=True, default=())
 
 
 @dataclass
@@ -130,6 +154,7 @@ class Library:
     cards: dict[str, Card] = field(default_factory=dict)
     quizzes: list[Quiz] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
+    errata: list[Erratum] = field(default_factory=list)
 
     def quiz(self, quiz_id: str) -> Quiz:
         for quiz in self.quizzes:

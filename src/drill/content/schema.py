@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from drill import fields
-from drill.content.models import Card, Check, Pack, Quiz
+from drill.content.models import Card, Check, Erratum, Pack, Quiz
 from drill.content.rules import Text, type_name
 from drill.content.yamlio import Document
 from drill.errors import ContentError
@@ -99,3 +99,7 @@ def quiz_from(doc: Document, index: int, value: object, pack: str) -> Quiz:
 
 def check_from(doc: Document, index: int, value: object, pack: str) -> Check:
     return fields.read(Check, value, DocumentErrors(doc, ("checks", index), "check"), given={"pack": pack})
+
+
+def erratum_from(doc: Document, index: int, value: object, pack: str) -> Erratum:
+    return fields.read(Erratum, value, DocumentErrors(doc, ("errata", index), "erratum"), given={"pack": pack})

@@ -16,12 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drill import fields
-from drill.content.loader import QUESTIONS, QUIZZES
+from drill.content.loader import ERRATA, QUESTIONS, QUIZZES
 from drill.content.models import Library, Pack
 from drill.errors import ContentError
 
 # file -> (list key, the Library mapping that holds its records by id)
-_FILES = ((QUESTIONS, "cards"), (QUIZZES, "quizzes"))
+_FILES = ((QUESTIONS, "cards"), (QUIZZES, "quizzes"), (ERRATA, "errata"))
+
+
+_NOUN = {"cards": "card", "quizzes": "quiz", "errata": "erratum"}
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,11 @@ def check_sources(library: Library) -> SourceReport:
         if source is None:
             unsourced.append(pack.id)
             continue
-        records = {"cards": library.cards, "quizzes": {q.id: q for q in library.quizzes}}
+        records = {
+            "cards": library.cards,
+            "quizzes": {q.id: q for q in library.quizzes},
+            "errata": {e.id: e for e in library.errata},
+        }
         for name, key in _FILES:
             file = pack.path / name
             if not file.is_file():
@@ -104,7 +111,7 @@ def check_sources(library: Library) -> SourceReport:
                                 file=file,
                                 line=_line(doc, path, text, source),
                                 field=format_path(path),
-                                record=f"{key[:-1]} {record.id}",
+                                record=f"{_NOUN[key]} {record.id}",
                                 fragment=_first_missing_line(text, source),
                             )
                         )

@@ -31,6 +31,7 @@ class PackSummary:
     section_only: tuple[tuple[str, str], ...]  # (card id, section)
     quizzes: int
     checks: int
+    errata: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (erratum id, the cards that show it)
 
 
 def summarize(library: Library) -> list[PackSummary]:
@@ -59,6 +60,7 @@ def summarize(library: Library) -> list[PackSummary]:
                 section_only=tuple((c.id, c.section) for c in cards if c.bank is None),
                 quizzes=len(pack.quiz_ids),
                 checks=len(pack.check_ids),
+                errata=tuple((e.id, e.cards) for e in library.errata if e.pack == pack.id),
             )
         )
     return out
@@ -66,3 +68,7 @@ def summarize(library: Library) -> list[PackSummary]:
 
 def bank_label(numbers: tuple[int, ...] | list[int]) -> str:
     return ", ".join(f"Q{n}" for n in numbers)
+
+
+def errata_label(errata: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    return "; ".join(f"{eid} → {', '.join(cards) or '-'}" for eid, cards in errata)

@@ -26,6 +26,8 @@ def join(pieces: list[Piece], script: bool, keep_edges: bool = False, *, oneline
         ):
             p.kind = "unary"
         prev = p
+    _group_slash_denominator(pieces, real, oneline)
+    real = [i for i, p in enumerate(pieces) if p.kind != "space"]
     # gaps between consecutive real pieces
     gaps: dict[int, int] = {}
     for a_i, b_i in zip(real, real[1:], strict=False):
@@ -55,6 +57,15 @@ def join(pieces: list[Piece], script: bool, keep_edges: bool = False, *, oneline
         follower = nxt.first_char if nxt is not None and not gaps.get(real[pos + 1], 0) else ""
         if p.kind == "frac" and _frac_needs_parens(pieces[real[pos - 1]] if pos else None, p, nxt):
             p.box = parens(p.box, oneline)
+        before = pieces[real[pos - 1]] if pos else None
+        if (
+            before is not None
+            and not gaps[i]
+            and p.first_char in "√∛∜"
+            and before.kind in ("ord", "close")
+            and before.box.lines[before.box.baseline][-1:] not in "/·×∗"
+        ):
+            boxes.append(Box.text("·"))  # E·√(d_model): a product, not E√d read as one symbol
         boxes.append(finish(p, follower, oneline))
     trail = sum(pieces[k].gap for k in range(real[-1] + 1, len(pieces))) if keep_edges else 0
     if keep_edges and not script and pieces[real[-1]].kind in ("rel", "op"):
@@ -64,7 +75,23 @@ def join(pieces: list[Piece], script: bool, keep_edges: bool = False, *, oneline
     return hconcat(boxes)
 
 
+def _group_slash_denominator(pieces: list[Piece], real: list[int], oneline: bool) -> None:
+    """a / Σ_j b_j: the denominator running on from a slash to the next relation is parenthesised."""
+    for pos, i in enumerate(real[:-1]):
+        p = pieces[i]
+        if p.kind in ("op", "ord") and p.box.lines == ("/",) and pieces[real[pos + 1]].kind == "bigop":
+            end = next((k for k in real[pos + 1 :] if pieces[k].kind in ("rel", "punct")), len(pieces))
+            group = pieces[i + 1 : end]
+            if not group:
+                return
+            box = parens(join(group, False, oneline=oneline), oneline)
+            pieces[i + 1 : end] = [Piece("ord", box)]
+            return
+
+
 def _gap(a: Piece, b: Piece) -> int:
+    if a.box.lines == ("/",) or b.box.lines == ("/",):  # a/b binds: no space around a slash
+        return 0
     if b.kind == "punct":
         return 0
     if a.kind == "punct":

@@ -91,7 +91,13 @@ def root(r: Renderer, node, script: bool) -> Piece:
         sign = (sup if sup else f"^({index})") + "√"
     if not body.box.str.strip():
         return Piece("ord", Box.text(sign))
-    inner = body.box if body.atomic else parens(body.box, r.oneline)
+    text = body.box.str if body.box.is_line else ""
+    if body.atomic and "_" not in text and "^" not in text:
+        inner = body.box  # √2, √d, √dₖ
+    else:  # √(d_model): the radical covers the subscript too, which "√d_(model)" does not say
+        if body.box.is_line:
+            body = Row(Box.text(re.sub(r"_\((\w+)\)", r"_\1", text)))
+        inner = parens(body.box, r.oneline)
     return Piece("ord", hconcat([Box.text(sign), inner]), group_scripts=True)
 
 
@@ -104,7 +110,9 @@ def accent(name: str, box: Box) -> Box:
     mark = sym.ACCENTS[name]
     if graphemes(text) == 1:  # precomposed where Unicode has it (ỹ, x̄ stays combining)
         return Box.text(unicodedata.normalize("NFC", text + mark))
-    if name in ("overline", "underline", "bar", "underbar") and text.isalnum():
+    if name in ("overline", "bar"):  # a bar over several characters is a mean here: mean(PE²), not P̅E̅²̅
+        return Box.text(f"mean({text})")
+    if name in ("underline", "underbar") and text.isalnum():
         return Box.text(unicodedata.normalize("NFC", "".join(ch + mark for ch in text)))
     return Box.text(f"{name}({text})")
 

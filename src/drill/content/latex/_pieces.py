@@ -162,6 +162,10 @@ def script_form(box: Box | None, table: dict[str, str], mark: str):
     uni = script_text(text, table)
     if uni is not None:
         return ("uni", uni)
+    # trailing primes have no script form: sᵢⱼ′ (as sᵢⱼ beside it), not s_(ij′)
+    stem = text.rstrip("′″‴")
+    if stem != text and stem and (uni := script_text(stem, table)) is not None:
+        return ("uni", uni + text[len(stem) :])
     if graphemes(text) == 1:
         return ("bare", text)
     if is_wrapped(text):

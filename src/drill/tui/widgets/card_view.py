@@ -40,6 +40,11 @@ def answer_markdown(card: Card) -> str:
             parts.append("---\n\n**题库答案（7.24）**\n\n" + md(card.bank_answer))
     if card.pitfalls:
         parts.append("**常见误区**\n\n" + "\n".join(f"- {md(p)}" for p in card.pitfalls))
+    if card.errata:  # the chapter's claim in its words, then what drill re-derived (data/errata.yaml)
+        from drill.i18n import _
+
+        heading = _("⚠ errata: the chapter's claim, re-derived")
+        parts.append(f"**{heading}**\n\n" + "\n".join(f"- {md(note)}" for note in card.errata))
     return visible("\n\n".join(parts))
 
 

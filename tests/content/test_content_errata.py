@@ -1,0 +1,261 @@
+"""Every erratum in data/errata.yaml, recomputed beside the chapter's claim (engine, algebra or PyTorch).
+
+Each test states what the chapter claims and computes what is true; `test_every_erratum_is_recomputed` keeps
+the list of errata and the list of tests the same. The loader attaches each note to every card that shows a
+claim (the issue's example: q08 shows the FP16 pitfall, so it shows the FP16 erratum).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from drill.content import load_content
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+LIBRARY = load_content(DATA, cache=False)
+ERRATA = {e.id: e for e in LIBRARY.errata}
+RECOMPUTED: dict = {}
+
+
+def recomputes(erratum_id: str):
+    def register(fn):
+        RECOMPUTED[erratum_id] = fn
+        return fn
+
+    return register
+
+
+def test_every_erratum_is_recomputed():
+    assert set(RECOMPUTED) == set(ERRATA)
+
+
+@pytest.mark.parametrize("erratum_id", sorted(ERRATA))
+def test_erratum(erratum_id):
+    RECOMPUTED[erratum_id]()
+
+
+def test_every_card_showing_a_claim_shows_its_note():
+    for erratum in LIBRARY.errata:
+        for card in LIBRARY.cards.values():
+            shows = any(c in t for c in erratum.claims for t in card.shown_text())
+            assert (card.id in erratum.cards) == shows
+            assert any(erratum.note in note for note in card.errata) == shows, (erratum.id, card.id)
+    q08 = LIBRARY.cards["q08"]
+    assert any("FP16 下 $e^{89}$ 就溢出了" in p for p in q08.pitfalls)
+    assert any("e^11.09" in note for note in q08.errata)
+
+
+@recomputes("e7.7-s-symmetric")
+def _s_symmetric():
+    from drill.engine.examples import build_example
+
+    steps = {s.name: s.output for s in build_example("worked")}
+    X, Q, K = steps["x"], steps["project_q"], steps["project_k"]
+    W_Q, W_K = np.linalg.solve(X[:2], Q[:2]), np.linalg.solve(X[:2], K[:2])  # X's first rows are e₁, e₂
+    M = W_Q @ W_K.T
+    assert np.allclose(M, [[0, 1], [1, 1]]) and np.allclose(M, M.T)
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # symmetric for every X, not by coincidence
+        X = rng.normal(size=(5, 2))
+        S = (X @ W_Q) @ (X @ W_K).T
+        assert np.allclose(S, S.T)
+    W = rng.normal(size=(2, 2))  # a general W_Q W_Kᵀ gives a non-symmetric S
+    S = X @ W @ X.T
+    assert not np.allclose(S, S.T)
+
+
+@recomputes("e7.8-additive-complexity")
+def _additive_complexity():
+    # additive score s_ij = vᵀ tanh(W_q q_i + W_k k_j): hoisting the projections gives the same scores
+    rng = np.random.default_rng(1)
+    S, d = 6, 4
+    q, k = rng.normal(size=(S, d)), rng.normal(size=(S, d))
+    Wq, Wk, v = rng.normal(size=(d, d)), rng.normal(size=(d, d)), rng.normal(size=d)
+    naive = np.array([[v @ np.tanh(Wq @ q[i] + Wk @ k[j]) for j in range(S)] for i in range(S)])
+    pq, pk = q @ Wq.T, k @ Wk.T  # S·d² once
+    hoisted = np.tanh(pq[:, None, :] + pk[None, :, :]) @ v  # S²·d
+    assert np.allclose(naive, hoisted)
+
+    def cost(S, d):  # multiply-adds of the hoisted form
+        return 2 * S * d * d + S * S * d
+
+    # O(S·d² + S²·d): quadrupling S at fixed d costs at most 16×; S²d² would give 16× from S and grow with d²
+    assert cost(4096, 64) / cost(1024, 64) < 16 and cost(1024, 256) / cost(1024, 64) < 16
+
+
+@recomputes("e7.9-unscaled-row")
+def _unscaled_row():
+    top = lambda z: float(torch.softmax(torch.tensor(z, dtype=torch.float64), -1).max())  # noqa: E731
+    assert round(top([3.0, 2.0, 1.0]) * 100, 1) == 66.5  # [3, 2, 1] unscaled is itself
+    assert round(top([24.0, 16.0, 8.0]) * 100, 2) == 99.97  # the 8×-grown row (std √64) does saturate
+
+
+@recomputes("e7.10-fp16-overflow")
+def _fp16_overflow():
+    assert math.log(float(torch.finfo(torch.float16).max)) == pytest.approx(11.09, abs=0.005)
+    assert torch.isinf(torch.exp(torch.tensor(11.1, dtype=torch.float16)))
+    assert math.log(float(torch.finfo(torch.float32).max)) == pytest.approx(88.72, abs=0.005)
+    assert ERRATA["e7.10-fp16-overflow"].check in {c.id for c in LIBRARY.checks}
+
+
+@recomputes("e7.10-underflow")
+def _underflow():
+    def weight(gap, dtype):
+        return float(torch.softmax(torch.tensor([0.0, -gap], dtype=dtype), -1)[1])
+
+    assert weight(100, torch.float64) == pytest.approx(math.exp(-100) / (1 + math.exp(-100)))
+    assert weight(100, torch.float32) > 0 and weight(105, torch.float32) == 0.0  # FP32: 0 from about 104
+    assert weight(16, torch.float16) > 0 and weight(18, torch.float16) == 0.0  # FP16: 0 from about 17
+
+
+def _chapter_self_attention():
+    """The 7.13 implementation, run as the chapter prints it."""
+    text = (DATA / "transformer-chapter-7.md").read_text(encoding="utf-8")
+    start = text.index("class SelfAttention(nn.Module):")
+    code = text[text.rindex("```python", 0, start) + len("```python") : text.index("```", start)]
+    scope: dict = {}
+    exec(compile(code, "chapter-7.13", "exec"), scope)
+    return scope["SelfAttention"]
+
+
+@recomputes("e7.13-v-width")
+def _v_width():
+    SelfAttention = _chapter_self_attention()
+    model = SelfAttention(d_model=8, d_k=4)
+    x = torch.randn(2, 5, 8)
+    assert model.Wv(x).shape == (2, 5, 4)  # d_k, whatever d_v was meant to be
+    assert model(x).shape == (2, 5, 4)
+
+
+@recomputes("e7.15-kv-cache")
+def _kv_cache():
+    def total(per_step, n):
+        return sum(per_step(t) for t in range(1, n + 1))
+
+    n = 1000
+    proj_no_cache, proj_cache = total(lambda t: t, n), total(lambda t: 1, n)  # projections/FFN
+    attn_no_cache, attn_cache = total(lambda t: t * t, n), total(lambda t: t, n)  # scores over the prefix
+    assert proj_no_cache == n * (n + 1) // 2 and proj_cache == n  # O(n²) -> O(n): right for this part
+    assert attn_no_cache == n * (n + 1) * (2 * n + 1) // 6 and attn_cache == n * (n + 1) // 2  # O(n³) -> O(n²)
+    # and the cached step computes the same output as the full recomputation
+    torch.manual_seed(0)
+    x = torch.randn(1, 6, 4)
+    causal = torch.ones(6, 6).triu(1).bool()
+    full = F.scaled_dot_product_attention(x, x, x, attn_mask=~causal)
+    last = F.scaled_dot_product_attention(x[:, -1:], x, x)  # one new token against the cached K/V
+    assert torch.allclose(full[:, -1:], last, atol=1e-6)
+
+
+@recomputes("e7.16-mask-convention")
+def _mask_convention():
+    torch.manual_seed(0)
+    q, k, v = torch.randn(1, 1, 4), torch.randn(1, 3, 4), torch.randn(1, 3, 4)
+    keep_first_two = torch.tensor([[True, True, False]])
+    mha = torch.nn.MultiheadAttention(4, 1, batch_first=True)
+    with torch.no_grad():
+        _, w = mha(q, k, v, attn_mask=~keep_first_two)  # MHA: True = masked
+    assert float(w[0, 0, 2]) == 0 and float(w[0, 0, :2].sum()) == pytest.approx(1)
+    sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=keep_first_two)  # SDPA: True = attends
+    scores = torch.softmax(q @ k.transpose(-2, -1) / 2 + torch.tensor([0.0, 0.0, float("-inf")]), -1)
+    assert torch.allclose(sdpa, scores @ v, atol=1e-6)
+
+
+@recomputes("e7.17-mha-is-causal")
+def _mha_is_causal():
+    with pytest.raises(TypeError):
+        torch.nn.MultiheadAttention(4, 1, is_causal=True)
+    mha = torch.nn.MultiheadAttention(4, 1, batch_first=True)
+    x = torch.randn(1, 3, 4)
+    with pytest.raises(RuntimeError):  # a hint only: the mask must be given
+        mha(x, x, x, is_causal=True)
+    causal = torch.ones(3, 3).triu(1).bool()
+    out = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    assert torch.allclose(out, F.scaled_dot_product_attention(x, x, x, attn_mask=~causal), atol=1e-6)
+
+
+@recomputes("e7.17-large-negative")
+def _large_negative():
+    row = torch.tensor([1.0, 2.0, 3.0])
+    some = torch.tensor([False, True, True])
+    assert torch.allclose(
+        torch.softmax(row.masked_fill(some, -1e9), -1), torch.softmax(row.masked_fill(some, float("-inf")), -1)
+    )
+    every = torch.ones(3, dtype=torch.bool)
+    assert torch.allclose(torch.softmax(row.masked_fill(every, -1e9), -1), torch.full((3,), 1 / 3))
+    assert torch.isnan(torch.softmax(row.masked_fill(every, float("-inf")), -1)).all()
+    q = torch.randn(1, 1, 4)
+    kv = torch.randn(1, 3, 4)
+    out = F.scaled_dot_product_attention(q, kv, kv, attn_mask=torch.zeros(1, 3, dtype=torch.bool))
+    assert torch.equal(out, torch.zeros_like(out))
+
+
+@recomputes("e7.17-inference-mask")
+def _inference_mask():
+    torch.manual_seed(0)
+    x = torch.randn(1, 5, 4)
+    causal = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    unmasked = F.scaled_dot_product_attention(x, x, x)
+    assert not torch.allclose(causal, unmasked)  # a prefill of 5 tokens needs the mask
+    step = F.scaled_dot_product_attention(x[:, -1:], x, x)  # one token with a cache: nothing in the future
+    assert torch.allclose(step, causal[:, -1:], atol=1e-6)
+
+
+@recomputes("e7.19-residual-product")
+def _residual_product():
+    for n, one_skip in ((1, 1.7), (4, 1.24), (12, 1.014)):
+        x = torch.tensor(1.0, requires_grad=True)
+        h = x
+        for _ in range(n):
+            h = h + 0.7 * h  # a residual around each layer
+        h.backward()
+        assert float(x.grad) == pytest.approx(1.7**n)
+        assert 1 + 0.7**n == pytest.approx(one_skip, abs=5e-4)  # the chapter's column: one skip around n layers
+        if n > 1:  # one layer: the same thing
+            assert float(x.grad) != pytest.approx(one_skip, abs=5e-4)
+
+
+@recomputes("e7.24-q18-softmax")
+def _q18_softmax():
+    def softmax_ops(S):  # exp, sum and divide on every one of the S² scores
+        return 3 * S * S
+
+    def av_ops(S, d_v):
+        return S * S * d_v
+
+    assert softmax_ops(512) == softmax_ops(512)  # independent of d
+    assert av_ops(512, 128) == 2 * av_ops(512, 64)  # grows with d_v
+
+
+@recomputes("e7.23-dropout-eval")
+def _dropout_eval():
+    torch.manual_seed(0)
+    drop = torch.nn.Dropout(p=0.1)
+    x = torch.ones(200_000)
+    drop.train()
+    assert float(drop(x).mean()) == pytest.approx(1.0, abs=0.01)  # training output's mean is x
+    drop.eval()
+    assert torch.equal(drop(x), x)  # eval: the identity, no scaling
+
+
+def test_the_7_3_variance_note_states_both_statistics():
+    def pe(S, d):
+        pos, i = np.arange(S)[:, None], np.arange(0, d, 2)[None, :]
+        angle = pos / 10000 ** (i / d)
+        out = np.zeros((S, d))
+        out[:, 0::2], out[:, 1::2] = np.sin(angle), np.cos(angle)
+        return out
+
+    whole = pe(512, 512).var()
+    per_dim = {S: pe(S, 512).var(axis=0).mean() for S in (128, 512, 2048)}
+    assert round(whole, 2) == 0.43 and (pe(512, 512) ** 2).mean() == pytest.approx(0.5)
+    assert [round(per_dim[S], 2) for S in (128, 512, 2048)] == [0.21, 0.29, 0.36]
+    assert abs(per_dim[512] - 1 / 3) < 0.05  # like for like, "about 1/3" holds at one decimal
+    note = next(c.erratum for c in LIBRARY.checks if c.id == "7.3-posenc-pe_variance")
+    assert "0.43" in note and "0.29" in note and "0.21" in note and "0.36" in note
