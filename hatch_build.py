@@ -49,7 +49,9 @@ def extract(source: Path = SOURCE):
     catalog = Catalog(
         project="drill", domain=DOMAIN, charset="utf-8", copyright_holder="drill contributors", fuzzy=False
     )
-    catalog.header_comment = "# drill's own words: the template for src/drill/locale/*/LC_MESSAGES/drill.po (hatch_build.py)."
+    catalog.header_comment = (
+        "# drill's own words: the template for src/drill/locale/*/LC_MESSAGES/drill.po (hatch_build.py)."
+    )
     for filename, lineno, message, comments, context in extract_from_dir(
         str(source), method_map, options_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
     ):
@@ -87,7 +89,8 @@ def compile_catalogs(locale_dir: Path = LOCALE, out_dir: Path | None = None) -> 
             (message.id, err)
             for message, errs in catalog.check()
             for err in errs
-            if "python-brace-format" not in message.flags  # drill formats with str.format: "{n}%" is no %-placeholder
+            if "python-brace-format"
+            not in message.flags  # drill formats with str.format: "{n}%" is no %-placeholder
         ]
         if errors:
             raise SystemExit(f"{po}: {errors[0][0]!r}: {errors[0][1]}")
@@ -104,7 +107,9 @@ def update() -> None:
     for name in CATALOGS:
         path = po_path(name)
         catalog = read_po(path, locale=name)
-        catalog.update(read_po(TEMPLATE), no_fuzzy_matching=True)  # a fresh template each: update shares messages
+        catalog.update(
+            read_po(TEMPLATE), no_fuzzy_matching=True
+        )  # a fresh template each: update shares messages
         write_po(path, catalog, ignore_obsolete=True, omit_header=False)
 
 
@@ -113,8 +118,12 @@ def problems() -> list[str]:
     found = []
     extracted = {message.id for message in extract() if message.id}
     committed = {message.id for message in read_po(TEMPLATE) if message.id}
-    found += [f"not in drill.pot (run extract, update): {mid!r}" for mid in sorted(extracted - committed, key=str)]
-    found += [f"in drill.pot but gone from the source: {mid!r}" for mid in sorted(committed - extracted, key=str)]
+    found += [
+        f"not in drill.pot (run extract, update): {mid!r}" for mid in sorted(extracted - committed, key=str)
+    ]
+    found += [
+        f"in drill.pot but gone from the source: {mid!r}" for mid in sorted(committed - extracted, key=str)
+    ]
     for message in read_po(po_path("zh_CN"), locale="zh_CN"):
         if not message.id:
             continue

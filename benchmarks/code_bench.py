@@ -61,7 +61,10 @@ def cli(runs: int) -> None:
             wait_for_writers(tmp / "data")
     b = statistics.median(base)
     print(f"python -c 'import numpy'                 median {b * 1000:7.1f} ms")
-    for name, xs in (("drill code softmax --check (--no-save)", nosave), ("drill code softmax --check (saves)", save)):
+    for name, xs in (
+        ("drill code softmax --check (--no-save)", nosave),
+        ("drill code softmax --check (saves)", save),
+    ):
         m = statistics.median(xs)
         verdict = "ok" if m <= 3 * b else "OVER"
         print(f"{name:<40} median {m * 1000:7.1f} ms  ratio {m / b:4.2f}x  (goal <= 3x: {verdict})")
@@ -96,8 +99,10 @@ async def tui(runs: int) -> None:
     s, n = statistics.median(screen_times), statistics.median(noop_times)
     verdict = "ok" if s <= 1.5 else "OVER"
     print(f"runner child doing nothing               median {n * 1000:7.1f} ms")
-    print(f"code screen ctrl+r -> results (task 2)   median {s * 1000:7.1f} ms  ratio {s / n:4.2f}x  "
-          f"(goal <= 1.5 s: {verdict})")
+    print(
+        f"code screen ctrl+r -> results (task 2)   median {s * 1000:7.1f} ms  ratio {s / n:4.2f}x  "
+        f"(goal <= 1.5 s: {verdict})"
+    )
 
 
 def main() -> None:

@@ -93,19 +93,25 @@ def measure(path: Path, repeat: int, env: dict[str, str]) -> None:
                 cpus[name].append(cpu)
 
     base = statistics.median(walls[BASELINE])
-    print(f"{'':10s} {'first':>8s} {'median':>8s} {'ratio':>7s} {'CPU':>8s} {'peak':>8s}"
-          f"   (median of {repeat} interleaved runs; CPU = user + system, what load distorts least)")
+    print(
+        f"{'':10s} {'first':>8s} {'median':>8s} {'ratio':>7s} {'CPU':>8s} {'peak':>8s}"
+        f"   (median of {repeat} interleaved runs; CPU = user + system, what load distorts least)"
+    )
     ok = True
     for name in commands:
         median = statistics.median(walls[name])
         met = name == BASELINE or (median <= GOAL_SECONDS and peaks[name] <= GOAL_MB)
         ok &= met
-        print(f"{name:10s} {first[name]:7.3f}s {median:7.3f}s {median / base:6.2f}x "
-              f"{statistics.median(cpus[name]):7.3f}s {peaks[name]:6.0f}MB"
-              + ("" if name == BASELINE else "" if met else "   MISSED"))
+        print(
+            f"{name:10s} {first[name]:7.3f}s {median:7.3f}s {median / base:6.2f}x "
+            f"{statistics.median(cpus[name]):7.3f}s {peaks[name]:6.0f}MB"
+            + ("" if name == BASELINE else "" if met else "   MISSED")
+        )
     print(f"machine load (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(f"goal: every format's median <= {GOAL_SECONDS} s and peak <= {GOAL_MB} MB: "
-          + ("met" if ok else "MISSED (compare the ratio and the load above)"))
+    print(
+        f"goal: every format's median <= {GOAL_SECONDS} s and peak <= {GOAL_MB} MB: "
+        + ("met" if ok else "MISSED (compare the ratio and the load above)")
+    )
 
 
 def main() -> None:

@@ -62,13 +62,22 @@ def build(path: Path, cards: int, reviews: int) -> float:
         "VALUES (?, ?, 'bench', ?, 'review', NULL, ?, ?, ?, ?, ?, ?, ?, NULL, 0)",
         (
             (
-                user_id, i + 1, i, 1.0 + i % 300, 1.0 + i % 10,
-                ts(NOW + timedelta(seconds=(i * 7919) % span - 30 * 86400)),  # due: 30 days ago .. 11 months ahead
-                ts(NOW - timedelta(days=1 + i % 60)), 20, i % 5, int(i % 97 == 0),
+                user_id,
+                i + 1,
+                i,
+                1.0 + i % 300,
+                1.0 + i % 10,
+                ts(
+                    NOW + timedelta(seconds=(i * 7919) % span - 30 * 86400)
+                ),  # due: 30 days ago .. 11 months ahead
+                ts(NOW - timedelta(days=1 + i % 60)),
+                20,
+                i % 5,
+                int(i % 97 == 0),
             )
             for i in range(studied)
         ),
-    )  # fmt: skip
+    )
     # Index the 2M rows once at the end rather than row by row.
     indexes = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'review_logs' AND sql IS NOT NULL"
@@ -105,7 +114,13 @@ def build(path: Path, cards: int, reviews: int) -> float:
                day, previous_day IS NULL OR previous_day < day
         FROM rows
         """,
-        {"reviews": reviews, "user": user_id, "studied": studied, "start": start.strftime(STAMP), "step": step},
+        {
+            "reviews": reviews,
+            "user": user_id,
+            "studied": studied,
+            "start": start.strftime(STAMP),
+            "step": step,
+        },
     )
     conn.execute("DROP TABLE bench_days")
     for _name, sql in indexes:
@@ -144,8 +159,12 @@ def day_table(start: datetime, step: float, reviews: int) -> list[tuple[int, int
     first_day = day_number(start, DAY_STARTS_AT, BENCH_TZ)
     last_day = day_number(start + timedelta(seconds=reviews * step), DAY_STARTS_AT, BENCH_TZ)
     numbers = np.arange(first_day, last_day + 2)
-    bounds = np.array([(day_start(EPOCH_DAY + timedelta(days=int(d)), DAY_STARTS_AT, BENCH_TZ) - start)
-                       .total_seconds() for d in numbers])
+    bounds = np.array(
+        [
+            (day_start(EPOCH_DAY + timedelta(days=int(d)), DAY_STARTS_AT, BENCH_TZ) - start).total_seconds()
+            for d in numbers
+        ]
+    )
     offsets = np.floor(np.arange(reviews, dtype=np.float64) * step)  # as SQLite's CAST(n * step AS INTEGER)
     days = numbers[np.searchsorted(bounds, offsets, side="right") - 1]
     firsts = np.flatnonzero(np.r_[True, days[1:] != days[:-1]])
@@ -162,20 +181,28 @@ def check_days(path: Path, sample: int = 2000) -> None:
     engine = create_engine(f"sqlite:///{path}")
     with engine.connect() as conn:
         rows = conn.execute(
-            text("SELECT reviewed_at, last_review_before, study_day, first_of_day FROM review_logs "
-                 "WHERE id % (SELECT max(1, count(*) / :k) FROM review_logs) = 0").columns(
-                reviewed_at=UTCDateTime(), last_review_before=UTCDateTime()), {"k": sample}
+            text(
+                "SELECT reviewed_at, last_review_before, study_day, first_of_day FROM review_logs "
+                "WHERE id % (SELECT max(1, count(*) / :k) FROM review_logs) = 0"
+            ).columns(reviewed_at=UTCDateTime(), last_review_before=UTCDateTime()),
+            {"k": sample},
         ).all()
     engine.dispose()
     for at, previous, day, first in rows:
-        assert (day, bool(first)) == review_day_fields(at, previous, DAY_STARTS_AT, BENCH_TZ), (at, previous, day)
+        assert (day, bool(first)) == review_day_fields(at, previous, DAY_STARTS_AT, BENCH_TZ), (
+            at,
+            previous,
+            day,
+        )
 
 
 def conn_count(store) -> int:
     from sqlalchemy import text
 
     with store.engine.connect() as conn:
-        return conn.execute(text("SELECT count(*) FROM review_logs WHERE user_id = :u"), {"u": store.user_id}).scalar()
+        return conn.execute(
+            text("SELECT count(*) FROM review_logs WHERE user_id = :u"), {"u": store.user_id}
+        ).scalar()
 
 
 def conn_due(store) -> int:
@@ -184,7 +211,9 @@ def conn_due(store) -> int:
 
     with store.engine.connect() as conn:
         return conn.execute(
-            text("SELECT count(*) FROM card_states WHERE user_id = :u AND state = 'review' AND suspended = 0 AND due <= :now"),
+            text(
+                "SELECT count(*) FROM card_states WHERE user_id = :u AND state = 'review' AND suspended = 0 AND due <= :now"
+            ),
             {"u": store.user_id, "now": NOW.strftime(STAMP) + ".000000"},
         ).scalar()
 
@@ -242,20 +271,31 @@ def main() -> None:
     if args.db is not None:
         os.environ.setdefault("DRILL_CONFIG_DIR", str(args.db.parent))
         small_db = args.db.with_name(args.db.stem + f"-{args.small}.sqlite3")
-        for path, cards, reviews in ((args.db, args.cards, args.reviews), (small_db, args.small, small_reviews)):
+        for path, cards, reviews in (
+            (args.db, args.cards, args.reviews),
+            (small_db, args.small, small_reviews),
+        ):
             if not path.exists():
                 print(f"building {cards:,} cards and {reviews:,} review logs ...", flush=True)
                 print(f"  built in {build(path, cards, reviews):.1f} s")
         # the run writes grades: work on copies
-        run(copy_db(args.db, args.db.with_name(args.db.stem + "-run.sqlite3")), args.cards,
-            copy_db(small_db, small_db.with_name(small_db.stem + "-run.sqlite3")), args.small, args.rounds)
+        run(
+            copy_db(args.db, args.db.with_name(args.db.stem + "-run.sqlite3")),
+            args.cards,
+            copy_db(small_db, small_db.with_name(small_db.stem + "-run.sqlite3")),
+            args.small,
+            args.rounds,
+        )
         return
 
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         os.environ.setdefault("DRILL_CONFIG_DIR", tmp)
         os.environ.setdefault("DRILL_DATA_DIR", tmp)
         path, small_path = Path(tmp) / "bench.sqlite3", Path(tmp) / "small.sqlite3"
-        for where, cards, reviews in ((path, args.cards, args.reviews), (small_path, args.small, small_reviews)):
+        for where, cards, reviews in (
+            (path, args.cards, args.reviews),
+            (small_path, args.small, small_reviews),
+        ):
             print(f"building {cards:,} cards and {reviews:,} review logs ...", flush=True)
             print(f"  built in {build(where, cards, reviews):.1f} s ({where.stat().st_size / 1e6:.0f} MB)")
         run(path, args.cards, small_path, args.small, args.rounds)
@@ -293,8 +333,10 @@ def compare(label: str, big: list[float], small: list[float], cards: int, small_
     """Print the medians of two interleaved series and their ratio; returns the ratio as printed."""
     big_med, small_med = statistics.median(big), statistics.median(small)
     ratio = round(big_med / small_med, 2)
-    print(f"{label:26s} {small_cards:>7,} cards {ms(small_med)}   {cards:>7,} cards {ms(big_med)}   "
-          f"ratio {ratio:.2f}x  (medians of {len(big)}, interleaved)")
+    print(
+        f"{label:26s} {small_cards:>7,} cards {ms(small_med)}   {cards:>7,} cards {ms(big_med)}   "
+        f"ratio {ratio:.2f}x  (medians of {len(big)}, interleaved)"
+    )
     return ratio
 
 
@@ -310,10 +352,17 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
         counts = one.counts(NOW)
         assert next_new(one) is not None and counts.new == min(20, n - n * 95 // 100), counts
         assert counts.due == min(200, conn_due(one)), counts
-    times = interleaved({"counts": lambda: store.counts(NOW), "counts_small": lambda: small.counts(NOW),
-                         "new": lambda: next_new(store), "new_small": lambda: next_new(small),
-                         "next": lambda: store.next_card(NOW), "next_small": lambda: small.next_card(NOW)},
-                        rounds)  # fmt: skip
+    times = interleaved(
+        {
+            "counts": lambda: store.counts(NOW),
+            "counts_small": lambda: small.counts(NOW),
+            "new": lambda: next_new(store),
+            "new_small": lambda: next_new(small),
+            "next": lambda: store.next_card(NOW),
+            "next_small": lambda: small.next_card(NOW),
+        },
+        rounds,
+    )
     counts_ratio = compare("Store.counts()", times["counts"], times["counts_small"], cards, small_cards)
     new_ratio = compare("next-new query", times["new"], times["new_small"], cards, small_cards)
     compare("Store.next_card()", times["next"], times["next_small"], cards, small_cards)
@@ -326,11 +375,15 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
     from drill.store.queue import due_query
 
     with store.transaction() as conn:
-        due_ids = [row.content_id for row in conn.execute(due_query(store, None, True).limit(rounds), {"now": NOW})]
+        due_ids = [
+            row.content_id for row in conn.execute(due_query(store, None, True).limit(rounds), {"now": NOW})
+        ]
     raw = sqlite3.connect(path, isolation_level=None)
     raw.execute("PRAGMA synchronous = FULL")
     log_cols = [c.name for c in logs_t.columns if c.name != "id"]
-    template = raw.execute(f"SELECT {', '.join(log_cols)} FROM review_logs ORDER BY id DESC LIMIT 1").fetchone()
+    template = raw.execute(
+        f"SELECT {', '.join(log_cols)} FROM review_logs ORDER BY id DESC LIMIT 1"
+    ).fetchone()
     first, passed = template[log_cols.index("first_of_day")], int(template[log_cols.index("rating")] != 1)
     insert_sql = f"INSERT INTO review_logs ({', '.join(log_cols)}) VALUES ({', '.join('?' * len(log_cols))})"
 
@@ -338,7 +391,9 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
         """The rows a grade writes (state, log, the day's totals, the card's counters) in raw sqlite3."""
         card = 1 + (i * 37) % (cards // 2)
         raw.execute("BEGIN IMMEDIATE")
-        raw.execute("SELECT * FROM card_states WHERE user_id = ? AND card_id = ?", (store.user_id, card)).fetchone()
+        raw.execute(
+            "SELECT * FROM card_states WHERE user_id = ? AND card_id = ?", (store.user_id, card)
+        ).fetchone()
         raw.execute(
             "UPDATE card_states SET due = ?, stability = stability + 1, reps = reps + 1 WHERE user_id = ? AND card_id = ?",
             ((NOW + timedelta(days=3 + i)).strftime(STAMP) + ".000000", store.user_id, card),
@@ -347,12 +402,17 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
         raw.execute(
             "UPDATE study_day_totals SET reviews = reviews + 1, duration_ms = duration_ms + ? "
             "WHERE user_id = ? AND study_day = ?",
-            (template[log_cols.index("duration_ms")] or 0, store.user_id, template[log_cols.index("study_day")]),
+            (
+                template[log_cols.index("duration_ms")] or 0,
+                store.user_id,
+                template[log_cols.index("study_day")],
+            ),
         )
         if first:
             raw.execute(
                 "UPDATE card_states SET first_reviews = first_reviews + 1, first_passes = first_passes + ? "
-                "WHERE user_id = ? AND card_id = ?", (passed, store.user_id, template[log_cols.index("card_id")]),
+                "WHERE user_id = ? AND card_id = ?",
+                (passed, store.user_id, template[log_cols.index("card_id")]),
             )
         raw.execute("COMMIT")
 
@@ -364,7 +424,9 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
         i, card_id = next(grades)
         store.grade(card_id, 3 if i % 5 else 1, NOW)
 
-    grade_times = interleaved({"store": store_grade, "raw": lambda: raw_grade(next(raw_rounds))}, len(due_ids))
+    grade_times = interleaved(
+        {"store": store_grade, "raw": lambda: raw_grade(next(raw_rounds))}, len(due_ids)
+    )
     raw.close()
     grade_med, raw_med = statistics.median(grade_times["store"]), statistics.median(grade_times["raw"])
     p90 = sorted(grade_times["store"])[int(len(due_ids) * 0.9)]
@@ -418,8 +480,10 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
         return time.perf_counter() - t, per_day_s, days, sections, time.process_time() - cpu
 
     results = {}
-    for label, per_day, retention in (("summaries", summary_days, summary_sections),
-                                      ("review log", log_days, log_sections)):
+    for label, per_day, retention in (
+        ("summaries", summary_days, summary_sections),
+        ("review log", log_days, log_sections),
+    ):
         runs = sorted((aggregate(per_day, retention) for _ in range(3)), key=lambda run: run[0])
         results[label] = runs[1]  # the median of 3 runs
         took, per_day_s, days, sections, cpu = runs[1]
@@ -435,7 +499,9 @@ def run(path: Path, cards: int, small_path: Path, small_cards: int, rounds: int)
     store.close()
 
     load = os.getloadavg()[0]
-    print(f"load average (1 min)       {load:8.2f}     (on {os.cpu_count()} CPUs: above that, timings include waiting)")
+    print(
+        f"load average (1 min)       {load:8.2f}     (on {os.cpu_count()} CPUs: above that, timings include waiting)"
+    )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss)       {peak_mb:8.0f} MB")
     print()

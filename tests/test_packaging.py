@@ -74,11 +74,13 @@ def test_wheel_ships_the_compiled_catalogs_not_their_sources(wheel):
 def test_installed_layout_speaks_chinese(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from drill.cli import main; main(['--lang', 'zh', '--help'])"
-    )
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from drill.cli import main; main(['--lang', 'zh', '--help'])"
     out = subprocess.run(
-        [sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True, cwd=tmp_path, check=False
+        [sys.executable, "-I", "-c", code, str(site)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("用法: drill")

@@ -77,7 +77,14 @@ def install() -> None:
     import click.parser
     import click.types
 
-    for module in (click.core, click.decorators, click.exceptions, click.formatting, click.parser, click.types):
+    for module in (
+        click.core,
+        click.decorators,
+        click.exceptions,
+        click.formatting,
+        click.parser,
+        click.types,
+    ):
         module._ = _
         if hasattr(module, "ngettext"):
             module.ngettext = ngettext
@@ -199,5 +206,7 @@ def lang_option(func):
         is_eager=True,
         expose_value=False,
         callback=apply,
-        help=N_("Language of drill's own words: zh or en (default: the ui.language setting, else the locale)."),
+        help=N_(
+            "Language of drill's own words: zh or en (default: the ui.language setting, else the locale)."
+        ),
     )(func)

@@ -15,7 +15,9 @@ from tests.code.submissions import WRONG
 
 
 def drill(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "drill", "code", *args], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "drill", "code", *args], capture_output=True, text=True, cwd=cwd
+    )
 
 
 @pytest.fixture
@@ -50,12 +52,15 @@ def test_json(solution):
     assert failing and all(c["mismatch"]["index_1based"] for c in failing)
 
 
-@pytest.mark.parametrize("content, message", [
-    ("def softmax(x)\n    return x\n", "sol.py:1: syntax error"),
-    ("def soft(x):\n    return x\n", "no function named 'softmax'"),
-    ("import numpy\nx = 1/0\n", "sol.py:2: loading the file raised ZeroDivisionError"),
-    (b"\xff\xfe def", "sol.py:1: not UTF-8"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("def softmax(x)\n    return x\n", "sol.py:1: syntax error"),
+        ("def soft(x):\n    return x\n", "no function named 'softmax'"),
+        ("import numpy\nx = 1/0\n", "sol.py:2: loading the file raised ZeroDivisionError"),
+        (b"\xff\xfe def", "sol.py:1: not UTF-8"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(solution, content, message):
     r = drill("softmax", "--check", solution(content))
     assert r.returncode == 2
@@ -95,7 +100,11 @@ def test_oracles_agree_with_pytorch():
         for case in task.cases(seed):
             Q, K, V = (torch.from_numpy(a) for a in case.args)
             mask = case.kwargs.get("mask")
-            m = None if mask is None else torch.from_numpy(np.broadcast_to(mask, Q.shape[:-1] + (K.shape[-2],)).copy())
+            m = (
+                None
+                if mask is None
+                else torch.from_numpy(np.broadcast_to(mask, Q.shape[:-1] + (K.shape[-2],)).copy())
+            )
             ref = F.scaled_dot_product_attention(Q, K, V, attn_mask=m)
             out, _ = attention_oracle(*case.args, **case.kwargs)
             assert np.allclose(out, ref.numpy(), atol=1e-9), case.name
@@ -112,7 +121,10 @@ def test_every_check_is_saved_and_listed_with_its_status(solution, tmp_path):
 
     assert drill("softmax", "--check", solution(WRONG["softmax/sigmoid"])).returncode == 1
     assert drill("softmax", "--check", solution(get_task("softmax").solution())).returncode == 0
-    assert drill("causal_mask", "--check", solution(get_task("causal_mask").solution()), "--no-save").returncode == 0
+    assert (
+        drill("causal_mask", "--check", solution(get_task("causal_mask").solution()), "--no-save").returncode
+        == 0
+    )
     pending = data_dir() / "pending-code-attempts"
     for _ in range(600):  # the detached writers finish on their own; wait for them (bounded)
         if pending.exists() and not os.listdir(pending):

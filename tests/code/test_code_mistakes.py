@@ -15,8 +15,11 @@ from drill.engine.mistakes import MISTAKES
 from drill.runner.verdict import check
 from tests.code.submissions import WRONG
 
-CHAPTER = next(p / "shared" / "seed" / "transformer-chapter-7.md" for p in Path(__file__).resolve().parents
-               if (p / "shared" / "seed" / "transformer-chapter-7.md").exists())
+CHAPTER = next(
+    p / "shared" / "seed" / "transformer-chapter-7.md"
+    for p in Path(__file__).resolve().parents
+    if (p / "shared" / "seed" / "transformer-chapter-7.md").exists()
+)
 # the coding drills' mistakes; the quiz's counts and shapes (drill.engine.quiz_mistakes) share the catalogue
 # and are tested in tests/content/test_content_generated.py
 CODE_MISTAKES = sorted(mid for mid, m in MISTAKES.items() if m.task in TASKS)
@@ -65,7 +68,9 @@ def test_a_submission_with_the_mistake_fails_and_is_named(mid):
     verdict = check(task, WRONG[mid], seed=3)
     assert verdict.run.load == "ok"
     assert not verdict.all_passed
-    assert mid in [m.id for m in verdict.mistakes], [(g.case.name, g.status, g.mistake) for g in verdict.grades]
+    assert mid in [m.id for m in verdict.mistakes], [
+        (g.case.name, g.status, g.mistake) for g in verdict.grades
+    ]
 
 
 def test_catalogue_is_pure_numpy():

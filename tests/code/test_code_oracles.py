@@ -17,8 +17,12 @@ F = torch.nn.functional
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), h=st.sampled_from([1, 2, 4]), g_div=st.sampled_from([1, 2, 4]),
-       causal=st.booleans())
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    h=st.sampled_from([1, 2, 4]),
+    g_div=st.sampled_from([1, 2, 4]),
+    causal=st.booleans(),
+)
 def test_gqa_oracle_is_the_engine_trace(seed, h, g_div, causal):
     rng = np.random.default_rng(seed)
     g = max(1, h // g_div)
@@ -26,7 +30,9 @@ def test_gqa_oracle_is_the_engine_trace(seed, h, g_div, causal):
     X, W_Q, W_K, W_V, W_O = L._mha_args(rng, (B,), S, d_model, h, g)
     mask = ops.causal_allowed(S) if causal else None
     trace = attention_trace(X, W_Q, W_K, W_V, W_O, heads=h, kv_heads=g, causal=causal)
-    assert np.allclose(L.gqa_oracle(X, W_Q, W_K, W_V, W_O, h, g, mask), trace["output_proj"].output, atol=1e-12)
+    assert np.allclose(
+        L.gqa_oracle(X, W_Q, W_K, W_V, W_O, h, g, mask), trace["output_proj"].output, atol=1e-12
+    )
 
 
 def test_mha_oracle_is_pytorch_multihead_attention():
@@ -39,7 +45,9 @@ def test_mha_oracle_is_pytorch_multihead_attention():
     x = torch.from_numpy(X)
     causal = torch.from_numpy(~ops.causal_allowed(5))  # nn.MultiheadAttention: True = masked
     ref, _ = mha(x, x, x, attn_mask=causal, need_weights=False)
-    assert np.allclose(L.mha_oracle(X, W_Q, W_K, W_V, W_O, 4, ops.causal_allowed(5)), ref.detach().numpy(), atol=1e-12)
+    assert np.allclose(
+        L.mha_oracle(X, W_Q, W_K, W_V, W_O, 4, ops.causal_allowed(5)), ref.detach().numpy(), atol=1e-12
+    )
 
 
 def test_cross_oracle_is_the_engine_trace():
@@ -66,7 +74,9 @@ def test_layer_norm_and_ffn_agree_with_pytorch():
     for case in get_task("layer_norm").cases(seed=2):
         x, gamma, beta = case.args
         eps = case.kwargs.get("eps", 1e-5)
-        ref = F.layer_norm(torch.from_numpy(x), (x.shape[-1],), torch.from_numpy(gamma), torch.from_numpy(beta), eps)
+        ref = F.layer_norm(
+            torch.from_numpy(x), (x.shape[-1],), torch.from_numpy(gamma), torch.from_numpy(beta), eps
+        )
         assert np.allclose(get_task("layer_norm").expected(case)[0], ref.numpy(), atol=1e-10), case.name
     for case in get_task("ffn").cases(seed=2):
         x, W_1, b_1, W_2, b_2 = (torch.from_numpy(a) for a in case.args)
@@ -82,7 +92,9 @@ def test_rope_keeps_dot_products_relative_and_pe_matches_the_formula():
     dots = [(rope(q, np.array([m])) @ rope(k, np.array([m + 2])).T).item() for m in range(4)]
     assert np.allclose(dots, dots[0])  # depends on the offset only
     pe = get_task("sinusoidal_pe").oracle(3, 4)
-    assert np.isclose(pe[2, 2], np.sin(2 / 10000 ** (2 / 4))) and np.isclose(pe[2, 3], np.cos(2 / 10000 ** (2 / 4)))
+    assert np.isclose(pe[2, 2], np.sin(2 / 10000 ** (2 / 4))) and np.isclose(
+        pe[2, 3], np.cos(2 / 10000 ** (2 / 4))
+    )
 
 
 def test_noam_peaks_at_warmup():

@@ -41,7 +41,9 @@ def test_syntax_error_names_the_line():
 
 
 def test_exception_traceback_is_trimmed_to_the_learners_code():
-    r = _run("import numpy as np\n\ndef helper(x):\n    return np.exp(x) @ np.ones(7)\n\ndef softmax(x):\n    return helper(x)\n")
+    r = _run(
+        "import numpy as np\n\ndef helper(x):\n    return np.exp(x) @ np.ones(7)\n\ndef softmax(x):\n    return helper(x)\n"
+    )
     c = r.cases[0]
     assert c.status == ERROR and c.error_type == "ValueError"
     assert 'File "solution.py", line 7, in softmax' in c.traceback
@@ -94,7 +96,9 @@ def test_fork_bomb_children_die_with_the_group(tmp_path):
 
 
 def test_a_fork_that_returns_does_not_report_twice():
-    r = _run("import os\nimport numpy as np\ndef softmax(x):\n    os.fork()\n    return np.ones_like(x) / x.shape[-1]\n")
+    r = _run(
+        "import os\nimport numpy as np\ndef softmax(x):\n    os.fork()\n    return np.ones_like(x) / x.shape[-1]\n"
+    )
     assert [c.status for c in r.cases] == [OK, OK]
 
 
@@ -110,14 +114,18 @@ def test_sys_exit_is_a_result():
 
 
 def test_one_gigabyte_allocation_hits_the_memory_limit():
-    r = _run("import numpy as np\ndef softmax(x):\n    big = np.ones(2**27)\n    return big[:6].reshape(2, 3)\n",
-             memory_mb=768)
+    r = _run(
+        "import numpy as np\ndef softmax(x):\n    big = np.ones(2**27)\n    return big[:6].reshape(2, 3)\n",
+        memory_mb=768,
+    )
     assert r.cases[0].status == ERROR and r.cases[0].error_type == "MemoryError"
 
 
 def test_huge_output_is_truncated():
-    r = _run("import sys, os\ndef softmax(x):\n    print('x' * 10_000_000)\n    os.write(1, b'y' * 3_000_000)\n    return x\n",
-             output_bytes=1000)
+    r = _run(
+        "import sys, os\ndef softmax(x):\n    print('x' * 10_000_000)\n    os.write(1, b'y' * 3_000_000)\n    return x\n",
+        output_bytes=1000,
+    )
     assert [c.status for c in r.cases] == [OK, OK]
     assert len(r.output) <= 1000 and r.output_dropped > 1_000_000
 
@@ -127,8 +135,16 @@ def test_no_stdin():
     assert r.cases[0].status == ERROR and r.cases[0].error_type == "EOFError"
 
 
-@pytest.mark.parametrize("ret, kind", [("None", "type"), ("'text'", "type"), ("(x, x)", "arity"),
-                                       ("x[..., :1]", "shape"), ("x.astype(complex)", "dtype")])
+@pytest.mark.parametrize(
+    "ret, kind",
+    [
+        ("None", "type"),
+        ("'text'", "type"),
+        ("(x, x)", "arity"),
+        ("x[..., :1]", "shape"),
+        ("x.astype(complex)", "dtype"),
+    ],
+)
 def test_wrong_type_or_shape_is_a_clear_failure(ret, kind):
     verdict = check(SOFTMAX, f"import numpy as np\ndef softmax(x):\n    return {ret}\n", seed=1)
     first = verdict.grades[0]
@@ -146,12 +162,14 @@ def test_first_mismatch_is_reported_one_based():
 
 def test_torch_tensors_in_and_out():
     pytest.importorskip("torch")
-    code = ("import torch, math\n"
-            "def attention(Q, K, V, mask=None):\n"
-            "    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1))\n"
-            "    if mask is not None:\n"
-            "        s = s.masked_fill(~mask, float('-inf'))\n"
-            "    A = torch.softmax(s, dim=-1).nan_to_num(0.0)\n"
-            "    return A @ V, A\n")
+    code = (
+        "import torch, math\n"
+        "def attention(Q, K, V, mask=None):\n"
+        "    s = Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1))\n"
+        "    if mask is not None:\n"
+        "        s = s.masked_fill(~mask, float('-inf'))\n"
+        "    A = torch.softmax(s, dim=-1).nan_to_num(0.0)\n"
+        "    return A @ V, A\n"
+    )
     verdict = check(get_task("attention"), code, seed=4, backend="torch")
     assert verdict.all_passed, "\n".join(lines(verdict))

@@ -94,9 +94,15 @@ async def test_last_attempt_reopens_the_code(store):
         await wait_until(pilot, lambda: "0/" in result_text(screen))
 
 
-@pytest.mark.parametrize("passed, failed_before, seconds, budget, grade", [
-    (False, 0, 10, 300, 1), (True, 0, 10, 300, 4), (True, 0, 400, 300, 3), (True, 2, 10, 300, 2),
-])
+@pytest.mark.parametrize(
+    "passed, failed_before, seconds, budget, grade",
+    [
+        (False, 0, 10, 300, 1),
+        (True, 0, 10, 300, 4),
+        (True, 0, 400, 300, 3),
+        (True, 2, 10, 300, 2),
+    ],
+)
 def test_proposed_grade(passed, failed_before, seconds, budget, grade):
     assert propose_grade(passed, failed_before, seconds, budget) == grade
 
@@ -106,8 +112,10 @@ async def test_external_editor_edits_the_code(store, monkeypatch, tmp_path):
     import sys
 
     editor = tmp_path / "editor.py"  # an "editor" that rewrites the file it is given
-    editor.write_text("import sys\np = sys.argv[1]\nt = open(p).read()\n"
-                      "open(p, 'w').write(t.replace('raise NotImplementedError', 'return x'))\n")
+    editor.write_text(
+        "import sys\np = sys.argv[1]\nt = open(p).read()\n"
+        "open(p, 'w').write(t.replace('raise NotImplementedError', 'return x'))\n"
+    )
     monkeypatch.setenv("VISUAL", f"{shlex.quote(sys.executable)} {shlex.quote(str(editor))}")
     app = make(store)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -101,7 +101,8 @@ def test_unexpected_mismatch_exits_2(tmp_path):
     result = run(str(pack), "--plain")
     assert result.exit_code == 2
     assert (
-        "MISMATCH: worked-softmax-0-0 (7.12, worked/softmax element (1, 1)): the chapter printed 0.25" in result.stdout
+        "MISMATCH: worked-softmax-0-0 (7.12, worked/softmax element (1, 1)): the chapter printed 0.25"
+        in result.stdout
     )
     assert "the engine says 0.197776" in result.stdout
     assert result.stderr.startswith("drill: error: 1 numeric check(s) disagree with the engine")

@@ -54,9 +54,17 @@ def test_bidi_format_characters_are_listed_for_the_rule():
     listed = [chr(c) for c in range(0x3000) if re.fullmatch(f"[{control.BIDI_FORMAT}]", chr(c))]
     names = [unicodedata.name(ch) for ch in listed]
     assert names == [
-        "ARABIC LETTER MARK", "LEFT-TO-RIGHT MARK", "RIGHT-TO-LEFT MARK", "LEFT-TO-RIGHT EMBEDDING",
-        "RIGHT-TO-LEFT EMBEDDING", "POP DIRECTIONAL FORMATTING", "LEFT-TO-RIGHT OVERRIDE",
-        "RIGHT-TO-LEFT OVERRIDE", "LEFT-TO-RIGHT ISOLATE", "RIGHT-TO-LEFT ISOLATE", "FIRST STRONG ISOLATE",
+        "ARABIC LETTER MARK",
+        "LEFT-TO-RIGHT MARK",
+        "RIGHT-TO-LEFT MARK",
+        "LEFT-TO-RIGHT EMBEDDING",
+        "RIGHT-TO-LEFT EMBEDDING",
+        "POP DIRECTIONAL FORMATTING",
+        "LEFT-TO-RIGHT OVERRIDE",
+        "RIGHT-TO-LEFT OVERRIDE",
+        "LEFT-TO-RIGHT ISOLATE",
+        "RIGHT-TO-LEFT ISOLATE",
+        "FIRST STRONG ISOLATE",
         "POP DIRECTIONAL ISOLATE",
-    ]  # fmt: skip
+    ]
     assert all(unicodedata.category(ch) == "Cf" for ch in listed)

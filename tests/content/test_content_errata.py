@@ -143,7 +143,9 @@ def _kv_cache():
     proj_no_cache, proj_cache = total(lambda t: t, n), total(lambda t: 1, n)  # projections/FFN
     attn_no_cache, attn_cache = total(lambda t: t * t, n), total(lambda t: t, n)  # scores over the prefix
     assert proj_no_cache == n * (n + 1) // 2 and proj_cache == n  # O(n²) -> O(n): right for this part
-    assert attn_no_cache == n * (n + 1) * (2 * n + 1) // 6 and attn_cache == n * (n + 1) // 2  # O(n³) -> O(n²)
+    assert (
+        attn_no_cache == n * (n + 1) * (2 * n + 1) // 6 and attn_cache == n * (n + 1) // 2
+    )  # O(n³) -> O(n²)
     # and the cached step computes the same output as the full recomputation
     torch.manual_seed(0)
     x = torch.randn(1, 6, 4)
@@ -185,7 +187,8 @@ def _large_negative():
     row = torch.tensor([1.0, 2.0, 3.0])
     some = torch.tensor([False, True, True])
     assert torch.allclose(
-        torch.softmax(row.masked_fill(some, -1e9), -1), torch.softmax(row.masked_fill(some, float("-inf")), -1)
+        torch.softmax(row.masked_fill(some, -1e9), -1),
+        torch.softmax(row.masked_fill(some, float("-inf")), -1),
     )
     every = torch.ones(3, dtype=torch.bool)
     assert torch.allclose(torch.softmax(row.masked_fill(every, -1e9), -1), torch.full((3,), 1 / 3))
@@ -216,7 +219,9 @@ def _residual_product():
             h = h + 0.7 * h  # a residual around each layer
         h.backward()
         assert float(x.grad) == pytest.approx(1.7**n)
-        assert 1 + 0.7**n == pytest.approx(one_skip, abs=5e-4)  # the chapter's column: one skip around n layers
+        assert 1 + 0.7**n == pytest.approx(
+            one_skip, abs=5e-4
+        )  # the chapter's column: one skip around n layers
         if n > 1:  # one layer: the same thing
             assert float(x.grad) != pytest.approx(one_skip, abs=5e-4)
 

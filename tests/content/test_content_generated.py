@@ -24,8 +24,29 @@ from drill.content.generated import CHOICE, check_answer, generate_questions, pa
 from drill.engine.mistakes import MISTAKES
 from drill.errors import InputError
 
-CARD_SECTIONS = ["7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "7.9", "7.10", "7.11", "7.14", "7.15",
-                 "7.16", "7.17", "7.18", "7.19", "7.20", "7.21", "7.22", "7.23"]
+CARD_SECTIONS = [
+    "7.1",
+    "7.2",
+    "7.3",
+    "7.4",
+    "7.5",
+    "7.6",
+    "7.7",
+    "7.8",
+    "7.9",
+    "7.10",
+    "7.11",
+    "7.14",
+    "7.15",
+    "7.16",
+    "7.17",
+    "7.18",
+    "7.19",
+    "7.20",
+    "7.21",
+    "7.22",
+    "7.23",
+]
 
 
 def _t(m):
@@ -197,7 +218,9 @@ def test_no_tells_over_a_thousand_questions():
     for letter in "ABCD":
         assert abs(positions[letter] / len(THOUSAND) - 1 / k) <= 0.03, positions
     longest = sum(
-        1 for q in THOUSAND if len(q.options[q.answer]) > max(len(t) for x, t in q.options.items() if x != q.answer)
+        1
+        for q in THOUSAND
+        if len(q.options[q.answer]) > max(len(t) for x, t in q.options.items() if x != q.answer)
     )
     assert longest / len(THOUSAND) <= 1 / k, longest
     assert all(list(q.options) == list("ABCD") for q in THOUSAND)  # never a fifth option
@@ -243,8 +266,11 @@ def test_deterministic_for_a_seed():
 def test_quiz_mistakes_cite_real_sections_and_the_chapter_words():
     from pathlib import Path
 
-    chapter = next(p / "shared" / "seed" / "transformer-chapter-7.md" for p in Path(__file__).resolve().parents
-                   if (p / "shared" / "seed" / "transformer-chapter-7.md").exists()).read_text(encoding="utf-8")
+    chapter = next(
+        p / "shared" / "seed" / "transformer-chapter-7.md"
+        for p in Path(__file__).resolve().parents
+        if (p / "shared" / "seed" / "transformer-chapter-7.md").exists()
+    ).read_text(encoding="utf-8")
     headings = set(re.findall(r"^## (7\.\d+) ", chapter, flags=re.M))
     used = {mid for q in THOUSAND for mid in q.mistakes.values()}
     for mid in used:

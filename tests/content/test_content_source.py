@@ -144,7 +144,9 @@ def test_a_missing_source_file_is_an_error(tmp_path):
 
 def test_bank_question_needs_a_bank_number(tmp_path):
     pack = _pack_copy(tmp_path)
-    line = _edit(pack / "questions.yaml", "  asked_in: ['7.5']\n", "  asked_in: ['7.5']\n  bank_question: 问？\n")
+    line = _edit(
+        pack / "questions.yaml", "  asked_in: ['7.5']\n", "  asked_in: ['7.5']\n  bank_question: 问？\n"
+    )
     result = CliRunner().invoke(cli, ["check", str(pack), "--plain"])
     assert result.exit_code == 2
     assert f"questions.yaml:{line + 1}: " in result.output and "bank_question needs bank" in result.output

@@ -322,9 +322,7 @@ def test_the_chapter_has_the_formulas_we_expect():
     assert any("pmatrix" in f for f in CHAPTER_FORMULAS) and any("xrightarrow" in f for f in CHAPTER_FORMULAS)
 
 
-@pytest.mark.parametrize(
-    "src", CHAPTER_FORMULAS, ids=[f"ch7-{i}" for i in range(len(CHAPTER_FORMULAS))]
-)
+@pytest.mark.parametrize("src", CHAPTER_FORMULAS, ids=[f"ch7-{i}" for i in range(len(CHAPTER_FORMULAS))])
 def test_every_chapter_formula_renders_cleanly(src):
     _check_rendering(src)
 
@@ -406,13 +404,15 @@ def test_dollar_amounts_are_not_formulas():
             "It costs $5 and $6 today; code `$x$` stays",
             [("text", "It costs $5 and $6 today; code `$x$` stays")],
         ),
-        ("a $x$ and `$y$` and $z$", [("text", "a "), ("inline", "x"), ("text", " and `$y$` and "),
-                                     ("inline", "z")]),
+        (
+            "a $x$ and `$y$` and $z$",
+            [("text", "a "), ("inline", "x"), ("text", " and `$y$` and "), ("inline", "z")],
+        ),
         ("$$ a `$$` b", [("text", "$$ a `$$` b")]),
         ("$$x$$ then `code` $$y$$", [("display", "x"), ("text", " then `code` "), ("display", "y")]),
         ("an unclosed ` tick $x$", [("text", "an unclosed ` tick "), ("inline", "x")]),
     ],
-)  # fmt: skip
+)
 def test_one_splitter_for_currency_and_code_spans(text, segments):
     assert split_math(text) == segments
     if all(kind != "display" for kind, _ in segments):  # (display formulas go on lines of their own)
@@ -502,16 +502,97 @@ def test_trailing_newlines_are_kept():
 # -------------------------------------------------------------------------------------- robustness
 
 TOKENS = [
-    "\\frac", "\\sqrt", "\\text{", "\\left(", "\\right)", "\\left", "\\right", "\\begin{pmatrix}",
-    "\\end{pmatrix}", "\\begin{cases}", "\\end{cases}", "\\begin{aligned}", "\\end{aligned}", "&", "\\\\",
-    "{", "}", "[", "]", "(", ")", "^", "_", "'", "x", "y", "Q", "1", "0.5", " ", "+", "-", "=", ",",
-    "\\alpha", "\\top", "\\sum", "\\xrightarrow", "\\underbrace", "\\overset", "\\not", "\\mathbb",
-    "\\mathcal", "\\hat", "\\operatorname", "\\foo", "\\", "$", "$$", "%", "~", "#", "\\{", "\\|", "\\,",
-    "\\quad", "中", "\n", "\\begin{weird}", "\\end{weird}", "\\verb", "\\cdot", "\\sqrt[", "\\mathrm",
-    "\\begin{array}{cc}", "\\end{array}", "\\overbrace", "\\stackrel", "\\binom", "\\pmod", "\\substack{",
-    "\\tag{", "\\phantom{", "\\big(", "\\middle|", "\\left.", "\\right.", "\\xleftarrow[", "\\bar", "\\verb|",
-    "|", "\\text{$", "\\begin{bmatrix}", "\\end{bmatrix}", "\\\\[2pt]", "''", "--", "``", "\\label{", "\\color{red}",
-]  # fmt: skip
+    "\\frac",
+    "\\sqrt",
+    "\\text{",
+    "\\left(",
+    "\\right)",
+    "\\left",
+    "\\right",
+    "\\begin{pmatrix}",
+    "\\end{pmatrix}",
+    "\\begin{cases}",
+    "\\end{cases}",
+    "\\begin{aligned}",
+    "\\end{aligned}",
+    "&",
+    "\\\\",
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    "^",
+    "_",
+    "'",
+    "x",
+    "y",
+    "Q",
+    "1",
+    "0.5",
+    " ",
+    "+",
+    "-",
+    "=",
+    ",",
+    "\\alpha",
+    "\\top",
+    "\\sum",
+    "\\xrightarrow",
+    "\\underbrace",
+    "\\overset",
+    "\\not",
+    "\\mathbb",
+    "\\mathcal",
+    "\\hat",
+    "\\operatorname",
+    "\\foo",
+    "\\",
+    "$",
+    "$$",
+    "%",
+    "~",
+    "#",
+    "\\{",
+    "\\|",
+    "\\,",
+    "\\quad",
+    "中",
+    "\n",
+    "\\begin{weird}",
+    "\\end{weird}",
+    "\\verb",
+    "\\cdot",
+    "\\sqrt[",
+    "\\mathrm",
+    "\\begin{array}{cc}",
+    "\\end{array}",
+    "\\overbrace",
+    "\\stackrel",
+    "\\binom",
+    "\\pmod",
+    "\\substack{",
+    "\\tag{",
+    "\\phantom{",
+    "\\big(",
+    "\\middle|",
+    "\\left.",
+    "\\right.",
+    "\\xleftarrow[",
+    "\\bar",
+    "\\verb|",
+    "|",
+    "\\text{$",
+    "\\begin{bmatrix}",
+    "\\end{bmatrix}",
+    "\\\\[2pt]",
+    "''",
+    "--",
+    "``",
+    "\\label{",
+    "\\color{red}",
+]
 
 
 @settings(max_examples=400, deadline=None)

@@ -34,19 +34,37 @@ def torch_attention(causal: bool = False) -> dict[str, np.ndarray]:
     weights = torch.softmax(masked if causal else scaled, dim=-1)
     out = torch.nn.functional.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=causal)[0]
     return {
-        "x": x.numpy(), "project_q": q.numpy(), "project_k": k.numpy(), "project_v": v.numpy(),
-        "scores": scores.numpy(), "scale": scaled.numpy(), "masked": masked.numpy(),
-        "softmax": weights.numpy(), "weighted_sum": out.numpy(),
-    }  # fmt: skip
+        "x": x.numpy(),
+        "project_q": q.numpy(),
+        "project_k": k.numpy(),
+        "project_v": v.numpy(),
+        "scores": scores.numpy(),
+        "scale": scaled.numpy(),
+        "masked": masked.numpy(),
+        "softmax": weights.numpy(),
+        "weighted_sum": out.numpy(),
+    }
 
 
 STAGES = {
-    "qkv-matrix": [["x"], ["project_q", "project_k", "project_v"], ["scores"], ["scale"], ["softmax"],
-                   ["weighted_sum"]],
-    "attn-handcalc": [["x"], ["project_q", "project_k", "project_v"], ["scores"], ["scale"], ["softmax"],
-                      ["weighted_sum"]],
+    "qkv-matrix": [
+        ["x"],
+        ["project_q", "project_k", "project_v"],
+        ["scores"],
+        ["scale"],
+        ["softmax"],
+        ["weighted_sum"],
+    ],
+    "attn-handcalc": [
+        ["x"],
+        ["project_q", "project_k", "project_v"],
+        ["scores"],
+        ["scale"],
+        ["softmax"],
+        ["weighted_sum"],
+    ],
     "causal-mask": [["scale"], ["masked"], ["softmax"]],
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", list(STAGES))
@@ -186,8 +204,12 @@ def pattern(kind: str, s: int = 6) -> torch.Tensor:
     """The four 7.14 patterns written out independently: which keys each query should attend to."""
     m = torch.zeros(s, s, dtype=torch.float64)
     for i in range(s):
-        keys = {"local": [j for j in (i - 1, i, i + 1) if 0 <= j < s], "previous": [max(i - 1, 0)],
-                "self": [i], "start": [0]}[kind]  # fmt: skip
+        keys = {
+            "local": [j for j in (i - 1, i, i + 1) if 0 <= j < s],
+            "previous": [max(i - 1, 0)],
+            "self": [i],
+            "start": [0],
+        }[kind]
         m[i, keys] = 1.0
     return m
 
@@ -271,8 +293,15 @@ async def test_residual_sliders(demo_app):
     async with demo_app("residual").run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, "residual")
         depth, factor = 24, 0.7
-        for key, change in [("right", (1, 0)), ("left", (-1, 0)), ("left", (-1, 0)), ("tab", None),
-                            ("left", (0, -0.05)), ("right", (0, 0.05)), ("right", (0, 0.05))]:  # fmt: skip
+        for key, change in [
+            ("right", (1, 0)),
+            ("left", (-1, 0)),
+            ("left", (-1, 0)),
+            ("tab", None),
+            ("left", (0, -0.05)),
+            ("right", (0, 0.05)),
+            ("right", (0, 0.05)),
+        ]:
             await pilot.press(key)
             if change:
                 depth, factor = depth + change[0], round(factor + change[1], 9)
@@ -290,8 +319,11 @@ def torch_ffn_params(d_model: int, d_ff: int, kind: str) -> int:
     if kind == "relu":
         layers = [torch.nn.Linear(d_model, d_ff), torch.nn.Linear(d_ff, d_model)]
     else:
-        layers = [torch.nn.Linear(d_model, d_ff, bias=False), torch.nn.Linear(d_model, d_ff, bias=False),
-                  torch.nn.Linear(d_ff, d_model, bias=False)]  # fmt: skip
+        layers = [
+            torch.nn.Linear(d_model, d_ff, bias=False),
+            torch.nn.Linear(d_model, d_ff, bias=False),
+            torch.nn.Linear(d_ff, d_model, bias=False),
+        ]
     return sum(p.numel() for layer in layers for p in layer.parameters())
 
 

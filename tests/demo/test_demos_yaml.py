@@ -33,13 +33,18 @@ def test_titles_are_the_chapters_words():
     "text, where",
     [
         ("demos:\n  - name: a\n    section: '7.1'\n    title: t\n", "demos.yaml:2: demos[0]: `description`"),
-        ("demos:\n  - name: A B\n    section: '7.1'\n    title: t\n    description: d\n", ":2: demos[0].name"),
+        (
+            "demos:\n  - name: A B\n    section: '7.1'\n    title: t\n    description: d\n",
+            ":2: demos[0].name",
+        ),
         ("demos:\n  - name: a\n    section: '8'\n    title: t\n    description: d\n", ":3: demos[0].section"),
-        ("demos:\n  - name: a\n    section: '7.1'\n    title: t\n    description: d\n    x: 1\n",
-         ":6: demos[0].x"),
+        (
+            "demos:\n  - name: a\n    section: '7.1'\n    title: t\n    description: d\n    x: 1\n",
+            ":6: demos[0].x",
+        ),
         ("demo: []\n", ":1: demos"),
     ],
-)  # fmt: skip
+)
 def test_errors_name_file_line_and_field(tmp_path, text, where):
     path = tmp_path / "demos.yaml"
     path.write_text(text, encoding="utf-8")
@@ -59,14 +64,21 @@ def test_attention_block_loads():
 @pytest.mark.parametrize(
     "block, where",
     [
-        ("attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n", ":3: attention.weights: expected one row"),
-        ("attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n    - [0.5, 0.6]\n",
-         ":5: attention.weights[1]: the weights of 'b' sum to 1.100"),
-        ("attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n    - [1.5, x]\n",
-         ":5: attention.weights[1][0]: a weight is a number in [0, 1]"),
+        (
+            "attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n",
+            ":3: attention.weights: expected one row",
+        ),
+        (
+            "attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n    - [0.5, 0.6]\n",
+            ":5: attention.weights[1]: the weights of 'b' sum to 1.100",
+        ),
+        (
+            "attention:\n  tokens: [a, b]\n  weights:\n    - [0.5, 0.5]\n    - [1.5, x]\n",
+            ":5: attention.weights[1][0]: a weight is a number in [0, 1]",
+        ),
         ("attention:\n  tokens: []\n  weights: []\n", ":2: attention.tokens"),
     ],
-)  # fmt: skip
+)
 def test_attention_errors_name_file_line_and_field(tmp_path, block, where):
     from drill.content.demos import load_attention
 

@@ -29,7 +29,9 @@ def test_every_template_message_has_a_chinese_translation():
     zh = {m.id: m for m in entries("zh_CN")}
     assert set(zh) == template, "run: python hatch_build.py update"
     untranslated = [
-        m.id for m in zh.values() if m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,))
+        m.id
+        for m in zh.values()
+        if m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,))
     ]
     assert untranslated == []
 

@@ -88,7 +88,9 @@ def test_every_command_line_error_is_translated(pseudo, args, exempt):
     result = CliRunner().invoke(cli, ["--lang", "zh", *args], prog_name="drill")
     assert result.exit_code == 2, result.output
     assert "⟦" in result.output
-    words = unmarked_words(result.output, exempt=exempt, allowed=HELP_TOKENS + tuple(rf"\b{a}\b" for a in args))
+    words = unmarked_words(
+        result.output, exempt=exempt, allowed=HELP_TOKENS + tuple(rf"\b{a}\b" for a in args)
+    )
     assert words == [], result.output
 
 

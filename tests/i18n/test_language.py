@@ -117,7 +117,10 @@ def test_help_finds_the_setting_where_platformdirs_puts_it(tmp_path):
     env.update(XDG_CONFIG_HOME=str(tmp_path), COLUMNS="120", LANG="C.UTF-8")
     located = subprocess.run(
         [sys.executable, "-c", "from drill.paths import config_file; print(config_file())"],
-        capture_output=True, text=True, env=env, check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
     ).stdout.strip()
     assert located == str(tmp_path / "drill" / "drill.toml")
     (tmp_path / "drill").mkdir()

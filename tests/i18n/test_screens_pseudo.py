@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import re
 
+from drill.tui.app import make_app
+from drill.tui.widgets.card_view import CardView
 from tests.i18n.pseudo import MARKED, WORDS, content_strings
 from tests.tui.conftest import frozen_clock, frozen_timer, library_of, wait_until
 from tests.tui.test_snapshots import card_on_screen
-
-from drill.tui.app import make_app
-from drill.tui.widgets.card_view import CardView
 
 KEYS = r"\b(space|enter|esc|ctrl|palette|shift|tab)\b"  # key names (Textual's footer shows "^p palette")
 NAMES = r"\bdrill\b|题库|常见误区"  # the program's name; the chapter's own headings (its question bank, its pitfalls)
@@ -25,7 +24,11 @@ def engine_words(card) -> str:
     texts = []
     for example in {ref.split("/")[0] for ref in card.steps}:
         trace = build_example(example)
-        texts += [trace.title, *(step.title for step in trace.steps), *(step.explanation for step in trace.steps)]
+        texts += [
+            trace.title,
+            *(step.title for step in trace.steps),
+            *(step.explanation for step in trace.steps),
+        ]
     return "\n".join(texts)
 
 
@@ -53,7 +56,9 @@ def rendered_content(library) -> str:
 
 async def test_study_screen_speaks_only_through_the_catalog(pseudo, library, store):
     card = library.cards["q05"]
-    app = make_app("study", library=library_of([card], library), store=store, clock=frozen_clock, timer=frozen_timer)
+    app = make_app(
+        "study", library=library_of([card], library), store=store, clock=frozen_clock, timer=frozen_timer
+    )
     content = rendered_content(library) + engine_words(card)
     async with app.run_test(size=(120, 40)) as pilot:
         await card_on_screen(pilot)
@@ -66,8 +71,16 @@ async def test_study_screen_speaks_only_through_the_catalog(pseudo, library, sto
 
 
 async def test_quiz_screen_speaks_only_through_the_catalog(pseudo, library, store):
-    app = make_app("quiz", library=library, store=store, clock=frozen_clock, timer=frozen_timer, shuffle=False,
-                   seconds=30, seed=7)
+    app = make_app(
+        "quiz",
+        library=library,
+        store=store,
+        clock=frozen_clock,
+        timer=frozen_timer,
+        shuffle=False,
+        seconds=30,
+        seed=7,
+    )
     content = rendered_content(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: getattr(app.mode_screen, "run", None) is not None)

@@ -8,12 +8,12 @@ Regenerate with ``pytest tests/i18n/test_snapshots_zh.py --snapshot-update`` and
 from __future__ import annotations
 
 import pytest
-from tests.tui.conftest import frozen_clock, frozen_timer, library_of
-from tests.tui.test_snapshots import card_on_screen, revealed
-from tests.tui.test_snapshots_quiz_calc import _calc_ready, _question, _wrong_answer
 
 import drill.i18n
 from drill.tui.app import make_app
+from tests.tui.conftest import frozen_clock, frozen_timer, library_of
+from tests.tui.test_snapshots import card_on_screen, revealed
+from tests.tui.test_snapshots_quiz_calc import _calc_ready, _question, _wrong_answer
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -34,7 +34,13 @@ def study(library, store, card_id="q05"):
 
 def quiz(library, store):
     return make_app(
-        "quiz", library=library, store=store, clock=frozen_clock, timer=frozen_timer, shuffle=False, seconds=30,
+        "quiz",
+        library=library,
+        store=store,
+        clock=frozen_clock,
+        timer=frozen_timer,
+        shuffle=False,
+        seconds=30,
         seed=7,
     )
 

@@ -116,7 +116,7 @@ def last_rating(history: History, user: str, cid: str) -> str | None:
 
 def mastered(history: History, user: str, cid: str) -> bool:
     st = history.states.get((user, cid))
-    return (state_of(history, user, cid) == "review" and st is not None and (st.stability or 0) >= MATURE)
+    return state_of(history, user, cid) == "review" and st is not None and (st.stability or 0) >= MATURE
 
 
 def streak(days: set[date]) -> int:

@@ -24,7 +24,7 @@ XSS_IMG = "<img src=x onerror=alert(1)>"
 CARDS = [
     ("q01", "7.2", "什么是 Self-Attention？"),
     ("q02", "7.2", "Q、K、V 分别是什么？"),
-    ("q03", "7.3", f"XSS probe {XSS_SCRIPT} and {XSS_IMG} & \"quotes\""),
+    ("q03", "7.3", f'XSS probe {XSS_SCRIPT} and {XSS_IMG} & "quotes"'),
     ("q04", "7.3", "为什么除 $\\sqrt{d_k}$？"),
     ("q05", "7.9", "Softmax 的数值稳定性 $\\max_j x_j$"),
     ("q06", "7.9", "QKᵀ 的形状？ $$A = \\mathrm{softmax}(QK^T/\\sqrt{d_k})V$$"),
@@ -35,7 +35,7 @@ CARDS = [
     ("=1+1", "7.12", "formula-looking id"),
     ("@SUM(A1)", "7.13", "formula-looking id 2"),
     ("-2+3", "7.13", "formula-looking id 3"),
-    ("q14", "=HYPERLINK(\"http://x\")", "formula-looking section"),
+    ("q14", '=HYPERLINK("http://x")', "formula-looking section"),
     ("q15", "7.13", "never studied"),
     ("q16", "7.13", "retired card"),
 ]
@@ -56,8 +56,12 @@ class Review:
     rating: int
     duration_ms: int
     state_before: str
-    previous: datetime | None = None  # this card's previous review by this user (the log's last_review_before)
-    elapsed_recorded: bool = True  # False: the row's elapsed_days is NULL (an older row), forcing the exact path
+    previous: datetime | None = (
+        None  # this card's previous review by this user (the log's last_review_before)
+    )
+    elapsed_recorded: bool = (
+        True  # False: the row's elapsed_days is NULL (an older row), forcing the exact path
+    )
 
 
 @dataclass
@@ -140,30 +144,58 @@ def simulate(users: list[str], seed: int = 7) -> History:
                     lapses += 1
                 card, _log = scheduler.review_card(card, Rating(rating), moment)
                 reps += 1
-                history.reviews.append(Review(user, cid, sections[cid], moment, rating,
-                                              rng.randrange(2_000, 40_000), before, previous=last,
-                                              elapsed_recorded=rng.random() < 0.8))
+                history.reviews.append(
+                    Review(
+                        user,
+                        cid,
+                        sections[cid],
+                        moment,
+                        rating,
+                        rng.randrange(2_000, 40_000),
+                        before,
+                        previous=last,
+                        elapsed_recorded=rng.random() < 0.8,
+                    )
+                )
                 last = moment
                 gap = card.due - moment
                 # Learning steps are taken the same day, reviews at the due date or up to a few days late.
-                wait = gap + timedelta(seconds=rng.randrange(0, 600)) if gap < timedelta(hours=1) else (
-                    gap + timedelta(hours=rng.randrange(0, 72), seconds=rng.randrange(0, 3600)))
+                wait = (
+                    gap + timedelta(seconds=rng.randrange(0, 600))
+                    if gap < timedelta(hours=1)
+                    else (gap + timedelta(hours=rng.randrange(0, 72), seconds=rng.randrange(0, 3600)))
+                )
                 moment = (moment + wait).replace(microsecond=rng.randrange(0, 1_000_000))
             state = FSRS_STATE[int(card.state)] if card.state != State.Learning or last else "new"
             history.states[(user, cid)] = FinalState(
-                state=state, stability=card.stability, difficulty=card.difficulty, due=card.due,
-                last_review=last, reps=reps, lapses=lapses, suspended=SUSPENDED.get(user) == cid, fsrs_card=card,
+                state=state,
+                stability=card.stability,
+                difficulty=card.difficulty,
+                due=card.due,
+                last_review=last,
+                reps=reps,
+                lapses=lapses,
+                suspended=SUSPENDED.get(user) == cid,
+                fsrs_card=card,
             )
         # A quiz every few weeks, with the score rising.
         for i in range(8):
-            when = (start + timedelta(days=30 * i + rng.randrange(0, 20), hours=rng.randrange(0, 24))).replace(
-                microsecond=0)
+            when = (
+                start + timedelta(days=30 * i + rng.randrange(0, 20), hours=rng.randrange(0, 24))
+            ).replace(microsecond=0)
             total = 10
-            history.quizzes.append(Quiz(user, when, f"quiz-{i % 3}", min(total, 3 + i + rng.randrange(0, 2)), total))
+            history.quizzes.append(
+                Quiz(user, when, f"quiz-{i % 3}", min(total, 3 + i + rng.randrange(0, 2)), total)
+            )
     # A short study session around each review (the answer time plus some reading time).
     for r in history.reviews:
-        history.sessions.append(Session(r.user, r.reviewed_at - timedelta(milliseconds=r.duration_ms + 20_000),
-                                        r.reviewed_at + timedelta(seconds=10)))
+        history.sessions.append(
+            Session(
+                r.user,
+                r.reviewed_at - timedelta(milliseconds=r.duration_ms + 20_000),
+                r.reviewed_at + timedelta(seconds=10),
+            )
+        )
     history.reviews.sort(key=lambda r: (r.reviewed_at, r.user, r.card))
     return history
 
@@ -179,54 +211,112 @@ def write_history(history: History, url: str) -> None:
     open_store(url, history.users[0]).close()
     engine = create_engine(url)
     with engine.begin() as conn:
-        user_ids = {row.name: row.id for row in conn.execute(select(User.__table__.c.id, User.__table__.c.name))}
+        user_ids = {
+            row.name: row.id for row in conn.execute(select(User.__table__.c.id, User.__table__.c.name))
+        }
         for name in history.users:
             if name not in user_ids:
                 user_ids[name] = conn.execute(
-                    insert(User.__table__).values(name=name, created_at=NOW)).inserted_primary_key[0]
+                    insert(User.__table__).values(name=name, created_at=NOW)
+                ).inserted_primary_key[0]
         card_ids = {}
         for position, (cid, section, _q) in enumerate(history.cards):
-            card_ids[cid] = conn.execute(insert(Card.__table__).values(
-                pack="test", content_id=cid, section=section, position=position, retired=cid == history.retired,
-                created_at=NOW,
-            )).inserted_primary_key[0]
+            card_ids[cid] = conn.execute(
+                insert(Card.__table__).values(
+                    pack="test",
+                    content_id=cid,
+                    section=section,
+                    position=position,
+                    retired=cid == history.retired,
+                    created_at=NOW,
+                )
+            ).inserted_primary_key[0]
         for (user, cid), st in history.states.items():
-            conn.execute(insert(CardState.__table__).values(
-                user_id=user_ids[user], card_id=card_ids[cid], state=st.state, step=None, stability=st.stability,
-                difficulty=st.difficulty, due=st.due, last_review=st.last_review, reps=st.reps, lapses=st.lapses,
-                suspended=st.suspended, leech=False,
-            ))
+            conn.execute(
+                insert(CardState.__table__).values(
+                    user_id=user_ids[user],
+                    card_id=card_ids[cid],
+                    state=st.state,
+                    step=None,
+                    stability=st.stability,
+                    difficulty=st.difficulty,
+                    due=st.due,
+                    last_review=st.last_review,
+                    reps=st.reps,
+                    lapses=st.lapses,
+                    suspended=st.suspended,
+                    leech=False,
+                )
+            )
         # An explicit "new" row for a card never studied (the store may keep one).
-        conn.execute(insert(CardState.__table__).values(
-            user_id=user_ids[history.users[0]], card_id=card_ids["q15"], state="new", step=0, reps=0, lapses=0,
-            suspended=False, leech=False,
-        ))
+        conn.execute(
+            insert(CardState.__table__).values(
+                user_id=user_ids[history.users[0]],
+                card_id=card_ids["q15"],
+                state="new",
+                step=0,
+                reps=0,
+                lapses=0,
+                suspended=False,
+                leech=False,
+            )
+        )
         rows = [
             dict(
-                user_id=user_ids[r.user], card_id=card_ids[r.card], session_id=None, rating=r.rating,
-                reviewed_at=r.reviewed_at, duration_ms=r.duration_ms, state_before=r.state_before,
-                state_after="review", due_after=r.reviewed_at, scheduled_days=0.0,
-                reps_before=0, lapses_before=0, suspended_before=False, leech_before=False, leech_after=False,
+                user_id=user_ids[r.user],
+                card_id=card_ids[r.card],
+                session_id=None,
+                rating=r.rating,
+                reviewed_at=r.reviewed_at,
+                duration_ms=r.duration_ms,
+                state_before=r.state_before,
+                state_after="review",
+                due_after=r.reviewed_at,
+                scheduled_days=0.0,
+                reps_before=0,
+                lapses_before=0,
+                suspended_before=False,
+                leech_before=False,
+                leech_after=False,
                 last_review_before=r.previous,
                 # What Store.grade records, by the store's own function (in the fixture's zone and day start).
-                **dict(zip(("study_day", "first_of_day"),
-                           review_day_fields(r.reviewed_at, r.previous, DAY_START, TZ), strict=True)),
-                elapsed_days=((r.reviewed_at - r.previous).total_seconds() / 86400
-                              if r.previous is not None and r.elapsed_recorded else None),
+                **dict(
+                    zip(
+                        ("study_day", "first_of_day"),
+                        review_day_fields(r.reviewed_at, r.previous, DAY_START, TZ),
+                        strict=True,
+                    )
+                ),
+                elapsed_days=(
+                    (r.reviewed_at - r.previous).total_seconds() / 86400
+                    if r.previous is not None and r.elapsed_recorded
+                    else None
+                ),
             )
             for r in history.reviews
         ]
         conn.execute(insert(ReviewLog.__table__), rows)
         rebuild_summaries(conn)  # the per-day totals and retention counters Store.grade keeps, from the log
         for q in history.quizzes:
-            conn.execute(insert(QuizAttempt.__table__).values(
-                user_id=user_ids[q.user], started_at=q.started_at, finished_at=q.started_at + timedelta(minutes=5),
-                settings={"quiz": q.quiz}, score=q.score, total=q.total,
-            ))
+            conn.execute(
+                insert(QuizAttempt.__table__).values(
+                    user_id=user_ids[q.user],
+                    started_at=q.started_at,
+                    finished_at=q.started_at + timedelta(minutes=5),
+                    settings={"quiz": q.quiz},
+                    score=q.score,
+                    total=q.total,
+                )
+            )
         for s in history.sessions:
-            conn.execute(insert(StudySession.__table__).values(
-                user_id=user_ids[s.user], started_at=s.started_at, ended_at=s.ended_at, reviewed=0,
-            ))
+            conn.execute(
+                insert(StudySession.__table__).values(
+                    user_id=user_ids[s.user],
+                    started_at=s.started_at,
+                    ended_at=s.ended_at,
+                    reviewed=0,
+                )
+            )
     engine.dispose()
 
 
@@ -235,8 +325,15 @@ def make_library():
     from drill.content.models import Card, Library, Pack
 
     cards = {
-        cid: Card(id=cid, pack="test", section=section, question=question,
-                  answer=f"Answer to {cid}: $x^2$ and <b>bold</b> {XSS_IMG}", tags=("t",), asked_in=(section,))
+        cid: Card(
+            id=cid,
+            pack="test",
+            section=section,
+            question=question,
+            answer=f"Answer to {cid}: $x^2$ and <b>bold</b> {XSS_IMG}",
+            tags=("t",),
+            asked_in=(section,),
+        )
         for cid, section, question in CARDS
         if cid != RETIRED
     }
@@ -248,5 +345,13 @@ def compute_report(engine, library, **kwargs):
     from drill.report.figures import compute
 
     kwargs.setdefault("user", "alice")
-    return compute(engine, library=library, now=NOW, tz=TZ, tz_name="Europe/Berlin", day_start_hour=DAY_START,
-                   parameters=None if "parameters" not in kwargs else kwargs.pop("parameters"), **kwargs)
+    return compute(
+        engine,
+        library=library,
+        now=NOW,
+        tz=TZ,
+        tz_name="Europe/Berlin",
+        day_start_hour=DAY_START,
+        parameters=None if "parameters" not in kwargs else kwargs.pop("parameters"),
+        **kwargs,
+    )

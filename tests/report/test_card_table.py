@@ -31,13 +31,24 @@ def card_rows(draw):
         stability = draw(st.sampled_from([0.5, 3.0, 21.0, 40.0])) if reviewed else None
         last = NOW - timedelta(days=draw(st.sampled_from([0, 1, 5, 30])), hours=draw(st.sampled_from([0, 7])))
         due = NOW + timedelta(days=draw(st.integers(-5, 40)), minutes=draw(st.integers(0, 1439)))
-        rows.append((
-            i + 1, f"c{draw(st.integers(0, 999)):03d}-{i}", draw(st.sampled_from(["7.2", "7.10", "7.9", ""])),
-            draw(st.sampled_from([0, 0, 0, 1])), state, stability, 5.0 if reviewed else None,
-            sqlite_text(due) if reviewed else None, sqlite_text(last) if reviewed else None,
-            draw(st.integers(0, 9)) if reviewed else 0, draw(st.sampled_from([0, 0, 1, 2, 3])) if reviewed else 0,
-            draw(st.sampled_from([0, 0, 1])) if state is not None else None, draw(st.integers(0, 4)), 0,
-        ))
+        rows.append(
+            (
+                i + 1,
+                f"c{draw(st.integers(0, 999)):03d}-{i}",
+                draw(st.sampled_from(["7.2", "7.10", "7.9", ""])),
+                draw(st.sampled_from([0, 0, 0, 1])),
+                state,
+                stability,
+                5.0 if reviewed else None,
+                sqlite_text(due) if reviewed else None,
+                sqlite_text(last) if reviewed else None,
+                draw(st.integers(0, 9)) if reviewed else 0,
+                draw(st.sampled_from([0, 0, 1, 2, 3])) if reviewed else 0,
+                draw(st.sampled_from([0, 0, 1])) if state is not None else None,
+                draw(st.integers(0, 4)),
+                0,
+            )
+        )
     return rows
 
 
@@ -69,11 +80,17 @@ def test_top_tens_equal_a_full_sort(rows):
     expected_r = [r_of(row, decay) for row in rows]
     assert [None if v != v else v for v in r.tolist()] == expected_r
 
-    weakest = [(expected_r[i], -(row[10] or 0), row[1], i) for i, row in enumerate(rows)
-               if expected_r[i] is not None and shown_state(row) in SCHEDULED]
+    weakest = [
+        (expected_r[i], -(row[10] or 0), row[1], i)
+        for i, row in enumerate(rows)
+        if expected_r[i] is not None and shown_state(row) in SCHEDULED
+    ]
     assert table.weakest(r, 10) == [i for *_, i in heapq.nsmallest(10, weakest)]
-    lapsed = [(-(row[10] or 0), 2.0 if expected_r[i] is None else expected_r[i], row[1], i)
-              for i, row in enumerate(rows) if (row[10] or 0) > 0]
+    lapsed = [
+        (-(row[10] or 0), 2.0 if expected_r[i] is None else expected_r[i], row[1], i)
+        for i, row in enumerate(rows)
+        if (row[10] or 0) > 0
+    ]
     assert table.most_lapsed(r, 10) == [i for *_, i in heapq.nsmallest(10, lapsed)]
 
 
@@ -82,16 +99,22 @@ def test_top_tens_equal_a_full_sort(rows):
 def test_state_counts_mastery_and_forecast_equal_a_card_by_card_count(rows):
     table, r, decay = table_of(rows)
     states = [shown_state(row) for row in rows]
-    assert table.by_state() == {s: states.count(s) for s in
-                                ("new", "learning", "review", "relearning", "suspended", "retired")}
+    assert table.by_state() == {
+        s: states.count(s) for s in ("new", "learning", "review", "relearning", "suspended", "retired")
+    }
 
     counts = {name: column.tolist() for name, column in table.mastery_counts(r).items()}
     for code, section in enumerate(table.sections):
-        mine = [(row, state, r_of(row, decay)) for row, state in zip(rows, states, strict=True)
-                if (row[2] or "") == section]
+        mine = [
+            (row, state, r_of(row, decay))
+            for row, state in zip(rows, states, strict=True)
+            if (row[2] or "") == section
+        ]
         active = [(row, state, rv) for row, state, rv in mine if state not in ("suspended", "retired")]
         assert counts["cards"][code] == len(mine)
-        assert counts["mastered"][code] == sum(1 for row, state, _ in active if state == "review" and row[5] >= 21)
+        assert counts["mastered"][code] == sum(
+            1 for row, state, _ in active if state == "review" and row[5] >= 21
+        )
         assert counts["out"][code] == len(mine) - len(active)
         with_r = [rv for _, _, rv in active if rv is not None]
         assert counts["n_r"][code] == len(with_r)
@@ -101,8 +124,11 @@ def test_state_counts_mastery_and_forecast_equal_a_card_by_card_count(rows):
         assert counts["sum_r"][code] == total
 
     starts = [(NOW + timedelta(days=i)).timestamp() for i in range(31)]
-    dues = [datetime.fromisoformat(row[7]).replace(tzinfo=UTC).timestamp() for row, state in zip(rows, states,
-            strict=True) if state in SCHEDULED]
+    dues = [
+        datetime.fromisoformat(row[7]).replace(tzinfo=UTC).timestamp()
+        for row, state in zip(rows, states, strict=True)
+        if state in SCHEDULED
+    ]
     overdue, per_day = table.due_counts(starts)
     assert overdue == sum(1 for d in dues if d < starts[0])
     assert per_day == [sum(1 for d in dues if starts[i] <= d < starts[i + 1]) for i in range(30)]

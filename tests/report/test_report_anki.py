@@ -36,8 +36,14 @@ def test_the_package_holds_every_card(tmp_path, library):
     assert len(notes) == cards == len(library.cards)
     assert {n[1] for n in notes} == {MODEL_ID}
     fields = {n[2].split("\x1f")[4]: n[2].split("\x1f") for n in notes}
-    assert set(fields) == {cid.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                           .replace('"', "&quot;").replace("'", "&#x27;") for cid in library.cards}
+    assert set(fields) == {
+        cid.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#x27;")
+        for cid in library.cards
+    }
     assert "drill::Test pack" in decks
     # Content is escaped HTML; the XSS probe stays text.
     probe = fields["q03"][0]

@@ -25,8 +25,8 @@ def decode_png(data: bytes) -> np.ndarray:
     pos, idat = 8, b""
     width = height = channels = 0
     while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
@@ -44,7 +44,11 @@ def decode_png(data: bytes) -> np.ndarray:
         if kind == 0:
             cur = line.copy()
         elif kind == 1:  # Sub: a running sum per channel
-            cur = (np.cumsum(line.reshape(width, channels).astype(np.int64), axis=0) % 256).astype(np.uint8).ravel()
+            cur = (
+                (np.cumsum(line.reshape(width, channels).astype(np.int64), axis=0) % 256)
+                .astype(np.uint8)
+                .ravel()
+            )
         elif kind == 2:  # Up
             cur = line + previous
         else:  # Average (3) or Paeth (4): each byte depends on the one to its left
@@ -78,10 +82,23 @@ def test_the_html_report_renders_in_headless_chromium(tmp_path, history, library
     shot = tmp_path / "shot.png"
     profile = tmp_path / "profile"
     result = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-         f"--screenshot={shot}", "--window-size=1200,2000", page.as_uri()],
-        capture_output=True, text=True, timeout=120,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            f"--screenshot={shot}",
+            "--window-size=1200,2000",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert shot.is_file(), result.stderr[-2000:]
     pixels = decode_png(shot.read_bytes())

@@ -17,50 +17,83 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
-@pytest.mark.parametrize(("fmt", "check"), [
-    ("json", lambda text: json.loads(text)["schema_version"] == "1.2"),
-    ("md", lambda text: text.startswith("# drill progress report")),
-    ("html", lambda text: text.startswith("<!DOCTYPE html>") and "<script" not in text),
-    ("csv", lambda text: next(csv.reader(io.StringIO(text)))[0] == "id"),
-])
+@pytest.mark.parametrize(
+    ("fmt", "check"),
+    [
+        ("json", lambda text: json.loads(text)["schema_version"] == "1.2"),
+        ("md", lambda text: text.startswith("# drill progress report")),
+        ("html", lambda text: text.startswith("<!DOCTYPE html>") and "<script" not in text),
+        ("csv", lambda text: next(csv.reader(io.StringIO(text)))[0] == "id"),
+    ],
+)
 def test_each_format_to_stdout_and_to_a_file(history, tmp_path, fmt, check):
     result = run("report", "--db", history.url, "--user", "alice", "--format", fmt, "-o", "-")
     assert result.exit_code == 0, result.output
     assert check(result.stdout)
     target = tmp_path / f"report.{fmt}"
-    result = run("report", "--db", history.url, "--user", "alice", "-o", str(target))  # format from the suffix
+    result = run(
+        "report", "--db", history.url, "--user", "alice", "-o", str(target)
+    )  # format from the suffix
     assert result.exit_code == 0, result.output
     assert check(target.read_text(encoding="utf-8"))
 
 
 def test_terminal_report_with_filters_and_cohort(history):
-    result = run("report", "--db", history.url, "--user", "bob", "--since", "2026-09-01", "--section", "7.12",
-                 "--cohort")
+    result = run(
+        "report",
+        "--db",
+        history.url,
+        "--user",
+        "bob",
+        "--since",
+        "2026-09-01",
+        "--section",
+        "7.12",
+        "--cohort",
+    )
     assert result.exit_code == 0, result.output
     for text in ("drill progress report", "Reviews per day", "True retention", "Cohort", "section 7.12"):
         assert text in result.stdout
 
 
 def test_json_report_filters_are_recorded(history):
-    result = run("report", "--db", history.url, "--user", "bob", "--format", "json", "--since", "2026-09-01",
-                 "--section", "7.12", "--cohort")
+    result = run(
+        "report",
+        "--db",
+        history.url,
+        "--user",
+        "bob",
+        "--format",
+        "json",
+        "--since",
+        "2026-09-01",
+        "--section",
+        "7.12",
+        "--cohort",
+    )
     doc = json.loads(result.stdout)
     assert doc["filters"] == {"since": "2026-09-01", "section": "7.12", "user": "bob", "cohort": True}
     assert {u["user"] for u in doc["cohort"]["users"]} == {"alice", "bob"}
     assert {c["section"] for c in doc["cards"]} == {"7.12"}
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--format", "xml"], "--format 'xml' is not a report format"),
-    (["--since", "yesterday"], "--since 'yesterday' is not a date"),
-    (["--section", "8.8"], "--section '8.8': no cards in that section"),
-    (["--user", "mallory"], "--user 'mallory': no such user"),
-    (["-o", "report.txt"], "cannot tell the format"),
-    (["--format", "terminal", "-o", "x.html"], "--format terminal prints to the terminal"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--format", "xml"], "--format 'xml' is not a report format"),
+        (["--since", "yesterday"], "--since 'yesterday' is not a date"),
+        (["--section", "8.8"], "--section '8.8': no cards in that section"),
+        (["--user", "mallory"], "--user 'mallory': no such user"),
+        (["-o", "report.txt"], "cannot tell the format"),
+        (["--format", "terminal", "-o", "x.html"], "--format terminal prints to the terminal"),
+    ],
+)
 def test_bad_values_are_one_line_errors_with_exit_2(history, args, message):
-    result = run("report", "--db", history.url, "--user", "alice", *args) if "--user" not in args else run(
-        "report", "--db", history.url, *args)
+    result = (
+        run("report", "--db", history.url, "--user", "alice", *args)
+        if "--user" not in args
+        else run("report", "--db", history.url, *args)
+    )
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output + result.stderr

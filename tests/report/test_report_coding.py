@@ -33,9 +33,20 @@ def store(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 'drill.sqlite3'}", "alice")
     store.tz = UTC
     for task, ok, mistakes, elapsed, writing, ago in RUNS:
-        store.record_code_attempt(task, "def f(): ...\n", NOW - timedelta(days=ago), seed=1, backend="numpy",
-                                  passed=5 if ok else 2, total=5, all_passed=ok, mistakes=mistakes,
-                                  results={}, elapsed_ms=elapsed, writing_ms=writing)
+        store.record_code_attempt(
+            task,
+            "def f(): ...\n",
+            NOW - timedelta(days=ago),
+            seed=1,
+            backend="numpy",
+            passed=5 if ok else 2,
+            total=5,
+            all_passed=ok,
+            mistakes=mistakes,
+            results={},
+            elapsed_ms=elapsed,
+            writing_ms=writing,
+        )
     yield store
     store.close()
 
@@ -47,7 +58,9 @@ def expected(runs):
         "tasks_passed": len({r[0] for r in runs if r[1]}),
         "attempts": len(runs),
         "seconds": sum(r[3] + (r[4] or 0) for r in runs) / 1000,
-        "mistakes": [{"mistake": m, "count": n} for m, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "mistakes": [
+            {"mistake": m, "count": n} for m, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
     }
 
 

@@ -59,7 +59,11 @@ def cohort_doc(cohort_db, library):
     history, url = cohort_db
     engine = create_engine(url)
     try:
-        return history, json.loads(to_json(compute_report(engine, library, user="chen", cohort=True))), engine.dialect.name
+        return (
+            history,
+            json.loads(to_json(compute_report(engine, library, user="chen", cohort=True))),
+            engine.dialect.name,
+        )
     finally:
         engine.dispose()
 
@@ -80,7 +84,11 @@ def test_question_failure_rates_across_the_cohort(cohort_doc):
     got = {q["card"]: q for q in doc["cohort"]["questions"]}
     assert set(got) == set(firsts)
     for card, (n, fails) in firsts.items():
-        assert (got[card]["reviews"], got[card]["failures"], got[card]["users"]) == (n, fails, len(users[card]))
+        assert (got[card]["reviews"], got[card]["failures"], got[card]["users"]) == (
+            n,
+            fails,
+            len(users[card]),
+        )
         assert got[card]["failure_rate"] == pytest.approx(fails / n)
     rates = [q["failure_rate"] for q in doc["cohort"]["questions"]]
     assert rates == sorted(rates, reverse=True)
@@ -116,12 +124,19 @@ def test_personal_figures_hold_on_every_database(cohort_doc):
     assert (doc["retention"]["overall"]["reviews"], doc["retention"]["overall"]["passed"]) == (total, passed)
     start, end, counts = ex.calendar(chen)
     assert {d["day"]: d["reviews"] for d in doc["calendar"]["days"] if d["reviews"]} == {
-        d.isoformat(): n for d, n in counts.items()}
+        d.isoformat(): n for d, n in counts.items()
+    }
 
 
-@pytest.mark.parametrize("since, section", [
-    (date(2026, 10, 25), None), (None, "7.12"), (date(2026, 9, 1), "7.12"),
-], ids=["since", "section", "both"])
+@pytest.mark.parametrize(
+    "since, section",
+    [
+        (date(2026, 10, 25), None),
+        (None, "7.12"),
+        (date(2026, 9, 1), "7.12"),
+    ],
+    ids=["since", "section", "both"],
+)
 def test_since_and_section_on_every_database(cohort_db, library, since, section):
     # --since reads the log's first-of-day rows per card, --section the log's days for its cards: the same
     # statements must give the same figures on SQLite and PostgreSQL.
@@ -139,5 +154,7 @@ def test_since_and_section_on_every_database(cohort_db, library, since, section)
     assert doc["totals"]["days_studied"] == len({ex.day_of(r.reviewed_at) for r in reviews})
     total, passed, per_section = ex.true_retention(reviews)
     assert (doc["retention"]["overall"]["reviews"], doc["retention"]["overall"]["passed"]) == (total, passed)
-    assert {s["section"]: (s["retention"]["reviews"], s["retention"]["passed"])
-            for s in doc["retention"]["by_section"]} == per_section
+    assert {
+        s["section"]: (s["retention"]["reviews"], s["retention"]["passed"])
+        for s in doc["retention"]["by_section"]
+    } == per_section

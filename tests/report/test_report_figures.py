@@ -23,8 +23,10 @@ def test_the_history_is_rich_enough_to_test_anything(history):
     assert len(alice) > 150
     assert {r.rating for r in alice} == {1, 2, 3, 4}
     # Reviews within minutes of the 04:00 day start exist, and same-day repeats (learning steps) too.
-    assert any(abs((r.reviewed_at.astimezone(ex.TZ).hour * 60 + r.reviewed_at.astimezone(ex.TZ).minute) - 240) <= 2
-               for r in alice)
+    assert any(
+        abs((r.reviewed_at.astimezone(ex.TZ).hour * 60 + r.reviewed_at.astimezone(ex.TZ).minute) - 240) <= 2
+        for r in alice
+    )
     per_day = {(r.card, ex.day_of(r.reviewed_at)) for r in alice}
     assert len(per_day) < len(alice)
 
@@ -34,8 +36,9 @@ def test_totals(doc, history):
     totals = doc["totals"]
     states = [ex.state_of(history, "alice", cid) for cid, _, _ in history.cards]
     assert totals["cards"] == len(history.cards)
-    assert totals["by_state"] == {s: states.count(s) for s in
-                                  ("new", "learning", "review", "relearning", "suspended", "retired")}
+    assert totals["by_state"] == {
+        s: states.count(s) for s in ("new", "learning", "review", "relearning", "suspended", "retired")
+    }
     assert totals["by_state"]["suspended"] == 1 and totals["by_state"]["retired"] == 1
     assert totals["reviews"] == len(alice)
     assert totals["review_seconds"] == pytest.approx(sum(r.duration_ms for r in alice) / 1000)
@@ -64,8 +67,10 @@ def test_true_retention_overall_and_per_section(doc, history):
     overall = doc["retention"]["overall"]
     assert (overall["reviews"], overall["passed"]) == (total, passed)
     assert overall["rate"] == pytest.approx(passed / total)
-    got = {item["section"]: (item["retention"]["reviews"], item["retention"]["passed"])
-           for item in doc["retention"]["by_section"]}
+    got = {
+        item["section"]: (item["retention"]["reviews"], item["retention"]["passed"])
+        for item in doc["retention"]["by_section"]
+    }
     assert got == per_section
     assert [item["section"] for item in doc["retention"]["by_section"]][:4] == ["7.2", "7.3", "7.9", "7.10"]
 
@@ -80,16 +85,23 @@ def test_forecast(doc, history):
 
 
 def test_weakest_cards_and_most_lapses(doc, history):
-    active = [cid for cid, _, _ in history.cards
-              if ex.state_of(history, "alice", cid) in ("learning", "review", "relearning")]
+    active = [
+        cid
+        for cid, _, _ in history.cards
+        if ex.state_of(history, "alice", cid) in ("learning", "review", "relearning")
+    ]
     expected = sorted(
-        (ex.retrievability(history, "alice", cid), -history.states[("alice", cid)].lapses, cid) for cid in active
+        (ex.retrievability(history, "alice", cid), -history.states[("alice", cid)].lapses, cid)
+        for cid in active
     )[:10]
     got = doc["weakest"]
     assert [c["id"] for c in got] == [cid for _, _, cid in expected]
     assert [c["retrievability"] for c in got] == pytest.approx([r for r, _, _ in expected], rel=1e-12)
-    lapsed = [(history.states[("alice", cid)].lapses, cid) for cid, _, _ in history.cards
-              if ("alice", cid) in history.states and history.states[("alice", cid)].lapses > 0]
+    lapsed = [
+        (history.states[("alice", cid)].lapses, cid)
+        for cid, _, _ in history.cards
+        if ("alice", cid) in history.states and history.states[("alice", cid)].lapses > 0
+    ]
     top = sorted(lapsed, key=lambda item: (-item[0],))[:10]
     assert [c["lapses"] for c in doc["most_lapses"]] == [n for n, _ in top]
     assert {c["id"] for c in doc["most_lapses"]} <= {cid for _, cid in lapsed}
@@ -158,7 +170,10 @@ def test_since_filter_counts_only_later_reviews(engine, library, history):
     total, passed, _ = ex.true_retention(later)
     assert (doc["retention"]["overall"]["reviews"], doc["retention"]["overall"]["passed"]) == (total, passed)
     assert [q["started_at"] for q in doc["quizzes"]] == sorted(
-        q.started_at.isoformat() for q in history.quizzes if q.user == "alice" and q.started_at >= ex.day_start_utc(since))
+        q.started_at.isoformat()
+        for q in history.quizzes
+        if q.user == "alice" and q.started_at >= ex.day_start_utc(since)
+    )
 
 
 def test_section_filter_restricts_every_figure(engine, library, history):
@@ -173,7 +188,8 @@ def test_section_filter_restricts_every_figure(engine, library, history):
     assert [m["section"] for m in doc["mastery"]] == ["7.12"]
     overdue, counts = ex.forecast(history, "alice", "7.12")
     assert doc["forecast"]["overdue"] == overdue and sum(d["due"] for d in doc["forecast"]["days"]) == sum(
-        counts.values())
+        counts.values()
+    )
 
 
 def test_bob_sees_his_own_history(engine, library, history):
@@ -210,7 +226,9 @@ def test_retrievability_follows_the_schedulers_parameters(engine, library, histo
     custom = list(DEFAULT_PARAMETERS)
     custom[20] = 0.35  # a steeper forgetting curve than the default decay
     scheduler = Scheduler(parameters=custom, enable_fuzzing=False)
-    steep = {card.id: card.retrievability for card in compute_report(engine, library, parameters=custom).cards}
+    steep = {
+        card.id: card.retrievability for card in compute_report(engine, library, parameters=custom).cards
+    }
     default = {card.id: card.retrievability for card in compute_report(engine, library).cards}
     checked = 0
     for cid, _, _ in history.cards:
@@ -230,10 +248,18 @@ def test_a_connection_gives_the_same_report_as_an_engine(engine, library):
     assert inline == to_json(compute_report(engine, library, user="alice", cohort=True))
 
 
-@pytest.mark.parametrize("kwargs", [
-    {}, {"since": date(2026, 1, 1)}, {"section": "7.12"}, {"cohort": True}, {"user": "bob"},
-    {"section": "7.12", "since": date(2026, 6, 1), "cohort": True},
-], ids=["whole", "since", "section", "cohort", "bob", "all-filters"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"since": date(2026, 1, 1)},
+        {"section": "7.12"},
+        {"cohort": True},
+        {"user": "bob"},
+        {"section": "7.12", "since": date(2026, 6, 1), "cohort": True},
+    ],
+    ids=["whole", "since", "section", "cohort", "bob", "all-filters"],
+)
 def test_without_the_card_list_every_other_figure_is_the_same(engine, library, kwargs):
     # The terminal, Markdown and HTML reports skip the per-card list; nothing they show may change with it.
     import dataclasses

@@ -115,8 +115,9 @@ def test_html_is_self_contained(report):
     assert not [a for a in parser.attrs if a[1] in {"src", "href", "xlink:href", "action", "srcset", "data"}]
     assert {"link", "iframe", "object", "embed", "image", "use", "foreignobject"}.isdisjoint(parser.tags)
     assert "url(" not in page and "@import" not in page
-    assert "http://" not in page.replace('=HYPERLINK(&#34;http://x&#34;)', "").replace(
-        "http://www.w3.org", "")
+    assert "http://" not in page.replace("=HYPERLINK(&#34;http://x&#34;)", "").replace(
+        "http://www.w3.org", ""
+    )
     assert page.count("<svg") >= 3
     assert "Content-Security-Policy" in page
 
@@ -124,7 +125,9 @@ def test_html_is_self_contained(report):
 def test_html_template_never_marks_content_safe():
     from importlib import resources
 
-    template = resources.files("drill.report").joinpath("templates/report.html.j2").read_text(encoding="utf-8")
+    template = (
+        resources.files("drill.report").joinpath("templates/report.html.j2").read_text(encoding="utf-8")
+    )
     assert "|safe" not in template.replace(" ", "") and "Markup(" not in template
 
 
@@ -155,7 +158,7 @@ def test_csv_round_trips_with_formulas_neutralised_and_numbers_numeric(report):
         int(row["reviews"]), int(row["lapses"])
     ids = {r["id"] for r in body}
     assert {"'=1+1", "'@SUM(A1)", "'-2+3"} <= ids
-    assert "'=HYPERLINK(\"http://x\")" in {r["section"] for r in body}
+    assert '\'=HYPERLINK("http://x")' in {r["section"] for r in body}
     by_id = {c.id: c for c in report.cards}
     for row in body:
         card = by_id[row["id"].removeprefix("'")] if row["id"].startswith("'") else by_id[row["id"]]
@@ -175,9 +178,18 @@ def test_every_formula_start_is_neutralised(cell):
 
 def test_markdown_has_headings_tables_and_unicode_charts(report):
     md = to_markdown(report)
-    for heading in ("# drill progress report", "## Totals", "## Reviews per day, last 26 weeks", "## True retention",
-                    "## Due in the next 30 days", "## Weakest cards", "## Most lapses", "## Quiz scores over time",
-                    "## Mastery by section", "## Cohort"):
+    for heading in (
+        "# drill progress report",
+        "## Totals",
+        "## Reviews per day, last 26 weeks",
+        "## True retention",
+        "## Due in the next 30 days",
+        "## Weakest cards",
+        "## Most lapses",
+        "## Quiz scores over time",
+        "## Mastery by section",
+        "## Cohort",
+    ):
         assert heading in md
     assert "```text" in md and any(ch in md for ch in "░▒▓█")
     assert "| section | reviews | passed | retention |" in md
@@ -201,7 +213,9 @@ def test_terminal_prints_card_text_literally(report):
     render(report, console)
     out = console.export_text()
     assert "Reviews per day, last 26 weeks" in out
-    assert "less" in out and "more" in out  # the heatmap legend: block shapes carry the level, not only colour
+    assert (
+        "less" in out and "more" in out
+    )  # the heatmap legend: block shapes carry the level, not only colour
     assert XSS_SCRIPT in out or "<script>alert(1)</script" in out
     assert "True retention" in out and "Mastery by section" in out and "Cohort" in out
 

@@ -45,8 +45,13 @@ def py_fsrs_recall(store, cid: str, moment: datetime) -> float:
     info = store.card_info(cid, NOW)
     if info.stability is None:
         return 0.0
-    card = fsrs.Card(state=fsrs.State.Review, stability=info.stability, difficulty=info.difficulty,
-                     last_review=info.last_review, due=info.due)  # fmt: skip
+    card = fsrs.Card(
+        state=fsrs.State.Review,
+        stability=info.stability,
+        difficulty=info.difficulty,
+        last_review=info.last_review,
+        due=info.due,
+    )
     return Scheduler(parameters=fsrs.scheduler.DEFAULT_PARAMETERS).get_card_retrievability(card, moment)
 
 

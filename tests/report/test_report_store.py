@@ -35,10 +35,15 @@ def test_a_report_of_grades_given_through_the_store(tmp_path):
                     store.grade(cid, 3, moment + timedelta(minutes=20), 3000, session_id=session)
                     given.append((cid, moment + timedelta(minutes=20), 3))
             store.end_session(session, start + timedelta(days=day, minutes=40))
-        store.record_quiz_attempt(start, start + timedelta(minutes=3), {"quiz": "chapter"}, [
-            QuizAnswerRecord("quiz-a", "chapter", "A", True, False, 1000, start),
-            QuizAnswerRecord("quiz-b", "chapter", "B", False, False, 1000, start),
-        ])
+        store.record_quiz_attempt(
+            start,
+            start + timedelta(minutes=3),
+            {"quiz": "chapter"},
+            [
+                QuizAnswerRecord("quiz-a", "chapter", "A", True, False, 1000, start),
+                QuizAnswerRecord("quiz-b", "chapter", "B", False, False, 1000, start),
+            ],
+        )
         now = start + timedelta(days=9)
         doc = json.loads(to_json(compute(store, library=library, now=now, day_start_hour=4, tz=TZ)))
 

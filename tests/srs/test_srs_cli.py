@@ -60,13 +60,19 @@ def test_config_set_get_reset():
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["config", "set", "desired_retention", "1.2"], "desired_retention: 1.2 is out of range; allowed: a number from 0.7 to 0.99"),
+        (
+            ["config", "set", "desired_retention", "1.2"],
+            "desired_retention: 1.2 is out of range; allowed: a number from 0.7 to 0.99",
+        ),
         (["config", "set", "new_per_day", "-5"], "new_per_day: -5 is out of range"),
-        (["config", "set", "retention", "0.8"], "unknown setting 'retention' (did you mean desired_retention?)"),
+        (
+            ["config", "set", "retention", "0.8"],
+            "unknown setting 'retention' (did you mean desired_retention?)",
+        ),
         (["config", "get", "nope"], "unknown setting 'nope'"),
         (["config", "reset", "nope"], "unknown setting 'nope'"),
     ],
-)  # fmt: skip
+)
 def test_config_errors_are_one_line_exit_2(args, needle):
     result = run(*args)
     assert result.exit_code == 2

@@ -123,7 +123,13 @@ def test_durations():
     assert parse_duration("90s") == timedelta(seconds=90)
     assert parse_duration(" 1.5h ") == timedelta(minutes=90)
     assert [format_duration(timedelta(seconds=s)) for s in (30, 60, 600, 3600, 86400, 90)] == [
-        "30s", "1m", "10m", "1h", "1d", "90s"]  # fmt: skip
+        "30s",
+        "1m",
+        "10m",
+        "1h",
+        "1d",
+        "90s",
+    ]
     for bad in ("", "10", "m", "-1m", "1w", "0s"):
         with pytest.raises(ValueError):
             parse_duration(bad)

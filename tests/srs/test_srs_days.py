@@ -14,10 +14,20 @@ from drill.srs.days import day_start, local_timezone
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NEW_YORK = ZoneInfo("America/New_York")
-ZONES = [ZoneInfo(name) for name in (
-    "UTC", "Europe/Berlin", "America/New_York", "Asia/Shanghai", "Australia/Lord_Howe",
-    "America/Santiago", "Asia/Kolkata", "Pacific/Chatham", "America/St_Johns",
-)]  # fmt: skip
+ZONES = [
+    ZoneInfo(name)
+    for name in (
+        "UTC",
+        "Europe/Berlin",
+        "America/New_York",
+        "Asia/Shanghai",
+        "Australia/Lord_Howe",
+        "America/Santiago",
+        "Asia/Kolkata",
+        "Pacific/Chatham",
+        "America/St_Johns",
+    )
+]
 
 
 def local(zone, *args):

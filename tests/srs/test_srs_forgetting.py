@@ -51,7 +51,9 @@ def test_arrays_give_each_elements_value():
     decay = decay_of()
     stability, days = np.array([0.5, 3.0, 40.0]), np.array([0.0, 7.0, 100.0])
     got = retrievability(stability, days, decay)
-    assert got.tolist() == [retrievability(s, d, decay) for s, d in zip(stability.tolist(), days.tolist(), strict=True)]
+    assert got.tolist() == [
+        retrievability(s, d, decay) for s, d in zip(stability.tolist(), days.tolist(), strict=True)
+    ]
 
 
 def test_elapsed_days_counts_whole_days_and_never_goes_negative():

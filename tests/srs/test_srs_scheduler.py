@@ -226,8 +226,16 @@ def test_naive_and_non_utc_times_are_utc():
 
 def test_state_from_store_row_normalises():
     # What SQLite hands back: a plain string and naive datetimes.
-    row = CardState(state="review", step=None, stability=3.2, difficulty=5.0,
-                    due=datetime(2026, 3, 5), last_review=datetime(2026, 3, 1), reps=2, lapses=0)  # fmt: skip
+    row = CardState(
+        state="review",
+        step=None,
+        stability=3.2,
+        difficulty=5.0,
+        due=datetime(2026, 3, 5),
+        last_review=datetime(2026, 3, 1),
+        reps=2,
+        lapses=0,
+    )
     assert row.state is Phase.REVIEW and row.due.tzinfo is UTC and row.last_review.tzinfo is UTC
 
 
@@ -258,5 +266,6 @@ def test_optimised_parameters_are_used():
 
 
 def test_format_interval():
-    assert [format_interval(timedelta(seconds=s)) for s in (30, 600, 5400, 86400 * 3, 86400 * 75, 86400 * 800)] == [
-        "1m", "10m", "2h", "3d", "2.5mo", "2.2y"]  # fmt: skip
+    assert [
+        format_interval(timedelta(seconds=s)) for s in (30, 600, 5400, 86400 * 3, 86400 * 75, 86400 * 800)
+    ] == ["1m", "10m", "2h", "3d", "2.5mo", "2.2y"]

@@ -26,12 +26,24 @@ def close_to(printed: float, big: float, small: float) -> bool:
 
 def test_store_benchmark_ratios_come_from_its_figures(tmp_path):
     out = subprocess.run(
-        [sys.executable, str(BENCH), "--cards", "2000", "--reviews", "10000", "--small", "400", "--rounds", "7",
-         "--dir", str(tmp_path)],
+        [
+            sys.executable,
+            str(BENCH),
+            "--cards",
+            "2000",
+            "--reviews",
+            "10000",
+            "--small",
+            "400",
+            "--rounds",
+            "7",
+            "--dir",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
-    )  # fmt: skip
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     compared = {m["label"]: m for m in map(COMPARED.match, lines) if m}

@@ -95,10 +95,15 @@ def test_a_report_on_damaged_pages_is_one_clear_line(tmp_path):
     _make_db(path, grades=20)
     _scribble(path)
     out = subprocess.run(
-        [sys.executable, "-m", "drill", "report", "--user", "alice"], capture_output=True, text=True, env=_env(path)
+        [sys.executable, "-m", "drill", "report", "--user", "alice"],
+        capture_output=True,
+        text=True,
+        env=_env(path),
     )
     assert out.returncode == 2, out.stderr
-    assert out.stderr.startswith("drill: error: ") and "corrupt" in out.stderr and "drill restore" in out.stderr
+    assert (
+        out.stderr.startswith("drill: error: ") and "corrupt" in out.stderr and "drill restore" in out.stderr
+    )
     assert "Traceback" not in out.stderr and str(path) in out.stderr
 
 
@@ -187,7 +192,9 @@ def test_backup_and_restore_commands_bring_a_corrupt_database_back(tmp_path, mon
         [sys.executable, "-m", "drill", "backup"], capture_output=True, text=True, env=_env(path)
     )
     assert out.returncode == 2
-    assert out.stderr.startswith("drill: error: ") and "corrupt" in out.stderr and "Traceback" not in out.stderr
+    assert (
+        out.stderr.startswith("drill: error: ") and "corrupt" in out.stderr and "Traceback" not in out.stderr
+    )
 
     result = runner.invoke(cli, ["restore"])
     assert result.exit_code == 0, result.output
@@ -319,7 +326,9 @@ def test_another_programs_sqlite_database_is_left_alone(tmp_path):
     conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
     conn.commit()
     conn.close()
-    with pytest.raises(StoreError, match=r"is not a drill progress database \(it holds other tables: invoices\)"):
+    with pytest.raises(
+        StoreError, match=r"is not a drill progress database \(it holds other tables: invoices\)"
+    ):
         open_store(f"sqlite:///{path}", "alice")
     conn = sqlite3.connect(path)
     try:

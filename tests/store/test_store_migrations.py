@@ -46,7 +46,9 @@ def _fill_revision_1(url: str) -> list[tuple]:
         with engine.begin() as conn:
             for uid, name in ((1, "alice"), (2, "bob")):
                 conn.execute(
-                    text("INSERT INTO users (id, name, created_at) VALUES (:id, :name, :t)").bindparams(_ts("t")),
+                    text("INSERT INTO users (id, name, created_at) VALUES (:id, :name, :t)").bindparams(
+                        _ts("t")
+                    ),
                     {"id": uid, "name": name, "t": T0},
                 )
             for cid in range(1, 6):
@@ -76,9 +78,18 @@ def _fill_revision_1(url: str) -> list[tuple]:
                         "VALUES (:id, :u, :c, :r, :at, :ms, 'review', :n, 0, :f, :f, 'review', 3.5, 5.0, :due, "
                         "2.0, 1.0, :f)"
                     ).bindparams(_ts("at"), _ts("due")),
-                    {"id": n + 1, "u": n % 2 + 1, "c": n % 5 + 1, "r": n % 4 + 1, "at": T0 + timedelta(hours=n),
-                     "ms": 1000 + n, "n": n, "f": False, "due": T0 + timedelta(days=2, hours=n)},
-                )  # fmt: skip
+                    {
+                        "id": n + 1,
+                        "u": n % 2 + 1,
+                        "c": n % 5 + 1,
+                        "r": n % 4 + 1,
+                        "at": T0 + timedelta(hours=n),
+                        "ms": 1000 + n,
+                        "n": n,
+                        "f": False,
+                        "due": T0 + timedelta(days=2, hours=n),
+                    },
+                )
             conn.execute(
                 text(
                     "INSERT INTO quiz_attempts (id, user_id, started_at, finished_at, settings, score, total) "
@@ -96,7 +107,9 @@ def _fill_revision_1(url: str) -> list[tuple]:
             if conn.dialect.name == "postgresql":  # explicit ids above: move the sequences past them
                 for table in ("users", "cards", "review_logs", "quiz_attempts"):
                     conn.execute(
-                        text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+                        text(
+                            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+                        )
                     )
         return _reviews(engine)
     finally:
@@ -222,15 +235,20 @@ def test_upgrade_to_0003_records_each_reviews_study_day(db_url, monkeypatch):
         engine = create_engine(db_url)
         try:
             with engine.begin() as conn:  # each card's previous review (the store writes it): hourly reviews
-                conn.execute(text(
-                    "UPDATE review_logs SET last_review_before = (SELECT max(p.reviewed_at) FROM review_logs p "
-                    "WHERE p.user_id = review_logs.user_id AND p.card_id = review_logs.card_id "
-                    "AND p.id < review_logs.id)"))
+                conn.execute(
+                    text(
+                        "UPDATE review_logs SET last_review_before = (SELECT max(p.reviewed_at) FROM review_logs p "
+                        "WHERE p.user_id = review_logs.user_id AND p.card_id = review_logs.card_id "
+                        "AND p.id < review_logs.id)"
+                    )
+                )
             migrate.upgrade(db_url)
             with engine.connect() as conn:
                 rows = conn.execute(
-                    text("SELECT reviewed_at, last_review_before, study_day, first_of_day FROM review_logs "
-                         "ORDER BY id").columns(reviewed_at=UTCDateTime(), last_review_before=UTCDateTime())
+                    text(
+                        "SELECT reviewed_at, last_review_before, study_day, first_of_day FROM review_logs "
+                        "ORDER BY id"
+                    ).columns(reviewed_at=UTCDateTime(), last_review_before=UTCDateTime())
                 ).all()
         finally:
             engine.dispose()
@@ -264,8 +282,11 @@ def test_grade_and_undo_keep_the_study_day_columns(sqlite_url):
         store.tz = tz
         store.sync_content([("pack-a", "c00", "7.1")])
         # 03:30 local is the previous study day (day_starts_at 4); 05:00 the next one; 05:20 the same one.
-        times = [datetime(2026, 3, 7, 8, 30, tzinfo=UTC), datetime(2026, 3, 7, 10, 0, tzinfo=UTC),
-                 datetime(2026, 3, 7, 10, 20, tzinfo=UTC)]
+        times = [
+            datetime(2026, 3, 7, 8, 30, tzinfo=UTC),
+            datetime(2026, 3, 7, 10, 0, tzinfo=UTC),
+            datetime(2026, 3, 7, 10, 20, tzinfo=UTC),
+        ]
         for moment in times:
             store.grade("c00", 1, moment)
         store.undo_last()
@@ -282,11 +303,17 @@ def test_grade_and_undo_keep_the_study_day_columns(sqlite_url):
 
 def _summaries(engine) -> tuple[list, list]:
     with engine.connect() as conn:
-        days = conn.execute(text(
-            "SELECT user_id, study_day, reviews, duration_ms FROM study_day_totals WHERE reviews > 0 "
-            "ORDER BY user_id, study_day")).all()
-        cards = conn.execute(text(
-            "SELECT user_id, card_id, first_reviews, first_passes FROM card_states ORDER BY user_id, card_id")).all()
+        days = conn.execute(
+            text(
+                "SELECT user_id, study_day, reviews, duration_ms FROM study_day_totals WHERE reviews > 0 "
+                "ORDER BY user_id, study_day"
+            )
+        ).all()
+        cards = conn.execute(
+            text(
+                "SELECT user_id, card_id, first_reviews, first_passes FROM card_states ORDER BY user_id, card_id"
+            )
+        ).all()
     return [tuple(r) for r in days], [tuple(r) for r in cards]
 
 

@@ -127,7 +127,9 @@ def where(request, monkeypatch, tmp_path):
 @pytest.mark.parametrize("seed", range(4))
 def test_random_walk_matches_the_store(seed, where):
     rng = random.Random(seed)
-    store = open_default(new_per_day=rng.choice((0, 2, 5, 20)), reviews_per_day=rng.choice((0, 1, 3, 200)), url=where)
+    store = open_default(
+        new_per_day=rng.choice((0, 2, 5, 20)), reviews_per_day=rng.choice((0, 1, 3, 200)), url=where
+    )
     try:
         now = T0
         for _ in range(40):
@@ -145,9 +147,9 @@ def test_random_walk_matches_the_store(seed, where):
                 now += timedelta(minutes=rng.choice((1, 10, 60 * 5, 60 * 24, 60 * 24 * 7)))
             assert_same(store, now, db_url=where)
         # the peek answered (not only "don't know"): it read this database's plan
-        assert peek.peek_next_card(now, packs=packs_of(CARDS), user="alice", db_url=where, config=store.config) == (
-            store.next_card(now)
-        )
+        assert peek.peek_next_card(
+            now, packs=packs_of(CARDS), user="alice", db_url=where, config=store.config
+        ) == (store.next_card(now))
         assert peek.plan_path(peek.database_file(where)).is_file()
     finally:
         store.close()
@@ -178,10 +180,21 @@ def test_a_tampered_plan_runs_no_sql_of_its_own(tmp_path):
 
     # A plan in the old format (SQL and guards in the file) that would write: refused, nothing runs.
     evil = "CREATE TABLE pwned (x)"
-    old_format = {"header": {"format": 1, "drill": __import__("drill").__version__, "user": "alice",
-                             "packs": packs_of(CARDS), "guards": [{"sql": evil, "params": [], "rows": []}]},
-                  "sections": {"*": {name: {"sql": evil, "params": [], "slots": [], "datetimes": []}
-                                     for name in ("done", "due", "due_no_reviews", "new")}}}  # fmt: skip
+    old_format = {
+        "header": {
+            "format": 1,
+            "drill": __import__("drill").__version__,
+            "user": "alice",
+            "packs": packs_of(CARDS),
+            "guards": [{"sql": evil, "params": [], "rows": []}],
+        },
+        "sections": {
+            "*": {
+                name: {"sql": evil, "params": [], "slots": [], "datetimes": []}
+                for name in ("done", "due", "due_no_reviews", "new")
+            }
+        },
+    }
     path.write_text(json.dumps(old_format), encoding="utf-8")
     assert peek.peek_next_card(now, **kwargs) is None
     # The current format with SQL added beside the digests, and the digests replaced by the digest of that
@@ -222,7 +235,7 @@ def test_the_peeks_statements_are_the_queues(tmp_path):
     try:
         for packs in (["a"], ["a", "b-c", "d"]):
             store.sync_content((pack, f"{pack}-{i}", "7.1") for pack in packs for i in range(2))
-            for section in (None, "7.1", "it's; -- \"x\""):
+            for section in (None, "7.1", 'it\'s; -- "x"'):
                 compiled = {
                     name: peek._compile(stmt, store.engine.dialect)
                     for name, stmt in next_card_statements(store, section).items()

@@ -27,11 +27,17 @@ def states(store):
 
     with store.transaction() as conn:
         rows = conn.execute(
-            select(cards_t.c.content_id, states_t.c.due, states_t.c.fsrs_due, states_t.c.stability,
-                   states_t.c.last_review, states_t.c.state)
+            select(
+                cards_t.c.content_id,
+                states_t.c.due,
+                states_t.c.fsrs_due,
+                states_t.c.stability,
+                states_t.c.last_review,
+                states_t.c.state,
+            )
             .join(cards_t, cards_t.c.id == states_t.c.card_id)
             .where(states_t.c.user_id == store.user_id)
-        ).all()  # fmt: skip
+        ).all()
     return {row.content_id: row for row in rows}
 
 
@@ -73,7 +79,9 @@ def test_setting_a_plan_pulls_in_dues_past_the_day_and_clearing_puts_them_back(s
 def _state(row):
     from drill.srs import CardState, Phase
 
-    return CardState(state=Phase(row.state), stability=row.stability, due=row.due, last_review=row.last_review)
+    return CardState(
+        state=Phase(row.state), stability=row.stability, due=row.due, last_review=row.last_review
+    )
 
 
 def test_grading_under_a_plan_keeps_the_due_before_the_day_and_fsrs_own_beside_it(store):

@@ -89,7 +89,9 @@ def test_daily_new_limit_and_next_day(db_url):
 
 
 def test_daily_review_limit(db_url):
-    store = open_test_store(db_url, reviews_per_day=2, new_per_day=100, learning_steps=(), enable_fuzzing=False)
+    store = open_test_store(
+        db_url, reviews_per_day=2, new_per_day=100, learning_steps=(), enable_fuzzing=False
+    )
     try:
         for cid in ("c00", "c01", "c02", "c03"):
             store.grade(cid, 3, T0)  # no learning steps: straight to review
@@ -163,13 +165,17 @@ def _state_row(url, user_id, card):
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            row = conn.execute(
-                text(
-                    "SELECT s.* FROM card_states s JOIN cards c ON c.id = s.card_id "
-                    "WHERE s.user_id = :u AND c.content_id = :c"
-                ),
-                {"u": user_id, "c": card},
-            ).mappings().first()
+            row = (
+                conn.execute(
+                    text(
+                        "SELECT s.* FROM card_states s JOIN cards c ON c.id = s.card_id "
+                        "WHERE s.user_id = :u AND c.content_id = :c"
+                    ),
+                    {"u": user_id, "c": card},
+                )
+                .mappings()
+                .first()
+            )
             return dict(row) if row else None
     finally:
         engine.dispose()
@@ -268,7 +274,12 @@ def test_content_sync_edit_remove_readd(store):
 
     # New ids become new cards; other packs are left alone.
     assert store.sync_content(edited + [("pack-a", "c99", "7.1")])["added"] == 1
-    assert store.sync_content([("pack-b", "x", "1")]) == {"added": 1, "retired": 0, "restored": 0, "updated": 0}
+    assert store.sync_content([("pack-b", "x", "1")]) == {
+        "added": 1,
+        "retired": 0,
+        "restored": 0,
+        "updated": 0,
+    }
     assert [r.card_id for r in store.browse()] == ["x"]  # only the synced pack is studied
 
 
@@ -352,7 +363,9 @@ def test_next_card_hands_back_the_due_time_as_graded(db_url):
     try:
         due_after = {}
         for i, (_, cid, _) in enumerate(CARDS[:12]):
-            result = store.grade(cid, 1 + i % 4, T0 + timedelta(seconds=i, microseconds=123457 * i % 1_000_000))
+            result = store.grade(
+                cid, 1 + i % 4, T0 + timedelta(seconds=i, microseconds=123457 * i % 1_000_000)
+            )
             due_after[cid] = result.outcome.after.due
         later = T0 + timedelta(days=400)
         card = store.next_card(later)

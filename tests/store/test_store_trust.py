@@ -168,8 +168,10 @@ def test_restore_under_a_running_writer_is_refused_and_no_grade_is_diverted(tmp_
         assert lines.next() == "OPEN"
         out = subprocess.run(
             [sys.executable, "-m", "drill", "restore", "--db", url, str(backup)],
-            capture_output=True, text=True, timeout=DEADLINE_S,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=DEADLINE_S,
+        )
         assert out.returncode == 2, out
         assert out.stderr.startswith("drill: error: another drill is using") and "Traceback" not in out.stderr
         assert path.stat().st_ino == inode  # the file under the running session was not replaced

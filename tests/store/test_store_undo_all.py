@@ -44,8 +44,18 @@ def test_undo_takes_back_each_kind_of_action_in_reverse_order(store):
         assert result is not None
         kinds.append(result.action)
         assert _rows(store) == expected
-    assert kinds == ["suspend", "reset", "unbury", "unsuspend", "grade", "make-due", "bury", "suspend",
-                     "grade", "grade"]  # fmt: skip
+    assert kinds == [
+        "suspend",
+        "reset",
+        "unbury",
+        "unsuspend",
+        "grade",
+        "make-due",
+        "bury",
+        "suspend",
+        "grade",
+        "grade",
+    ]
     assert store.undo_last() is None
 
 

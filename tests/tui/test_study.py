@@ -156,7 +156,9 @@ async def test_card_info_shows_history_and_memory_state(study_app, store):
         await wait_until(pilot, lambda: app.screen.query_one("#cards").row_count == 1)
         app.screen.query_one("#cards").focus()
         await pilot.press("enter")  # the card is not due: the browser says it would be an early review first
-        await wait_until(pilot, lambda: "early review" in str(app.screen.query_one("#browser-status").render()))
+        await wait_until(
+            pilot, lambda: "early review" in str(app.screen.query_one("#browser-status").render())
+        )
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.screen is app.mode_screen and shown_card_id(app) == first)
         await pilot.press("i")

@@ -12,12 +12,18 @@ from drill.i18n_click import DrillCommand, DrillGroup
 
 # The list name on the command line -> (the store's browse state, its help, what an empty list says).
 LISTS = {
-    "suspended": ("suspended", N_("List the suspended cards (id, pack, section, lapses, next due)."),
-                  N_("no suspended cards")),
+    "suspended": (
+        "suspended",
+        N_("List the suspended cards (id, pack, section, lapses, next due)."),
+        N_("no suspended cards"),
+    ),
     "buried": ("buried", N_("List the cards buried until tomorrow."), N_("no buried cards")),
-    "leeches": ("leech", N_("List the leeches: cards forgotten again and again (suspended by default)."),
-                N_("no leeches")),
-}  # fmt: skip
+    "leeches": (
+        "leech",
+        N_("List the leeches: cards forgotten again and again (suspended by default)."),
+        N_("no leeches"),
+    ),
+}
 
 
 @click.group(
@@ -43,12 +49,25 @@ def _list_command(name: str, state: str, help_text: str, empty: str) -> click.Co
         with open_store(db_url, user_name, readonly=True) as store:
             rows = store.browse(state=state)
         if as_json:
-            click.echo(json.dumps([
-                {"id": clean(r.card_id), "pack": clean(r.pack), "section": clean(r.section), "lapses": r.lapses,
-                 "due": r.due.isoformat() if r.due else None, "suspended": r.suspended, "buried": r.buried,
-                 "leech": r.leech}
-                for r in rows
-            ], ensure_ascii=False, indent=2))  # fmt: skip
+            click.echo(
+                json.dumps(
+                    [
+                        {
+                            "id": clean(r.card_id),
+                            "pack": clean(r.pack),
+                            "section": clean(r.section),
+                            "lapses": r.lapses,
+                            "due": r.due.isoformat() if r.due else None,
+                            "suspended": r.suspended,
+                            "buried": r.buried,
+                            "leech": r.leech,
+                        }
+                        for r in rows
+                    ],
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )
             return
         if not rows:
             click.echo(_(empty))

@@ -55,7 +55,9 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
     if sources.missing:
         first, more = sources.missing[0], len(sources.missing) - 1
         raise ContentError(
-            str(first) if not more else _("{first} (and {more} more, listed above)").format(first=first, more=more)
+            str(first)
+            if not more
+            else _("{first} (and {more} more, listed above)").format(first=first, more=more)
         )
     if numeric.mismatches:
         raise ContentError(
@@ -70,11 +72,14 @@ def require_points(library) -> None:
     from drill.errors import ContentError
 
     for pack in library.packs:
-        missing = [c for c in library.cards.values() if c.pack == pack.id and c.bank is not None and not c.points]
+        missing = [
+            c for c in library.cards.values() if c.pack == pack.id and c.bank is not None and not c.points
+        ]
         if missing:
             raise ContentError(
-                _("{file}: bank cards without points: {cards} (add `points:`, clauses of the answer word for word)")
-                .format(file=pack.path / "questions.yaml", cards=", ".join(c.id for c in missing))
+                _(
+                    "{file}: bank cards without points: {cards} (add `points:`, clauses of the answer word for word)"
+                ).format(file=pack.path / "questions.yaml", cards=", ".join(c.id for c in missing))
             )
 
 
@@ -99,7 +104,9 @@ def _fmt(value) -> str:
 def _where(r) -> str:
     c = r.check
     # the element counted from 1, as the chapter names elements (A₁₂); checks.yaml's `index` counts from 0
-    index = " element ({})".format(", ".join(str(i + 1) for i in c.index)) if c.index else ""  # none: a scalar
+    index = (
+        " element ({})".format(", ".join(str(i + 1) for i in c.index)) if c.index else ""
+    )  # none: a scalar
     return f"{c.id} ({c.section}, {c.example}/{c.step}{index})"
 
 
@@ -134,7 +141,9 @@ def _source_lines(sources) -> list[str]:
         )
     ]
     if sources.unsourced:
-        lines.append("  " + _("no source named (not checked): {packs}").format(packs=", ".join(sources.unsourced)))
+        lines.append(
+            "  " + _("no source named (not checked): {packs}").format(packs=", ".join(sources.unsourced))
+        )
     lines += ["  " + _("NOT IN SOURCE: {line}").format(line=str(m)) for m in sources.missing]
     return lines
 

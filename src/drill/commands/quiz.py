@@ -48,7 +48,11 @@ from drill.i18n_click import DrillCommand
     ),
 )
 @click.option(
-    "--seed", type=int, default=None, metavar="N", help=N_("Make the order and generated questions repeatable.")
+    "--seed",
+    type=int,
+    default=None,
+    metavar="N",
+    help=N_("Make the order and generated questions repeatable."),
 )
 @content_option
 @store_options
@@ -76,5 +80,7 @@ def quiz(seconds, count, section, shuffle, generated, seed, content_path, db_url
         if run.finished:
             message = _("drill: quiz score {score}/{total}; best streak {streak}.")
         else:
-            message = _("drill: quiz score {score}/{total} (stopped after {total} of {count}); best streak {streak}.")
+            message = _(
+                "drill: quiz score {score}/{total} (stopped after {total} of {count}); best streak {streak}."
+            )
         click.echo(message.format(score=run.score, total=total, count=len(run.items), streak=run.best_streak))

@@ -22,10 +22,16 @@ def _choose_format(fmt: str | None, output: str | None) -> str:
         fmt = fmt.strip().lower()
         fmt = {"markdown": "md", "htm": "html", "text": "terminal"}.get(fmt, fmt)
         if fmt not in FORMATS:
-            raise InputError(_("--format {format!r} is not a report format: use one of md, html, json, csv "
-                               "(or leave it out for the terminal)").format(format=fmt))
+            raise InputError(
+                _(
+                    "--format {format!r} is not a report format: use one of md, html, json, csv "
+                    "(or leave it out for the terminal)"
+                ).format(format=fmt)
+            )
         if fmt == "terminal" and output not in (None, "-"):
-            raise InputError(_("--format terminal prints to the terminal; choose md, html, json or csv to write a file"))
+            raise InputError(
+                _("--format terminal prints to the terminal; choose md, html, json or csv to write a file")
+            )
         return fmt
     if output is None or output == "-":
         return "terminal"
@@ -34,7 +40,9 @@ def _choose_format(fmt: str | None, output: str | None) -> str:
         if suffix:
             message = _("-o {output!r}: cannot tell the format from {suffix}; add --format md|html|json|csv")
         else:
-            message = _("-o {output!r}: cannot tell the format from a name without a suffix; add --format md|html|json|csv")
+            message = _(
+                "-o {output!r}: cannot tell the format from a name without a suffix; add --format md|html|json|csv"
+            )
         raise InputError(message.format(output=output, suffix=suffix))
     return SUFFIXES[suffix]
 
@@ -53,7 +61,9 @@ def _write(text: str, output: str | None) -> None:
         path.write_text(text, encoding="utf-8", newline="")
     except OSError as err:
         raise InputError(
-            _("-o {output!r}: cannot write the report: {error}").format(output=output, error=err.strerror or err)
+            _("-o {output!r}: cannot write the report: {error}").format(
+                output=output, error=err.strerror or err
+            )
         ) from None
     click.echo(_("report written to {path}").format(path=path), err=True)
 
@@ -84,14 +94,36 @@ def _library(content_path: str | None):
         "quiz scores and mastery per section."
     ),
 )
-@click.option("--format", "-f", "fmt", default=None, metavar="md|html|json|csv",
-              help=N_("Write the report in this format (default: the terminal; or from -o's suffix)."))
-@click.option("--output", "-o", "output", default=None, metavar="FILE",
-              help=N_("Where to write it ('-' for standard output)."))
-@click.option("--since", "since", default=None, metavar="DATE",
-              help=N_("Only reviews, sessions and quizzes from this day on (YYYY-MM-DD)."))
-@click.option("--section", "section", default=None, metavar="S",
-              help=N_("Only the cards of this chapter section (e.g. 7.9; includes its sub-sections)."))
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    default=None,
+    metavar="md|html|json|csv",
+    help=N_("Write the report in this format (default: the terminal; or from -o's suffix)."),
+)
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    default=None,
+    metavar="FILE",
+    help=N_("Where to write it ('-' for standard output)."),
+)
+@click.option(
+    "--since",
+    "since",
+    default=None,
+    metavar="DATE",
+    help=N_("Only reviews, sessions and quizzes from this day on (YYYY-MM-DD)."),
+)
+@click.option(
+    "--section",
+    "section",
+    default=None,
+    metavar="S",
+    help=N_("Only the cards of this chapter section (e.g. 7.9; includes its sub-sections)."),
+)
 @click.option("--cohort", is_flag=True, help=N_("Add the cohort view: every user of the (shared) database."))
 @store_options
 @content_option
@@ -114,8 +146,15 @@ def report(fmt, output, since, section, cohort, db_url, user_name, content_path)
         # the collector's passes over the report's 100k-row allocations no longer rescan it each time.
         gc.freeze()
         # Only the exports list every card; the other formats skip building a figure per card.
-        data = compute(store, user=user_name, since=since_day, section=section.strip() if section else None,
-                       cohort=cohort, library=library, cards=chosen in ("json", "csv"))
+        data = compute(
+            store,
+            user=user_name,
+            since=since_day,
+            section=section.strip() if section else None,
+            cohort=cohort,
+            library=library,
+            cards=chosen in ("json", "csv"),
+        )
     if chosen == "terminal":
         from rich.console import Console
 
@@ -149,8 +188,13 @@ def render_text(data, fmt: str) -> str:
     short_help=N_("Export the cards as an Anki deck."),
     help=N_("Export the cards as an Anki deck (LaTeX as MathJax), to review on a phone."),
 )
-@click.option("--anki", "anki_path", required=True, metavar="FILE.apkg",
-              help=N_("Write the cards as an Anki deck package."))
+@click.option(
+    "--anki",
+    "anki_path",
+    required=True,
+    metavar="FILE.apkg",
+    help=N_("Write the cards as an Anki deck package."),
+)
 @click.option("--section", "section", default=None, metavar="S", help=N_("Only the cards of this section."))
 @content_option
 def export(anki_path, section, content_path) -> None:

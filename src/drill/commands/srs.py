@@ -37,7 +37,12 @@ def _show() -> None:
         click.echo(_("config file: {path} (not created yet: every setting is its default)").format(path=path))
     sources = {"default": _("default"), "file": _("file")}
     rows = [
-        (key, display_value(key, current), display_value(key, DEFAULT_CONFIG), sources.get(current.source(key), current.source(key)))
+        (
+            key,
+            display_value(key, current),
+            display_value(key, DEFAULT_CONFIG),
+            sources.get(current.source(key), current.source(key)),
+        )
         for key in SETTINGS
     ]
     header = (_("setting"), _("value"), _("default"), _("from"))
@@ -85,7 +90,9 @@ def config_set(key: str, value: tuple[str, ...]) -> None:
 
     path = config_path(None)
     new = set_value(key, " ".join(value), path)
-    click.echo(_("{key} = {value}  (written to {path})").format(key=key, value=display_value(key, new), path=path))
+    click.echo(
+        _("{key} = {value}  (written to {path})").format(key=key, value=display_value(key, new), path=path)
+    )
 
 
 @config.command(name="reset", help=N_("Remove KEY from the config file so its default applies again."))

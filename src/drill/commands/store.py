@@ -35,7 +35,9 @@ def _sqlite_path(db_url: str | None, command: str):
     help=N_("Back up the progress database (SQLite's online backup API; safe while drill runs)."),
 )
 @db_option
-@click.option("--keep", type=click.IntRange(1, 1000), default=None, help=N_("How many backups to keep (default 10)."))
+@click.option(
+    "--keep", type=click.IntRange(1, 1000), default=None, help=N_("How many backups to keep (default 10).")
+)
 def backup(db_url: str | None, keep: int | None) -> None:
     from drill.store.backup import KEEP, make_backup
 

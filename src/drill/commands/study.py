@@ -17,7 +17,9 @@ from drill.i18n_click import DrillCommand
         "review.\n\nPress ? in the app for every key; ctrl+p opens the command palette."
     ),
 )
-@click.option("--section", default=None, metavar="S", help=N_("Only cards from this chapter section (e.g. 7.9)."))
+@click.option(
+    "--section", default=None, metavar="S", help=N_("Only cards from this chapter section (e.g. 7.9).")
+)
 @click.option(
     "--new",
     "new_limit",
@@ -26,7 +28,9 @@ from drill.i18n_click import DrillCommand
     metavar="N",
     help=N_("Introduce at most N new cards this session."),
 )
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help=N_("Stop after N reviews."))
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, metavar="N", help=N_("Stop after N reviews.")
+)
 @content_option
 @store_options
 def study(section, new_limit, limit, content_path, db_url, user_name) -> None:

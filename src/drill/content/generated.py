@@ -34,7 +34,9 @@ class GeneratedQuestion:
     inputs: dict[str, object] = field(default_factory=dict)
     tolerance: float | None = None  # numeric only
     options: dict[str, str] | None = None  # letter -> text, in display order
-    mistakes: dict[str, str] = field(default_factory=dict)  # wrong letter -> mistake id (drill.engine.mistakes)
+    mistakes: dict[str, str] = field(
+        default_factory=dict
+    )  # wrong letter -> mistake id (drill.engine.mistakes)
     values: dict[str, object] = field(default_factory=dict)  # letter -> the value behind the option
 
     def note_for(self, letter: str) -> str:

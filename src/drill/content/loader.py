@@ -188,7 +188,6 @@ class _Builder:
             ids.append(check.id)
         return ids
 
-
     def _load_errata(self, pack_dir: Path, pack_id: str, card_ids: list[str]) -> list[str]:
         """errata.yaml: each erratum goes on every card of the pack that shows one of its claims."""
         doc, raw = self._side_file(pack_dir, ERRATA, "errata", pack_id)

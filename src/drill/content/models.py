@@ -19,13 +19,13 @@ from drill.content.rules import (
     SECTION_TEXT,
     STEP_HINT,
     STEP_REF,
+    VERBATIM,
     FilePath,
     Index,
     Integer,
     Number,
     Options,
     Text,
-    VERBATIM,
     TextList,
 )
 from drill.fields import Invalid, declare

@@ -154,8 +154,14 @@ def _layer_params(rng):
         f"一个 Encoder 层：d_model = {d}，FFN 中间维 d_ff = {4 * d}。不计偏置和 LayerNorm，注意力和 FFN 的权重矩阵"
         "一共有多少个参数？",
         layer_params(*args),
-        _wrong(["layer_params/no-output-projection", "layer_params/output-projection-twice",
-                "layer_params/ffn-one-matrix"], *args),
+        _wrong(
+            [
+                "layer_params/no-output-projection",
+                "layer_params/output-projection-twice",
+                "layer_params/ffn-one-matrix",
+            ],
+            *args,
+        ),
         f"注意力 W_Q, W_K, W_V, W_O 共 4·d² = {4 * d * d:,}；FFN 的 W_1, W_2 共 2·d·d_ff = 8·d² = {8 * d * d:,}。",
         {"d_model": d, "d_ff": 4 * d},
     )
@@ -168,14 +174,24 @@ def _pe(rng):
     d, s = rng.choice((4, 6, 8)), rng.randint(2, 6)
     pos, i = rng.randint(1, s - 1), rng.randint(0, d - 1)
     right = float(ops.sinusoidal_pe(s, d)[pos, i])
-    wrong = [(mid, float(v[pos, i])) for mid, v in _wrong(
-        ["sinusoidal_pe/sin-cos-swapped", "sinusoidal_pe/exponent-uses-dimension",
-         "sinusoidal_pe/halves-not-interleaved"], s, d)]
+    wrong = [
+        (mid, float(v[pos, i]))
+        for mid, v in _wrong(
+            [
+                "sinusoidal_pe/sin-cos-swapped",
+                "sinusoidal_pe/exponent-uses-dimension",
+                "sinusoidal_pe/halves-not-interleaved",
+            ],
+            s,
+            d,
+        )
+    ]
     kind = "sin" if i % 2 == 0 else "cos"
     return Draft(
         f"正弦位置编码，d_model = {d}：PE(pos, 2i) = sin(pos / 10000^(2i/d_model))，PE(pos, 2i+1) = cos(同一角度)。"
         f"位置 pos = {pos}、第 {i} 维（从 0 数）的值是多少？",
-        right, wrong,
+        right,
+        wrong,
         f"第 {i} 维属于第 {i // 2} 对，用 {kind}，角度 {pos}/10000^({2 * (i // 2)}/{d})，值 {right:.4f}。",
         {"d_model": d, "pos": pos, "dim": i},
     )
@@ -233,7 +249,14 @@ def _raw(rng):
         f"标准 Transformer 用独立的投影：Q = X·W_Q，K = X·W_K，分数 S = QKᵀ。第 {i + 1} 个 token 对第 {j + 1} 个 "
         f"token 的原始分数 S[{i + 1},{j + 1}]（不缩放，从 1 数）是多少？\n\n{_givens(x, wq, wk, d_k)}",
         right,
-        _wrong(["raw_score/no-projection", "raw_score/shared-projection", "raw_score/swapped-roles"], x, wq, wk, i, j),
+        _wrong(
+            ["raw_score/no-projection", "raw_score/shared-projection", "raw_score/swapped-roles"],
+            x,
+            wq,
+            wk,
+            i,
+            j,
+        ),
         f"q{i + 1} = {_vec(q[i])}，k{j + 1} = {_vec(k[j])}，点积 {_num(right)}。",
         {"X": x, "W_Q": wq, "W_K": wk, "i": i, "j": j},
     )
@@ -306,12 +329,15 @@ def _softmax_row(rng):
     logits = np.array(_small(rng, 2, 3, (-1, 0, 1, 2, 3)), dtype=float)
     i, j = rng.randrange(2), rng.randrange(3)
     right = float(ops.softmax(logits, axis=-1)[i, j])
-    wrong = [(mid, float(v[i, j])) for mid, v in _wrong(
-        ["softmax/wrong-axis", "softmax/whole-array", "softmax/sigmoid"], logits)]
+    wrong = [
+        (mid, float(v[i, j]))
+        for mid, v in _wrong(["softmax/wrong-axis", "softmax/whole-array", "softmax/sigmoid"], logits)
+    ]
     return Draft(
         f"两个 query 对三个 key 的分数（已缩放）如下，按注意力的约定做 softmax 得到权重 P。P[{i + 1},{j + 1}] 是多少"
         f"（从 1 数）？\n\n{format_matrix('分数', logits.astype(int).tolist())}",
-        right, wrong,
+        right,
+        wrong,
         f"softmax 逐行（dim=-1）：第 {i + 1} 行 {_vec(logits[i])} → {_vec(ops.softmax(logits, axis=-1)[i])}。",
         {"scores": logits.tolist(), "i": i, "j": j},
     )
@@ -324,8 +350,12 @@ def _attention_mistakes(x, wq, wk, wv, i, j, column: str):
 
     q, k, v = (np.array(x, dtype=float) @ np.array(w, dtype=float) for w in (wq, wk, wv))
     out = []
-    for mid in ("attention/scale-by-dk", "attention/no-scale", "attention/softmax-wrong-axis",
-                "attention/weights-times-k"):
+    for mid in (
+        "attention/scale-by-dk",
+        "attention/no-scale",
+        "attention/softmax-wrong-axis",
+        "attention/weights-times-k",
+    ):
         result, weights = MISTAKES[mid].evaluate(q, k, v)
         out.append((mid, float((weights if column == "weights" else result)[i, j])))
     return out
@@ -343,7 +373,8 @@ def _output(rng):
     return Draft(
         f"Q = X·W_Q，K = X·W_K，V = X·W_V，P = softmax(QKᵀ/√d_k)，输出 O = P·V。O[{i + 1},{j + 1}] 是多少（从 1 数）？"
         f"\n\n{_givens(x, wq, wk, d_k, wv)}",
-        right, wrong,
+        right,
+        wrong,
         f"P 的第 {i + 1} 行 {_vec(trace['softmax'].output[i])}，乘 V 的第 {j + 1} 列 "
         f"{_vec(trace['project_v'].output[:, j])}，得 {right:.4f}。",
         {"X": x, "W_Q": wq, "W_K": wk, "W_V": wv, "i": i, "j": j},
@@ -358,11 +389,14 @@ def _weight(rng):
     x, wq, wk, wv, d_k, trace = hand
     i, j = rng.randrange(len(x)), rng.randrange(len(x))
     right = float(trace["softmax"].output[i, j])
-    wrong = [w for w in _attention_mistakes(x, wq, wk, wv, i, j, "weights") if w[0] != "attention/weights-times-k"]
+    wrong = [
+        w for w in _attention_mistakes(x, wq, wk, wv, i, j, "weights") if w[0] != "attention/weights-times-k"
+    ]
     return Draft(
         f"完整手算：Q = X·W_Q，K = X·W_K，P = softmax(QKᵀ/√d_k) 逐行。第 {i + 1} 个 query 对第 {j + 1} 个 key 的"
         f"权重 P[{i + 1},{j + 1}] 是多少（从 1 数）？\n\n{_givens(x, wq, wk, d_k)}",
-        right, wrong,
+        right,
+        wrong,
         f"第 {i + 1} 行分数 {_vec(trace['scores'].output[i])}，除以 √{d_k} 得 {_vec(trace['scale'].output[i])}，"
         f"softmax 得 {_vec(trace['softmax'].output[i])}。",
         {"X": x, "W_Q": wq, "W_K": wk, "i": i, "j": j},
@@ -429,12 +463,17 @@ def _padding(rng):
     length = rng.randint(2, s - 1)
     i = rng.randrange(length)
     right = _mask_row(_mask_trace(s, pad=[1] * length + [0] * (s - length)), i)
-    wrong = [(mid, _mask_row(v, i)) for mid, v in _wrong(
-        ["padding_mask/masks-queries", "padding_mask/inverted", "padding_mask/off-by-one"], [length], s)]
+    wrong = [
+        (mid, _mask_row(v, i))
+        for mid, v in _wrong(
+            ["padding_mask/masks-queries", "padding_mask/inverted", "padding_mask/off-by-one"], [length], s
+        )
+    ]
     return Draft(
         f"一句话长 {length} 个 token，补 PAD 到 S = {s}。padding mask 加在 softmax 之前：第 {i + 1} 个 token（query，"
         "真实 token）的那一行，哪些 key 被遮住（权重为 0）？",
-        right, wrong,
+        right,
+        wrong,
         f"padding mask 遮的是 key 维度：位置 {length + 1}–{s} 是 PAD，每个 query 都不能关注它们。",
         {"S": s, "length": length, "i": i},
     )
@@ -445,11 +484,16 @@ def _causal(rng):
     s = rng.randint(3, 6)
     i = rng.randrange(s)
     right = _mask_row(_mask_trace(s, causal=True), i)
-    wrong = [(mid, _mask_row(v, i)) for mid, v in _wrong(
-        ["causal_mask/upper-triangle", "causal_mask/masked-convention", "causal_mask/no-diagonal"], s)]
+    wrong = [
+        (mid, _mask_row(v, i))
+        for mid, v in _wrong(
+            ["causal_mask/upper-triangle", "causal_mask/masked-convention", "causal_mask/no-diagonal"], s
+        )
+    ]
     return Draft(
         f"Decoder 自注意力，序列长度 S = {s}，加 causal mask。第 {i + 1} 个位置（query）的那一行，哪些 key 被遮住？",
-        right, wrong,
+        right,
+        wrong,
         f"位置 {i + 1} 只能看 j ≤ {i + 1}（包括自己），右边（未来）的 key 都被遮住。",
         {"S": s, "i": i},
     )
@@ -463,14 +507,23 @@ def _cross_shape(rng):
 
     b, s_dec, s_enc, d_model, d_k = rng.sample(range(2, 10), 5)
     w = np.zeros((d_model, d_k))
-    right = tuple(cross_attention_trace(np.zeros((b, s_dec, d_model)), np.zeros((b, s_enc, d_model)), w, w, w)
-                  ["scores"].output.shape)
+    right = tuple(
+        cross_attention_trace(np.zeros((b, s_dec, d_model)), np.zeros((b, s_enc, d_model)), w, w, w)[
+            "scores"
+        ].output.shape
+    )
     return Draft(
         f"Cross-Attention：batch = {b}，Decoder 长度 {s_dec}，Encoder 长度 {s_enc}，d_model = {d_model}，"
         f"d_k = {d_k}。分数矩阵 QKᵀ 的形状是？",
         right,
-        _wrong(["cross_shape/decoder-keys", "cross_shape/encoder-self", "cross_shape/q-from-encoder"],
-               b, s_dec, s_enc, d_model, d_k),
+        _wrong(
+            ["cross_shape/decoder-keys", "cross_shape/encoder-self", "cross_shape/q-from-encoder"],
+            b,
+            s_dec,
+            s_enc,
+            d_model,
+            d_k,
+        ),
         f"Q 来自 Decoder [{b}, {s_dec}, {d_k}]，K 来自 Encoder [{b}, {s_enc}, {d_k}]：QKᵀ = {shape(right)}。",
         {"B": b, "S_dec": s_dec, "S_enc": s_enc, "d_model": d_model, "d_k": d_k},
     )
@@ -488,8 +541,11 @@ def _residual(rng):
         f"每个子层的梯度因子是 {factor}。一条跳连跨过 {layers} 个串联的子层（y = x + F(x)，F 是这 {layers} 层），"
         "∂y/∂x 是多少？",
         residual_gradient(factor, layers),
-        _wrong(["residual_gradient/no-residual", "residual_gradient/sum", "residual_gradient/one-layer"],
-               factor, layers),
+        _wrong(
+            ["residual_gradient/no-residual", "residual_gradient/sum", "residual_gradient/one-layer"],
+            factor,
+            layers,
+        ),
         f"捷径贡献 1，子层路径连乘 {factor}^{layers}：1 + {factor}^{layers} ≈ {residual_gradient(factor, layers):.4f}。",
         {"factor": factor, "layers": layers},
     )
@@ -506,12 +562,20 @@ def _layernorm(rng):
         return None
     i, j = rng.randrange(2), rng.randrange(4)
     right = float(ops.layer_norm(x)[i, j])
-    wrong = [(mid, float(v[i, j])) for mid, v in _wrong(
-        ["layer_norm/unbiased-variance", "layer_norm/wrong-axis", "layer_norm_value/rms-norm"], x, 1.0, 0.0)]
+    wrong = [
+        (mid, float(v[i, j]))
+        for mid, v in _wrong(
+            ["layer_norm/unbiased-variance", "layer_norm/wrong-axis", "layer_norm_value/rms-norm"],
+            x,
+            1.0,
+            0.0,
+        )
+    ]
     return Draft(
         f"两个 token 的隐藏向量（每行一个 token，d = 4），做 LayerNorm（γ = 1，β = 0，ε = 1e-5）。"
         f"输出第 {i + 1} 行第 {j + 1} 列是多少？\n\n{format_matrix('x', x.astype(int).tolist())}",
-        right, wrong,
+        right,
+        wrong,
         f"对每个 token 的 4 维求均值 {x[i].mean():g}、有偏方差 {x[i].var():.4f}，(x − μ)/√(σ² + ε) ≈ {right:.4f}。",
         {"x": x.tolist(), "i": i, "j": j},
     )
@@ -525,7 +589,11 @@ def _ffn_params(rng):
     return Draft(
         f"FFN：d_model = {d}，d_ff = 4·d_model = {4 * d}。不计偏置，W_1 和 W_2 一共有多少参数？",
         ffn_params(d, 4 * d),
-        _wrong(["ffn_params/one-matrix", "ffn_params/d-ff-as-d-model", "ffn_params/swiglu-three-matrices"], d, 4 * d),
+        _wrong(
+            ["ffn_params/one-matrix", "ffn_params/d-ff-as-d-model", "ffn_params/swiglu-three-matrices"],
+            d,
+            4 * d,
+        ),
         f"W_1 [{d}, {4 * d}] + W_2 [{4 * d}, {d}] = 2·d·d_ff = 8·d² = {8 * d * d:,}：是注意力 4·d² 的两倍。",
         {"d_model": d, "d_ff": 4 * d},
     )
@@ -559,7 +627,9 @@ def _noam(rng):
         f"Noam 学习率：lr = d_model^-0.5 · min(step^-0.5, step · warmup_steps^-1.5)，d_model = {d}，"
         f"warmup_steps = {warmup}。第 {step} 步的学习率是多少？",
         right,
-        _wrong(["noam_lr/max-not-min", "noam_lr/no-d-model-factor", "noam_value/constant-peak"], step, d, warmup),
+        _wrong(
+            ["noam_lr/max-not-min", "noam_lr/no-d-model-factor", "noam_value/constant-peak"], step, d, warmup
+        ),
         f"step {'<' if step < warmup else '>'} warmup：取 {'step·warmup^-1.5（线性升温）' if step < warmup else 'step^-0.5（衰减）'}，"
         f"再乘 {d}^-0.5，得 {right:.4e}。",
         {"d_model": d, "warmup": warmup, "step": step},

@@ -102,4 +102,6 @@ def check_from(doc: Document, index: int, value: object, pack: str) -> Check:
 
 
 def erratum_from(doc: Document, index: int, value: object, pack: str) -> Erratum:
-    return fields.read(Erratum, value, DocumentErrors(doc, ("errata", index), "erratum"), given={"pack": pack})
+    return fields.read(
+        Erratum, value, DocumentErrors(doc, ("errata", index), "erratum"), given={"pack": pack}
+    )

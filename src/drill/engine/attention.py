@@ -222,7 +222,9 @@ def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | N
             name="softmax",
             title=N_("Row-wise softmax"),
             formula=r"A_{ij} = \frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
-            explanation=N_("each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)"),
+            explanation=N_(
+                "each query's weights over the keys: non-negative, summing to 1 (m_i = row max, for stability)"
+            ),
             inputs=("masked" if mask is not None else "scale",),
             output=p.out(weights),
             shape=score_shape,

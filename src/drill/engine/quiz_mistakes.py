@@ -19,57 +19,109 @@ from drill.engine.mistakes import mistake
 # arguments: the sizes B, S (S_dec), d_model, d_k, and S_enc for cross-attention
 
 
-@mistake("q_shape", "keeps-d-model", "7.5", "project_q",
-         "投影 $Q = XW_Q$ 把最后一维从 $d_{model}$ 变成 $d_k$：以为 Q 仍是 $[B, S, d_{model}]$。", verbatim=False)
+@mistake(
+    "q_shape",
+    "keeps-d-model",
+    "7.5",
+    "project_q",
+    "投影 $Q = XW_Q$ 把最后一维从 $d_{model}$ 变成 $d_k$：以为 Q 仍是 $[B, S, d_{model}]$。",
+    verbatim=False,
+)
 def _q_keeps(b, s, d_model, d_k):
     return (b, s, d_model)
 
 
-@mistake("q_shape", "transposed", "7.5", "project_q",
-         "把 $Q$ 写成 $[B, d_k, S]$：转置的是打分时的 $K$，不是 $Q$ 本身。", verbatim=False)
+@mistake(
+    "q_shape",
+    "transposed",
+    "7.5",
+    "project_q",
+    "把 $Q$ 写成 $[B, d_k, S]$：转置的是打分时的 $K$，不是 $Q$ 本身。",
+    verbatim=False,
+)
 def _q_transposed(b, s, d_model, d_k):
     return (b, d_k, s)
 
 
-@mistake("q_shape", "no-batch", "7.5", "project_q",
-         "忘了 batch 维：每个样本各自投影，形状前面还有 $B$。", verbatim=False)
+@mistake(
+    "q_shape",
+    "no-batch",
+    "7.5",
+    "project_q",
+    "忘了 batch 维：每个样本各自投影，形状前面还有 $B$。",
+    verbatim=False,
+)
 def _q_no_batch(b, s, d_model, d_k):
     return (s, d_k)
 
 
-@mistake("score_shape", "q-shape", "7.7", "scores",
-         "把打分矩阵当成 $Q$ 的形状 $[B, S, d_k]$：$QK^\\top$ 是每个 query 对每个 key 的分数。", verbatim=False)
+@mistake(
+    "score_shape",
+    "q-shape",
+    "7.7",
+    "scores",
+    "把打分矩阵当成 $Q$ 的形状 $[B, S, d_k]$：$QK^\\top$ 是每个 query 对每个 key 的分数。",
+    verbatim=False,
+)
 def _scores_as_q(b, s, d_model, d_k):
     return (b, s, d_k)
 
 
-@mistake("score_shape", "qt-k", "7.7", "scores",
-         "转置错了因子：$Q^\\top K$ 得到 $[B, d_k, d_k]$（维度之间的相关），不是 token 之间的匹配。", verbatim=False)
+@mistake(
+    "score_shape",
+    "qt-k",
+    "7.7",
+    "scores",
+    "转置错了因子：$Q^\\top K$ 得到 $[B, d_k, d_k]$（维度之间的相关），不是 token 之间的匹配。",
+    verbatim=False,
+)
 def _scores_qtk(b, s, d_model, d_k):
     return tuple((np.zeros((b, s, d_k)).swapaxes(-1, -2) @ np.zeros((b, s, d_k))).shape)
 
 
-@mistake("score_shape", "no-batch", "7.7", "scores",
-         "忘了 batch 维：批量输入的打分矩阵是 $[B, S, S]$。", verbatim=False)
+@mistake(
+    "score_shape",
+    "no-batch",
+    "7.7",
+    "scores",
+    "忘了 batch 维：批量输入的打分矩阵是 $[B, S, S]$。",
+    verbatim=False,
+)
 def _scores_no_batch(b, s, d_model, d_k):
     return (s, s)
 
 
-@mistake("cross_shape", "decoder-keys", "7.18", "project_k",
-         "把 Cross-Attention 当成 Decoder 自注意力：K 来自 Encoder，分数矩阵是 $[B, S_{dec}, S_{enc}]$。",
-         verbatim=False)
+@mistake(
+    "cross_shape",
+    "decoder-keys",
+    "7.18",
+    "project_k",
+    "把 Cross-Attention 当成 Decoder 自注意力：K 来自 Encoder，分数矩阵是 $[B, S_{dec}, S_{enc}]$。",
+    verbatim=False,
+)
 def _cross_self(b, s_dec, s_enc, d_model, d_k):
     return (b, s_dec, s_dec)
 
 
-@mistake("cross_shape", "encoder-self", "7.18", "project_q",
-         "Q 和 K 都取自 Encoder：那是 Encoder 自注意力 $[B, S_{enc}, S_{enc}]$。", verbatim=False)
+@mistake(
+    "cross_shape",
+    "encoder-self",
+    "7.18",
+    "project_q",
+    "Q 和 K 都取自 Encoder：那是 Encoder 自注意力 $[B, S_{enc}, S_{enc}]$。",
+    verbatim=False,
+)
 def _cross_enc(b, s_dec, s_enc, d_model, d_k):
     return (b, s_enc, s_enc)
 
 
-@mistake("cross_shape", "q-from-encoder", "7.18", "project_q",
-         "**Q 来自 Decoder，K/V 来自 Encoder**——记反是最常见的错误。")
+@mistake(
+    "cross_shape",
+    "q-from-encoder",
+    "7.18",
+    "project_q",
+    "**Q 来自 Decoder，K/V 来自 Encoder**——记反是最常见的错误。",
+)
 def _cross_swapped(b, s_dec, s_enc, d_model, d_k):
     return (b, s_enc, s_dec)
 
@@ -78,42 +130,76 @@ def _cross_swapped(b, s_dec, s_enc, d_model, d_k):
 # raw_score(x, W_Q, W_K, i, j) = (X W_Q)(X W_K)ᵀ[i, j]; scaled_score(q, k, d_k) = q·k / √d_k
 
 
-@mistake("raw_score", "no-projection", "7.6", "xxt",
-         "直接用 $XX^\\top$ 打分：没有投影，分数只看 embedding 本身的相似度，而且矩阵对称。", verbatim=False)
+@mistake(
+    "raw_score",
+    "no-projection",
+    "7.6",
+    "xxt",
+    "直接用 $XX^\\top$ 打分：没有投影，分数只看 embedding 本身的相似度，而且矩阵对称。",
+    verbatim=False,
+)
 def _raw_xxt(x, wq, wk, i, j):
     x = np.asarray(x, dtype=np.float64)
     return float(x[i] @ x[j])
 
 
-@mistake("raw_score", "shared-projection", "7.6", "shared_scores",
-         "Q 和 K 共用一个投影 $W$：$XWW^\\top X^\\top$ 仍是对称的，分不出「谁在查询、谁被查询」。", verbatim=False)
+@mistake(
+    "raw_score",
+    "shared-projection",
+    "7.6",
+    "shared_scores",
+    "Q 和 K 共用一个投影 $W$：$XWW^\\top X^\\top$ 仍是对称的，分不出「谁在查询、谁被查询」。",
+    verbatim=False,
+)
 def _raw_shared(x, wq, wk, i, j):
     x, wq = np.asarray(x, dtype=np.float64), np.asarray(wq, dtype=np.float64)
     return float((x[i] @ wq) @ (x[j] @ wq))
 
 
-@mistake("raw_score", "swapped-roles", "7.6", "separate_scores",
-         "读反了行列：$S_{ij} = q_i \\cdot k_j$（第 i 个 token 查询第 j 个），独立投影下 $S_{ij} \\ne S_{ji}$。",
-         verbatim=False)
+@mistake(
+    "raw_score",
+    "swapped-roles",
+    "7.6",
+    "separate_scores",
+    "读反了行列：$S_{ij} = q_i \\cdot k_j$（第 i 个 token 查询第 j 个），独立投影下 $S_{ij} \\ne S_{ji}$。",
+    verbatim=False,
+)
 def _raw_swapped(x, wq, wk, i, j):
     x = np.asarray(x, dtype=np.float64)
     return float((x[j] @ np.asarray(wq)) @ (x[i] @ np.asarray(wk)))
 
 
-@mistake("scaled_score", "scale-by-dk", "7.9", "scale",
-         "**不是除以 $d_k$**：方差随 $d_k$ 线性增长，要除的是标准差 $\\sqrt{d_k}$。除以 $d_k$ 会让分布过平、区分度不足。")
+@mistake(
+    "scaled_score",
+    "scale-by-dk",
+    "7.9",
+    "scale",
+    "**不是除以 $d_k$**：方差随 $d_k$ 线性增长，要除的是标准差 $\\sqrt{d_k}$。除以 $d_k$ 会让分布过平、区分度不足。",
+)
 def _scaled_dk(raw, d_k):
     return raw / d_k
 
 
-@mistake("scaled_score", "no-scale", "7.9", "scale",
-         "没有除以 $\\sqrt{d_k}$：$QK^\\top$ 的方差随 $d_k$ 线性增长，softmax 会饱和。", verbatim=False)
+@mistake(
+    "scaled_score",
+    "no-scale",
+    "7.9",
+    "scale",
+    "没有除以 $\\sqrt{d_k}$：$QK^\\top$ 的方差随 $d_k$ 线性增长，softmax 会饱和。",
+    verbatim=False,
+)
 def _scaled_none(raw, d_k):
     return float(raw)
 
 
-@mistake("scaled_score", "multiply", "7.9", "scale",
-         "乘以 $\\sqrt{d_k}$ 而不是除以：分数反而更大，softmax 更饱和。", verbatim=False)
+@mistake(
+    "scaled_score",
+    "multiply",
+    "7.9",
+    "scale",
+    "乘以 $\\sqrt{d_k}$ 而不是除以：分数反而更大，softmax 更饱和。",
+    verbatim=False,
+)
 def _scaled_times(raw, d_k):
     return raw * math.sqrt(d_k)
 
@@ -121,154 +207,281 @@ def _scaled_times(raw, d_k):
 # ---------------------------------------------------------------- counts (7.1, 7.2, 7.4, 7.8, 7.14, 7.15, 7.19, 7.21, 7.22)
 
 
-@mistake("path_length", "rnn", "7.1", "path",
-         "RNN 的两个致命问题：① 串行计算，无法利用 GPU 并行；② 长距离依赖需要 O(S) 步传递，梯度连乘易消失。")
+@mistake(
+    "path_length",
+    "rnn",
+    "7.1",
+    "path",
+    "RNN 的两个致命问题：① 串行计算，无法利用 GPU 并行；② 长距离依赖需要 O(S) 步传递，梯度连乘易消失。",
+)
 def _path_rnn(kind, distance, kernel=3):
     return distance
 
 
-@mistake("path_length", "cnn", "7.1", "path",
-         "CNN 感受野有限，要堆很多层才能覆盖长距离", verbatim=False)
+@mistake("path_length", "cnn", "7.1", "path", "CNN 感受野有限，要堆很多层才能覆盖长距离", verbatim=False)
 def _path_cnn(kind, distance, kernel=3):
     return -(-distance // (kernel - 1))
 
 
-@mistake("path_length", "log-depth", "7.1", "path",
-         "以为注意力也要逐层传递（像树一样 log S 层）：自注意力中任意两个位置在一层内直接相连，路径是 O(1)。",
-         verbatim=False)
+@mistake(
+    "path_length",
+    "log-depth",
+    "7.1",
+    "path",
+    "以为注意力也要逐层传递（像树一样 log S 层）：自注意力中任意两个位置在一层内直接相连，路径是 O(1)。",
+    verbatim=False,
+)
 def _path_log(kind, distance, kernel=3):
     return max(1, math.ceil(math.log2(distance)))
 
 
-@mistake("layer_params", "no-output-projection", "7.2", "attention",
-         "漏算 $W_O$：注意力有 $W_Q, W_K, W_V, W_O$ 四个 $d \\times d$ 矩阵，共 $4d^2$。", verbatim=False)
+@mistake(
+    "layer_params",
+    "no-output-projection",
+    "7.2",
+    "attention",
+    "漏算 $W_O$：注意力有 $W_Q, W_K, W_V, W_O$ 四个 $d \\times d$ 矩阵，共 $4d^2$。",
+    verbatim=False,
+)
 def _layer_no_wo(d_model, d_ff):
     return 3 * d_model * d_model + 2 * d_model * d_ff
 
 
-@mistake("layer_params", "output-projection-twice", "7.2", "attention",
-         "把 $W_O$ 算了两次（每个 head 一次、拼接后又一次）：$W_O$ 只有一个 $d \\times d$ 矩阵。", verbatim=False)
+@mistake(
+    "layer_params",
+    "output-projection-twice",
+    "7.2",
+    "attention",
+    "把 $W_O$ 算了两次（每个 head 一次、拼接后又一次）：$W_O$ 只有一个 $d \\times d$ 矩阵。",
+    verbatim=False,
+)
 def _layer_wo_twice(d_model, d_ff):
     return 5 * d_model * d_model + 2 * d_model * d_ff
 
 
-@mistake("layer_params", "ffn-one-matrix", "7.2", "ffn",
-         "FFN 只算了一个矩阵：它有 $W_1 [d, d_{ff}]$ 和 $W_2 [d_{ff}, d]$ 两个。", verbatim=False)
+@mistake(
+    "layer_params",
+    "ffn-one-matrix",
+    "7.2",
+    "ffn",
+    "FFN 只算了一个矩阵：它有 $W_1 [d, d_{ff}]$ 和 $W_2 [d_{ff}, d]$ 两个。",
+    verbatim=False,
+)
 def _layer_ffn_one(d_model, d_ff):
     return 4 * d_model * d_model + d_model * d_ff
 
 
-@mistake("ffn_params", "one-matrix", "7.21", "ffn",
-         "FFN 只算了一个矩阵：它有 $W_1 [d, d_{ff}]$ 和 $W_2 [d_{ff}, d]$ 两个。", verbatim=False)
+@mistake(
+    "ffn_params",
+    "one-matrix",
+    "7.21",
+    "ffn",
+    "FFN 只算了一个矩阵：它有 $W_1 [d, d_{ff}]$ 和 $W_2 [d_{ff}, d]$ 两个。",
+    verbatim=False,
+)
 def _ffn_one(d_model, d_ff):
     return d_model * d_ff
 
 
-@mistake("ffn_params", "d-ff-as-d-model", "7.21", "ffn",
-         "FFN 的中间层是 $d_{ff} = 4d_{model}$，不是 $d_{model}$：先升维再降维。", verbatim=False)
+@mistake(
+    "ffn_params",
+    "d-ff-as-d-model",
+    "7.21",
+    "ffn",
+    "FFN 的中间层是 $d_{ff} = 4d_{model}$，不是 $d_{model}$：先升维再降维。",
+    verbatim=False,
+)
 def _ffn_narrow(d_model, d_ff):
     return 2 * d_model * d_model
 
 
-@mistake("ffn_params", "swiglu-three-matrices", "7.21", "swiglu",
-         "把 SwiGLU 的三个矩阵套到 $d_{ff} = 4d$ 上：SwiGLU 用 $\\tfrac{8}{3}d$ 才保持参数量，原始 FFN 只有两个矩阵。",
-         verbatim=False)
+@mistake(
+    "ffn_params",
+    "swiglu-three-matrices",
+    "7.21",
+    "swiglu",
+    "把 SwiGLU 的三个矩阵套到 $d_{ff} = 4d$ 上：SwiGLU 用 $\\tfrac{8}{3}d$ 才保持参数量，原始 FFN 只有两个矩阵。",
+    verbatim=False,
+)
 def _ffn_three(d_model, d_ff):
     return 3 * d_model * d_ff
 
 
-@mistake("head_dim", "full-width", "7.14", "split_heads",
-         "以为每个 head 都用满 $d_{model}$ 维：那样参数和计算都是 h 倍；每个 head 降到 $d_{model}/h$。", verbatim=False)
+@mistake(
+    "head_dim",
+    "full-width",
+    "7.14",
+    "split_heads",
+    "以为每个 head 都用满 $d_{model}$ 维：那样参数和计算都是 h 倍；每个 head 降到 $d_{model}/h$。",
+    verbatim=False,
+)
 def _head_full(d_model, heads):
     return d_model
 
 
-@mistake("head_dim", "times-heads", "7.14", "split_heads",
-         "把 h 乘上去了：拼接后的宽度是 $h \\cdot d_k = d_{model}$，每个 head 是 $d_{model}/h$。", verbatim=False)
+@mistake(
+    "head_dim",
+    "times-heads",
+    "7.14",
+    "split_heads",
+    "把 h 乘上去了：拼接后的宽度是 $h \\cdot d_k = d_{model}$，每个 head 是 $d_{model}/h$。",
+    verbatim=False,
+)
 def _head_times(d_model, heads):
     return d_model * heads
 
 
-@mistake("head_dim", "half", "7.14", "split_heads",
-         "以为 Q/K/V 三份之外再平分（$d_{model}/2h$）：每个 head 的 $d_k = d_{model}/h$。", verbatim=False)
+@mistake(
+    "head_dim",
+    "half",
+    "7.14",
+    "split_heads",
+    "以为 Q/K/V 三份之外再平分（$d_{model}/2h$）：每个 head 的 $d_k = d_{model}/h$。",
+    verbatim=False,
+)
 def _head_half(d_model, heads):
     return d_model / (2 * heads)
 
 
-@mistake("kv_cache", "query-heads", "7.15", "repeat_k",
-         "按 query 的 head 数算缓存：GQA/MQA 只缓存共享的 KV head，省的正是这部分显存。", verbatim=False)
+@mistake(
+    "kv_cache",
+    "query-heads",
+    "7.15",
+    "repeat_k",
+    "按 query 的 head 数算缓存：GQA/MQA 只缓存共享的 KV head，省的正是这部分显存。",
+    verbatim=False,
+)
 def _kv_query_heads(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     return 2 * layers * (heads or kv_heads) * d_head * tokens * bytes_per_value
 
 
-@mistake("kv_cache", "keys-only", "7.22", "cache",
-         "只算了 K：缓存里 K 和 V 各一份，所以有系数 2。", verbatim=False)
+@mistake(
+    "kv_cache", "keys-only", "7.22", "cache", "只算了 K：缓存里 K 和 V 各一份，所以有系数 2。", verbatim=False
+)
 def _kv_keys(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     return layers * kv_heads * d_head * tokens * bytes_per_value
 
 
-@mistake("kv_cache", "one-layer", "7.22", "cache",
-         "只算了一层：每一层都有自己的 K、V 缓存。", verbatim=False)
+@mistake("kv_cache", "one-layer", "7.22", "cache", "只算了一层：每一层都有自己的 K、V 缓存。", verbatim=False)
 def _kv_one_layer(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     return 2 * kv_heads * d_head * tokens * bytes_per_value
 
 
-@mistake("kv_cache", "one-kv-head", "7.15", "repeat_k",
-         "把 GQA 当成 MQA：GQA 有 G 个 KV head（每组一个），MQA 才只有 1 个。", verbatim=False)
+@mistake(
+    "kv_cache",
+    "one-kv-head",
+    "7.15",
+    "repeat_k",
+    "把 GQA 当成 MQA：GQA 有 G 个 KV head（每组一个），MQA 才只有 1 个。",
+    verbatim=False,
+)
 def _kv_mqa(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     return 2 * layers * d_head * tokens * bytes_per_value
 
 
-@mistake("score_growth", "linear", "7.4", "elements",
-         "以为注意力随长度线性增长：分数矩阵是 $S \\times S$，长度翻倍、计算和显存变 4 倍。", verbatim=False)
+@mistake(
+    "score_growth",
+    "linear",
+    "7.4",
+    "elements",
+    "以为注意力随长度线性增长：分数矩阵是 $S \\times S$，长度翻倍、计算和显存变 4 倍。",
+    verbatim=False,
+)
 def _growth_linear(length, factor):
     return float(factor)
 
 
-@mistake("score_growth", "cubic", "7.4", "flops",
-         "把 $O(S^2 d)$ 里的 $d$ 也当成随 S 变：$d$ 是固定的，增长是 $S^2$ 倍。", verbatim=False)
+@mistake(
+    "score_growth",
+    "cubic",
+    "7.4",
+    "flops",
+    "把 $O(S^2 d)$ 里的 $d$ 也当成随 S 变：$d$ 是固定的，增长是 $S^2$ 倍。",
+    verbatim=False,
+)
 def _growth_cubic(length, factor):
     return float(factor**3)
 
 
-@mistake("score_growth", "doubling", "7.4", "elements",
-         "以为长度每乘一次就翻倍：平方增长是 factor² 倍，不是 2×factor。", verbatim=False)
+@mistake(
+    "score_growth",
+    "doubling",
+    "7.4",
+    "elements",
+    "以为长度每乘一次就翻倍：平方增长是 factor² 倍，不是 2×factor。",
+    verbatim=False,
+)
 def _growth_double(length, factor):
     return float(2 * factor)
 
 
-@mistake("additive_cost", "same-cost", "7.8", "scores",
-         "以为加性和点乘的打分一样便宜：加性要 $d \\times d$ 的投影和 tanh，逐元素操作多。", verbatim=False)
+@mistake(
+    "additive_cost",
+    "same-cost",
+    "7.8",
+    "scores",
+    "以为加性和点乘的打分一样便宜：加性要 $d \\times d$ 的投影和 tanh，逐元素操作多。",
+    verbatim=False,
+)
 def _additive_same(d):
     return 1.0
 
 
-@mistake("additive_cost", "squared", "7.8", "scores",
-         "把 $O(S^2 d^2)$ 对 $O(S^2 d)$ 的比当成 $d^2$：两者只差一个 $d$。", verbatim=False)
+@mistake(
+    "additive_cost",
+    "squared",
+    "7.8",
+    "scores",
+    "把 $O(S^2 d^2)$ 对 $O(S^2 d)$ 的比当成 $d^2$：两者只差一个 $d$。",
+    verbatim=False,
+)
 def _additive_sq(d):
     return float(d * d)
 
 
-@mistake("additive_cost", "sqrt", "7.8", "scale",
-         "把点乘的 $\\sqrt{d_k}$ 缩放当成代价差：缩放只是一个常数除法。", verbatim=False)
+@mistake(
+    "additive_cost",
+    "sqrt",
+    "7.8",
+    "scale",
+    "把点乘的 $\\sqrt{d_k}$ 缩放当成代价差：缩放只是一个常数除法。",
+    verbatim=False,
+)
 def _additive_sqrt(d):
     return math.sqrt(d)
 
 
-@mistake("residual_gradient", "no-residual", "7.19", "without_residual",
-         "无残差时 24 层后梯度几乎为 0；有残差时始终有 **1** 打底——这就是「梯度高速公路」。")
+@mistake(
+    "residual_gradient",
+    "no-residual",
+    "7.19",
+    "without_residual",
+    "无残差时 24 层后梯度几乎为 0；有残差时始终有 **1** 打底——这就是「梯度高速公路」。",
+)
 def _res_none(factor, layers):
     return factor**layers
 
 
-@mistake("residual_gradient", "sum", "7.19", "with_residual",
-         "把各层的梯度因子相加（$1 + n f$）：子层是串联的，因子要连乘。", verbatim=False)
+@mistake(
+    "residual_gradient",
+    "sum",
+    "7.19",
+    "with_residual",
+    "把各层的梯度因子相加（$1 + n f$）：子层是串联的，因子要连乘。",
+    verbatim=False,
+)
 def _res_sum(factor, layers):
     return 1.0 + layers * factor
 
 
-@mistake("residual_gradient", "one-layer", "7.19", "with_residual",
-         "只算了一层（$1 + f$）：跨过 n 层的跳连，捷径外的那条路径是 $f^n$。", verbatim=False)
+@mistake(
+    "residual_gradient",
+    "one-layer",
+    "7.19",
+    "with_residual",
+    "只算了一层（$1 + f$）：跨过 n 层的跳连，捷径外的那条路径是 $f^n$。",
+    verbatim=False,
+)
 def _res_one(factor, layers):
     return 1.0 + factor
 
@@ -276,14 +489,25 @@ def _res_one(factor, layers):
 # ---------------------------------------------------------------- LayerNorm as RMSNorm (7.20)
 
 
-@mistake("layer_norm_value", "rms-norm", "7.20", "mean",
-         "没减均值：那是 RMSNorm（只除以均方根），LayerNorm 先减均值再除以标准差。", verbatim=False)
+@mistake(
+    "layer_norm_value",
+    "rms-norm",
+    "7.20",
+    "mean",
+    "没减均值：那是 RMSNorm（只除以均方根），LayerNorm 先减均值再除以标准差。",
+    verbatim=False,
+)
 def _ln_rms(x, gamma, beta, eps=1e-5):
     return ops.rms_norm(np.asarray(x, dtype=np.float64), eps=eps) * gamma + beta
 
 
-@mistake("noam_value", "constant-peak", "7.23", "lr",
-         "以为学习率一直是峰值 $d_{model}^{-0.5} \\cdot \\text{warmup\\_steps}^{-0.5}$：前 warmup 步线性升温，之后按 $\\text{step}^{-0.5}$ 衰减。",
-         verbatim=False)
+@mistake(
+    "noam_value",
+    "constant-peak",
+    "7.23",
+    "lr",
+    "以为学习率一直是峰值 $d_{model}^{-0.5} \\cdot \\text{warmup\\_steps}^{-0.5}$：前 warmup 步线性升温，之后按 $\\text{step}^{-0.5}$ 衰减。",
+    verbatim=False,
+)
 def _noam_peak(step, d_model, warmup):
     return d_model**-0.5 * warmup**-0.5

@@ -60,14 +60,21 @@ def _model():
     return genanki.Model(
         MODEL_ID,
         MODEL_NAME,
-        fields=[{"name": "Question"}, {"name": "Answer"}, {"name": "Section"}, {"name": "Pitfalls"},
-                {"name": "CardId"}],
-        templates=[{
-            "name": "Card 1",
-            "qfmt": '<div class="section">{{Section}}</div>{{Question}}',
-            "afmt": '{{FrontSide}}<hr id="answer">{{Answer}}'
-                    '{{#Pitfalls}}<div class="pitfalls">{{Pitfalls}}</div>{{/Pitfalls}}',
-        }],
+        fields=[
+            {"name": "Question"},
+            {"name": "Answer"},
+            {"name": "Section"},
+            {"name": "Pitfalls"},
+            {"name": "CardId"},
+        ],
+        templates=[
+            {
+                "name": "Card 1",
+                "qfmt": '<div class="section">{{Section}}</div>{{Question}}',
+                "afmt": '{{FrontSide}}<hr id="answer">{{Answer}}'
+                '{{#Pitfalls}}<div class="pitfalls">{{Pitfalls}}</div>{{/Pitfalls}}',
+            }
+        ],
         css=CSS,
         sort_field_index=4,
     )
@@ -93,13 +100,20 @@ def build_decks(library: Any, section: str | None = None) -> list:
             decks[card.pack] = deck
         pitfalls = "".join(f"<li>{to_anki_html(p)}</li>" for p in card.pitfalls)
         tags = [_tag(t) for t in card.tags if t.strip()] + [f"section::{_tag(card.section)}"]
-        deck.add_note(genanki.Note(
-            model=model,
-            fields=[to_anki_html(card.question), to_anki_html(card.answer), html.escape(card.section),
-                    f"<ul>{pitfalls}</ul>" if pitfalls else "", html.escape(card.id)],
-            guid=genanki.guid_for("drill", card.pack, card.id),
-            tags=tags,
-        ))
+        deck.add_note(
+            genanki.Note(
+                model=model,
+                fields=[
+                    to_anki_html(card.question),
+                    to_anki_html(card.answer),
+                    html.escape(card.section),
+                    f"<ul>{pitfalls}</ul>" if pitfalls else "",
+                    html.escape(card.id),
+                ],
+                guid=genanki.guid_for("drill", card.pack, card.id),
+                tags=tags,
+            )
+        )
     if not decks:
         if section is not None:
             raise InputError(f"--section {section!r}: no cards in that section")

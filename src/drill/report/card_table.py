@@ -47,15 +47,43 @@ class CardTable:
     first_passes: np.ndarray  # int64
 
     # Columns fetched, in this order, by ``from_rows``'s query (queries.Queries.card_table).
-    COLUMNS = ("db_id", "content_id", "section", "retired", "state", "stability", "difficulty", "due",
-               "last_review", "reps", "lapses", "suspended", "first_reviews", "first_passes")
+    COLUMNS = (
+        "db_id",
+        "content_id",
+        "section",
+        "retired",
+        "state",
+        "stability",
+        "difficulty",
+        "due",
+        "last_review",
+        "reps",
+        "lapses",
+        "suspended",
+        "first_reviews",
+        "first_passes",
+    )
 
     @classmethod
     def from_rows(cls, rows: Sequence[tuple]) -> CardTable:
         n = len(rows)
         columns = list(zip(*rows, strict=True)) if rows else [()] * len(cls.COLUMNS)
-        (db_id, content_id, section, retired, state, stability, difficulty, due, last_review, reps, lapses,
-         suspended, first_reviews, first_passes) = columns
+        (
+            db_id,
+            content_id,
+            section,
+            retired,
+            state,
+            stability,
+            difficulty,
+            due,
+            last_review,
+            reps,
+            lapses,
+            suspended,
+            first_reviews,
+            first_passes,
+        ) = columns
         # Codes by C-level look-ups (map over a dict), not a Python loop per card.
         present = set(section)
         names = sorted({s or "" for s in present})
@@ -164,11 +192,17 @@ class CardTable:
     def most_lapsed(self, r: np.ndarray, count: int) -> list[int]:
         """Indexes of the ``count`` cards with the most lapses (ties: lower R, never reviewed last, then id)."""
         chosen = np.flatnonzero(self.lapses > 0)
-        return self._top(chosen, (-self.lapses, np.where(np.isnan(r), 2.0, r)), count, r,
-                         lambda rv, lapses, cid: (-lapses, 2.0 if rv is None else rv, cid))
+        return self._top(
+            chosen,
+            (-self.lapses, np.where(np.isnan(r), 2.0, r)),
+            count,
+            r,
+            lambda rv, lapses, cid: (-lapses, 2.0 if rv is None else rv, cid),
+        )
 
-    def _top(self, chosen: np.ndarray, numeric: tuple[np.ndarray, ...], count: int, r: np.ndarray,
-             key) -> list[int]:
+    def _top(
+        self, chosen: np.ndarray, numeric: tuple[np.ndarray, ...], count: int, r: np.ndarray, key
+    ) -> list[int]:
         """The first ``count`` of ``chosen`` by ``key(R or None, lapses, id)``, whose leading elements order as
         the ``numeric`` columns do: numpy finds the count-th card by those, and only the cards up to it (its
         ties included) are sorted in Python, by the whole key."""
@@ -182,14 +216,24 @@ class CardTable:
             chosen = chosen[before | tied]
         keyed = [
             (key(None if rv != rv else rv, lapses, cid), i)
-            for i, rv, lapses, cid in zip(chosen.tolist(), r[chosen].tolist(), self.lapses[chosen].tolist(),
-                                          self.content_id[chosen].tolist(), strict=True)
+            for i, rv, lapses, cid in zip(
+                chosen.tolist(),
+                r[chosen].tolist(),
+                self.lapses[chosen].tolist(),
+                self.content_id[chosen].tolist(),
+                strict=True,
+            )
         ]
         keyed.sort()
         return [i for _, i in keyed[:count]]
 
-    def figures(self, indexes: Sequence[int] | np.ndarray, r: np.ndarray, questions: dict[str, str],
-                last_ratings: dict[int, int]) -> list[CardFigure]:
+    def figures(
+        self,
+        indexes: Sequence[int] | np.ndarray,
+        r: np.ndarray,
+        questions: dict[str, str],
+        last_ratings: dict[int, int],
+    ) -> list[CardFigure]:
         """A CardFigure for each card of ``indexes`` (every card for the exports; a top ten otherwise)."""
         at = np.asarray(indexes, dtype=np.int64)
         dues = timestamps(self.due_raw[at].tolist())
@@ -203,23 +247,58 @@ class CardTable:
         append = figures.append
         # Positional construction, names bound locally: for an export this loop runs once per card.
         for db_id, cid, code, fsrs, shown, stab, diff, due, rv, reps, lapses in zip(
-            self.db_id[at].tolist(), self.content_id[at].tolist(), self.section_code[at].tolist(),
-            self.fsrs_state[at].tolist(), self.shown[at].tolist(), self.stability[at].tolist(),
-            self.difficulty[at].tolist(), dues, r[at].tolist(), self.reps[at].tolist(), self.lapses[at].tolist(),
+            self.db_id[at].tolist(),
+            self.content_id[at].tolist(),
+            self.section_code[at].tolist(),
+            self.fsrs_state[at].tolist(),
+            self.shown[at].tolist(),
+            self.stability[at].tolist(),
+            self.difficulty[at].tolist(),
+            dues,
+            r[at].tolist(),
+            self.reps[at].tolist(),
+            self.lapses[at].tolist(),
             strict=True,
         ):
             if fsrs != NEW:
                 rating = get_rating(db_id)
             else:
                 rating = due = None
-            append(figure(cid, sections[code], get_question(cid, ""), names[shown], due,
-                          None if stab != stab else stab, None if diff != diff else diff, None if rv != rv else rv,
-                          reps, lapses, ratings.get(rating) if rating else None))
+            append(
+                figure(
+                    cid,
+                    sections[code],
+                    get_question(cid, ""),
+                    names[shown],
+                    due,
+                    None if stab != stab else stab,
+                    None if diff != diff else diff,
+                    None if rv != rv else rv,
+                    reps,
+                    lapses,
+                    ratings.get(rating) if rating else None,
+                )
+            )
         return figures
 
 
-_ARRAYS = ("db_id", "content_id", "section_code", "retired", "fsrs_state", "shown", "stability", "difficulty",
-           "due_raw", "due_s", "last_s", "reps", "lapses", "first_reviews", "first_passes")
+_ARRAYS = (
+    "db_id",
+    "content_id",
+    "section_code",
+    "retired",
+    "fsrs_state",
+    "shown",
+    "stability",
+    "difficulty",
+    "due_raw",
+    "due_s",
+    "last_s",
+    "reps",
+    "lapses",
+    "first_reviews",
+    "first_passes",
+)
 
 
 def _objects(values: Sequence[Any]) -> np.ndarray:
@@ -229,6 +308,7 @@ def _objects(values: Sequence[Any]) -> np.ndarray:
 
 
 # Database timestamps: SQLite's stored text (fetched as text, parsed by numpy at once), or datetimes.
+
 
 def timestamps(values: list) -> list[datetime | None]:
     """Aware UTC datetimes of database timestamps."""

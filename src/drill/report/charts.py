@@ -56,7 +56,9 @@ def heat_weeks(calendar: Calendar) -> list[list[HeatCell]]:
         for offset in range(7):
             day = monday + timedelta(days=offset)
             reviews = counts.get(day, 0)
-            week.append(HeatCell(day, reviews, heat_level(reviews, calendar.max_reviews), day <= calendar.end))
+            week.append(
+                HeatCell(day, reviews, heat_level(reviews, calendar.max_reviews), day <= calendar.end)
+            )
         weeks.append(week)
         monday += timedelta(days=7)
     return weeks

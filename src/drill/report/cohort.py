@@ -19,15 +19,27 @@ class _ScopeCard:
     retired: bool
 
 
-def cohort(queries: Queries, scope: CardTable, card_ids: list[int] | None, since_day: int | None,
-           questions: dict[str, str]) -> Cohort:
+def cohort(
+    queries: Queries,
+    scope: CardTable,
+    card_ids: list[int] | None,
+    since_day: int | None,
+    questions: dict[str, str],
+) -> Cohort:
     """The cohort over ``scope`` (``card_ids``: its database ids when a section narrowed it, else None) and
     the log from study day ``since_day`` on; ``questions`` maps a card's content id to its question."""
     users = queries.users()
     # db id -> (content id, section, retired) of the cards in scope
-    in_scope = {db_id: _ScopeCard(cid, scope.sections[code], retired) for db_id, cid, code, retired in zip(
-        scope.db_id.tolist(), scope.content_id.tolist(), scope.section_code.tolist(), scope.retired.tolist(),
-        strict=True)}
+    in_scope = {
+        db_id: _ScopeCard(cid, scope.sections[code], retired)
+        for db_id, cid, code, retired in zip(
+            scope.db_id.tolist(),
+            scope.content_id.tolist(),
+            scope.section_code.tolist(),
+            scope.retired.tolist(),
+            strict=True,
+        )
+    }
     active_cards = int(len(scope) - scope.retired.sum())
 
     seen: dict[int, int] = defaultdict(int)
@@ -37,7 +49,12 @@ def cohort(queries: Queries, scope: CardTable, card_ids: list[int] | None, since
         if card is None or (state or "new") == "new":
             continue
         seen[uid] += 1
-        if not card.retired and not suspended and state == "review" and (stability or 0) >= MASTERED_STABILITY_DAYS:
+        if (
+            not card.retired
+            and not suspended
+            and state == "review"
+            and (stability or 0) >= MASTERED_STABILITY_DAYS
+        ):
             mastered[uid] += 1
 
     per_user_card = queries.first_of_day_by_user_card(queries.log_filter(list(users), card_ids, since_day))
@@ -54,12 +71,20 @@ def cohort(queries: Queries, scope: CardTable, card_ids: list[int] | None, since
 
     ranked = sorted(
         users,
-        key=lambda uid: (-(mastered[uid] / active_cards if active_cards else 0), -seen[uid], -reviews[uid],
-                         users[uid]),
+        key=lambda uid: (
+            -(mastered[uid] / active_cards if active_cards else 0),
+            -seen[uid],
+            -reviews[uid],
+            users[uid],
+        ),
     )
     cohort_users = [
         CohortUser(
-            rank=i + 1, user=users[uid], cards_seen=seen[uid], mastered=mastered[uid], reviews=reviews[uid],
+            rank=i + 1,
+            user=users[uid],
+            cards_seen=seen[uid],
+            mastered=mastered[uid],
+            reviews=reviews[uid],
             retention=RetentionFigure.of(*user_ret[uid]).rate if uid in user_ret else None,
             progress=(mastered[uid] / active_cards) if active_cards else 0.0,
         )
@@ -70,10 +95,16 @@ def cohort(queries: Queries, scope: CardTable, card_ids: list[int] | None, since
         card = in_scope.get(cid)
         if card is None:
             continue
-        failures.append(QuestionFailure(
-            card=card.content_id, section=card.section, question=questions.get(card.content_id, ""),
-            users=n_users, reviews=firsts, failures=fails, failure_rate=(fails / firsts) if firsts else None,
-        ))
+        failures.append(
+            QuestionFailure(
+                card=card.content_id,
+                section=card.section,
+                question=questions.get(card.content_id, ""),
+                users=n_users,
+                reviews=firsts,
+                failures=fails,
+                failure_rate=(fails / firsts) if firsts else None,
+            )
+        )
     failures.sort(key=lambda q: (-(q.failure_rate or 0), -q.failures, section_key(q.section), q.card))
     return Cohort(users=cohort_users, questions=failures)
-

@@ -10,8 +10,20 @@ import io
 
 from drill.report.data import CardFigure, ReportData
 
-COLUMNS = ("id", "section", "state", "due", "stability", "difficulty", "retrievability", "reviews", "lapses",
-           "last_rating", "question", "interview_recall")
+COLUMNS = (
+    "id",
+    "section",
+    "state",
+    "due",
+    "stability",
+    "difficulty",
+    "retrievability",
+    "reviews",
+    "lapses",
+    "last_rating",
+    "question",
+    "interview_recall",
+)
 # A cell starting with one of these is a formula (or becomes one) in Excel, LibreOffice and Google Sheets.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

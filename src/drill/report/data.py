@@ -33,7 +33,9 @@ class Totals:
     reviews: int
     review_seconds: float  # sum of the answer durations recorded with each review
     session_seconds: float | None  # sum of the study sessions' lengths; None under --section (not per card)
-    study_seconds: float  # the larger of the two: sessions include reading time, durations cover session-less reviews
+    study_seconds: (
+        float  # the larger of the two: sessions include reading time, durations cover session-less reviews
+    )
     days_studied: int
     current_streak: int  # consecutive local days with a review, ending today (or yesterday)
 
@@ -253,7 +255,9 @@ def jsonable(value, skip: tuple[str, ...] = ()):
     if isinstance(value, CardFigure):  # the common case by far: one per card
         return card_json(value)
     if hasattr(value, "__dataclass_fields__"):
-        return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__ if name not in skip}
+        return {
+            name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__ if name not in skip
+        }
     return _jsonable(value)
 
 

@@ -98,8 +98,14 @@ def compute(
     report = _Report(DayClock(tz, day_start_hour), decay_of(parameters), now, questions)
     # A caller's Connection is used (and left open); an Engine lends one for the report.
     with nullcontext(connectable) if isinstance(connectable, Connection) else connectable.connect() as conn:
-        data = report.run(Queries(conn), filters, getattr(store, "user", None), tz_name or timezone_name(tz),
-                          day_source, cards)  # fmt: skip
+        data = report.run(
+            Queries(conn),
+            filters,
+            getattr(store, "user", None),
+            tz_name or timezone_name(tz),
+            day_source,
+            cards,
+        )
     interview = interview_figure(store, now, section, questions)
     return data if interview is None else replace(data, interview=interview)
 
@@ -132,8 +138,15 @@ class _Report:
     now: datetime
     questions: dict[str, str]  # content id -> question text
 
-    def run(self, queries: Queries, filters: Filters, preferred: str | None, tz_name: str, day_source: str,
-            with_cards: bool) -> ReportData:
+    def run(
+        self,
+        queries: Queries,
+        filters: Filters,
+        preferred: str | None,
+        tz_name: str,
+        day_source: str,
+        with_cards: bool,
+    ) -> ReportData:
         user_id, user = queries.resolve_user(filters.user, preferred)
         since_at = self.clock.start_of(filters.since) if filters.since else None
         since_day = (filters.since - EPOCH_DAY).days if filters.since else None
@@ -159,10 +172,17 @@ class _Report:
         else:
             per_day_totals = queries.day_totals(where)
         if since_day is not None:
-            sections = dict(zip(table.db_id.tolist(), (table.sections[c] for c in table.section_code.tolist()),
-                                strict=True))
-            per_section = [(sections.get(card_id, ""), n, passed)
-                           for card_id, (n, passed) in queries.first_of_day_per_card(where).items()]
+            sections = dict(
+                zip(
+                    table.db_id.tolist(),
+                    (table.sections[c] for c in table.section_code.tolist()),
+                    strict=True,
+                )
+            )
+            per_section = [
+                (sections.get(card_id, ""), n, passed)
+                for card_id, (n, passed) in queries.first_of_day_per_card(where).items()
+            ]
         else:
             per_section = self.stored_retention(scope)
 
@@ -205,11 +225,19 @@ class _Report:
         chosen = table.where(table.in_sections(lambda card_section: in_section(card_section, section)))
         if not len(chosen):
             known = sorted({s for s in table.sections if s}, key=section_key)
-            raise InputError(f"--section {section!r}: no cards in that section (sections: {', '.join(known)})")
+            raise InputError(
+                f"--section {section!r}: no cards in that section (sections: {', '.join(known)})"
+            )
         return chosen
 
-    def listed(self, indexes: list[int], cards: list[CardFigure] | None, scope: CardTable, r,
-               last_ratings: dict[int, int]) -> list[CardFigure]:
+    def listed(
+        self,
+        indexes: list[int],
+        cards: list[CardFigure] | None,
+        scope: CardTable,
+        r,
+        last_ratings: dict[int, int],
+    ) -> list[CardFigure]:
         """The figures of a top ten: the export's own objects when every card was built, else built here."""
         if cards is not None:
             return [cards[i] for i in indexes]
@@ -222,8 +250,11 @@ class _Report:
         cards = scope.per_section(graded)
         firsts = scope.per_section(graded, scope.first_reviews)
         passes = scope.per_section(graded, scope.first_passes)
-        return [(section, int(firsts[code]), int(passes[code]))
-                for code, section in enumerate(scope.sections) if cards[code]]
+        return [
+            (section, int(firsts[code]), int(passes[code]))
+            for code, section in enumerate(scope.sections)
+            if cards[code]
+        ]
 
     def streak(self, days: set[int]) -> int:
         today = self.clock.day_number(self.now)
@@ -237,9 +268,13 @@ class _Report:
     def calendar(self, per_day: dict[int, int]) -> Calendar:
         today = self.clock.day_of(self.now)
         start = today - timedelta(days=today.weekday()) - timedelta(weeks=CALENDAR_WEEKS - 1)
-        days = [DayCount(day, per_day.get((day - EPOCH_DAY).days, 0))
-                for day in (start + timedelta(days=i) for i in range((today - start).days + 1))]
-        return Calendar(start=start, end=today, days=days, max_reviews=max((d.reviews for d in days), default=0))
+        days = [
+            DayCount(day, per_day.get((day - EPOCH_DAY).days, 0))
+            for day in (start + timedelta(days=i) for i in range((today - start).days + 1))
+        ]
+        return Calendar(
+            start=start, end=today, days=days, max_reviews=max((d.reviews for d in days), default=0)
+        )
 
     @staticmethod
     def retention(per_card: list[tuple[str, int, int]]) -> Retention:
@@ -249,16 +284,21 @@ class _Report:
             total = sums[section]
             total[0] += firsts
             total[1] += passes
-        by_section = [SectionRetention(s, RetentionFigure.of(*sums[s])) for s in sorted(sums, key=section_key)]
+        by_section = [
+            SectionRetention(s, RetentionFigure.of(*sums[s])) for s in sorted(sums, key=section_key)
+        ]
         overall = RetentionFigure.of(sum(v[0] for v in sums.values()), sum(v[1] for v in sums.values()))
         return Retention(overall=overall, by_section=by_section)
 
     def forecast(self, scope: CardTable) -> Forecast:
         today = self.clock.day_of(self.now)
-        starts = [self.clock.start_of(today + timedelta(days=i)).timestamp() for i in range(FORECAST_DAYS + 1)]
+        starts = [
+            self.clock.start_of(today + timedelta(days=i)).timestamp() for i in range(FORECAST_DAYS + 1)
+        ]
         overdue, counts = scope.due_counts(starts)
-        return Forecast(overdue=overdue, days=[ForecastDay(today + timedelta(days=i), n)
-                                               for i, n in enumerate(counts)])
+        return Forecast(
+            overdue=overdue, days=[ForecastDay(today + timedelta(days=i), n) for i, n in enumerate(counts)]
+        )
 
     @staticmethod
     def mastery(scope: CardTable, r, retention: Retention) -> list[SectionMastery]:
@@ -266,12 +306,20 @@ class _Report:
         rates = {item.section: item.retention.rate for item in retention.by_section}
         return [
             SectionMastery(
-                section=section, cards=int(counts["cards"][code]), new=int(counts["new"][code]),
-                learning=int(counts["learning"][code]), review=int(counts["review"][code]),
-                mastered=int(counts["mastered"][code]), suspended=int(counts["out"][code]),
-                mean_retrievability=(counts["sum_r"][code] / counts["n_r"][code]) if counts["n_r"][code] else None,
+                section=section,
+                cards=int(counts["cards"][code]),
+                new=int(counts["new"][code]),
+                learning=int(counts["learning"][code]),
+                review=int(counts["review"][code]),
+                mastered=int(counts["mastered"][code]),
+                suspended=int(counts["out"][code]),
+                mean_retrievability=(counts["sum_r"][code] / counts["n_r"][code])
+                if counts["n_r"][code]
+                else None,
                 retention=rates.get(section),
-                mastery=(counts["mastered"][code] / counts["active"][code]) if counts["active"][code] else 0.0,
+                mastery=(counts["mastered"][code] / counts["active"][code])
+                if counts["active"][code]
+                else 0.0,
             )
             for code, section in sorted(enumerate(scope.sections), key=lambda item: section_key(item[1]))
             if counts["cards"][code]

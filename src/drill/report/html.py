@@ -54,14 +54,25 @@ def heatmap(data: ReportData) -> dict:
             if not cell.in_range:
                 continue
             noun = "review" if cell.reviews == 1 else "reviews"
-            rects.append(Rect(HEAT_LEFT + i * (CELL + GAP), HEAT_TOP + weekday * (CELL + GAP), CELL, CELL,
-                              HEAT_COLOURS[cell.level], f"{cell.day:%a %Y-%m-%d}: {cell.reviews} {noun}"))
+            rects.append(
+                Rect(
+                    HEAT_LEFT + i * (CELL + GAP),
+                    HEAT_TOP + weekday * (CELL + GAP),
+                    CELL,
+                    CELL,
+                    HEAT_COLOURS[cell.level],
+                    f"{cell.day:%a %Y-%m-%d}: {cell.reviews} {noun}",
+                )
+            )
     for i, label in enumerate(charts.month_labels(weeks)):
         if label:
             labels.append(Label(HEAT_LEFT + i * (CELL + GAP), HEAT_TOP - 6, label))
     for weekday in (0, 2, 4, 6):
-        labels.append(Label(HEAT_LEFT - 6, HEAT_TOP + weekday * (CELL + GAP) + CELL - 2,
-                            charts.WEEKDAYS[weekday], "end"))
+        labels.append(
+            Label(
+                HEAT_LEFT - 6, HEAT_TOP + weekday * (CELL + GAP) + CELL - 2, charts.WEEKDAYS[weekday], "end"
+            )
+        )
     width = HEAT_LEFT + len(weeks) * (CELL + GAP)
     legend_y = HEAT_TOP + 7 * (CELL + GAP) + 10
     legend = []
@@ -74,7 +85,12 @@ def heatmap(data: ReportData) -> dict:
         labels.append(Label(x + CELL + 4, legend_y + CELL - 2, text))
         x += CELL + 12 + 7 * len(text)
     labels.append(Label(x, legend_y + CELL - 2, "more"))
-    return {"width": max(width, x + 40), "height": legend_y + CELL + 6, "rects": rects + legend, "labels": labels}
+    return {
+        "width": max(width, x + 40),
+        "height": legend_y + CELL + 6,
+        "rects": rects + legend,
+        "labels": labels,
+    }
 
 
 def forecast(data: ReportData) -> dict:
@@ -88,15 +104,33 @@ def forecast(data: ReportData) -> dict:
     for i, d in enumerate(days):
         h = plot_h * d.due / scale_top
         noun = "card" if d.due == 1 else "cards"
-        rects.append(Rect(left + i * step + 1, height - bottom - h, step - 2, h, "#7c6fe0" if i else "#d0568c",
-                          f"{d.day:%a %Y-%m-%d}: {d.due} {noun} due"))
+        rects.append(
+            Rect(
+                left + i * step + 1,
+                height - bottom - h,
+                step - 2,
+                h,
+                "#7c6fe0" if i else "#d0568c",
+                f"{d.day:%a %Y-%m-%d}: {d.due} {noun} due",
+            )
+        )
         if i % 7 == 0:
             labels.append(Label(left + i * step + step / 2, height - bottom + 15, f"{d.day:%b %d}", "middle"))
-    grid = [Label(left - 6, height - bottom - plot_h * v / scale_top + 4, str(v), "end")
-            for v in sorted({0, top // 2, top}) if v or top == 0]
+    grid = [
+        Label(left - 6, height - bottom - plot_h * v / scale_top + 4, str(v), "end")
+        for v in sorted({0, top // 2, top})
+        if v or top == 0
+    ]
     lines = [height - bottom - plot_h * v / scale_top for v in sorted({0, top // 2, top})]
-    return {"width": width, "height": height, "rects": rects, "labels": labels + grid, "lines": lines,
-            "left": left, "right": width - 8}
+    return {
+        "width": width,
+        "height": height,
+        "rects": rects,
+        "labels": labels + grid,
+        "lines": lines,
+        "left": left,
+        "right": width - 8,
+    }
 
 
 def quiz_chart(data: ReportData) -> dict | None:
@@ -115,15 +149,29 @@ def quiz_chart(data: ReportData) -> dict | None:
     def y_of(percent: float) -> float:
         return top_pad + plot_h * (1 - percent)
 
-    dots = [{"x": round(x_of(q.started_at), 1), "y": round(y_of(q.percent), 1),
-             "title": f"{q.started_at:%Y-%m-%d %H:%M} {q.quiz}: {q.correct}/{q.total}"} for q in points]
+    dots = [
+        {
+            "x": round(x_of(q.started_at), 1),
+            "y": round(y_of(q.percent), 1),
+            "title": f"{q.started_at:%Y-%m-%d %H:%M} {q.quiz}: {q.correct}/{q.total}",
+        }
+        for q in points
+    ]
     path = " ".join(f"{d['x']},{d['y']}" for d in dots)
     grid = [{"y": round(y_of(v), 1), "label": f"{int(v * 100)}%"} for v in (0, 0.5, 1)]
     labels = [Label(dots[0]["x"], height - 8, f"{points[0].started_at:%Y-%m-%d}", "start")]
     if len(points) > 1:
         labels.append(Label(dots[-1]["x"], height - 8, f"{points[-1].started_at:%Y-%m-%d}", "end"))
-    return {"width": width, "height": height, "dots": dots, "path": path, "grid": grid, "labels": labels,
-            "left": left, "right": width - right}
+    return {
+        "width": width,
+        "height": height,
+        "dots": dots,
+        "path": path,
+        "grid": grid,
+        "labels": labels,
+        "left": left,
+        "right": width - right,
+    }
 
 
 def readiness_chart(data: ReportData) -> dict | None:
@@ -138,22 +186,41 @@ def readiness_chart(data: ReportData) -> dict | None:
     def y_of(value: float) -> float:
         return round(top_pad + plot_h * (1 - value), 1)
 
-    dots = [{"x": round(left + plot_w * i / span, 1), "y": y_of(d.readiness),
-             "title": f"{d.day.isoformat()}: {charts.pct(d.readiness, 0)}, {d.reviews} reviews, {d.new} new"}
-            for i, d in enumerate(iv.days)]  # fmt: skip
+    dots = [
+        {
+            "x": round(left + plot_w * i / span, 1),
+            "y": y_of(d.readiness),
+            "title": f"{d.day.isoformat()}: {charts.pct(d.readiness, 0)}, {d.reviews} reviews, {d.new} new",
+        }
+        for i, d in enumerate(iv.days)
+    ]
     return {
-        "width": width, "height": height, "left": left, "right": width - right, "dots": dots,
-        "path": " ".join(f"{d['x']},{d['y']}" for d in dots), "target_y": y_of(iv.target),
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "dots": dots,
+        "path": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "target_y": y_of(iv.target),
         "grid": [{"y": y_of(v), "label": f"{int(v * 100)}%"} for v in (0, 0.5, 1)],
-        "labels": [Label(dots[0]["x"], height - 8, iv.days[0].day.isoformat(), "start"),
-                   Label(dots[-1]["x"], height - 8, iv.days[-1].day.isoformat(), "end")],
-    }  # fmt: skip
+        "labels": [
+            Label(dots[0]["x"], height - 8, iv.days[0].day.isoformat(), "start"),
+            Label(dots[-1]["x"], height - 8, iv.days[-1].day.isoformat(), "end"),
+        ],
+    }
 
 
 def state_bar(data: ReportData) -> list[dict]:
     total = data.totals.cards or 1
-    return [{"state": s, "count": data.totals.by_state[s], "pct": 100 * data.totals.by_state[s] / total,
-             "colour": STATE_COLOURS[s]} for s in STATES]
+    return [
+        {
+            "state": s,
+            "count": data.totals.by_state[s],
+            "pct": 100 * data.totals.by_state[s] / total,
+            "colour": STATE_COLOURS[s],
+        }
+        for s in STATES
+    ]
 
 
 def mastery_rows(data: ReportData) -> list[dict]:
@@ -167,8 +234,16 @@ def mastery_rows(data: ReportData) -> list[dict]:
             ("new", m.new, STATE_COLOURS["new"]),
             ("suspended or retired", m.suspended, STATE_COLOURS["suspended"]),
         ]
-        rows.append({"m": m, "segments": [{"name": n, "count": c, "pct": 100 * c / total, "colour": col}
-                                          for n, c, col in segments if c > 0]})
+        rows.append(
+            {
+                "m": m,
+                "segments": [
+                    {"name": n, "count": c, "pct": 100 * c / total, "colour": col}
+                    for n, c, col in segments
+                    if c > 0
+                ],
+            }
+        )
     return rows
 
 

@@ -20,8 +20,10 @@ def to_json(data: ReportData) -> str:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
     placeholder = f"drill-cards-{uuid.uuid4().hex}"  # stands for the list while the rest is indented
     fields = jsonable(data, skip=("cards",))
-    document = {"$schema": SCHEMA_ID, **{name: placeholder if name == "cards" else fields[name]
-                                         for name in data.__dataclass_fields__}}
+    document = {
+        "$schema": SCHEMA_ID,
+        **{name: placeholder if name == "cards" else fields[name] for name in data.__dataclass_fields__},
+    }
     text = json.dumps(document, ensure_ascii=False, indent=2)
     encode = json.JSONEncoder(ensure_ascii=False).encode
     cards = ",\n    ".join(map(encode, map(card_json, data.cards)))

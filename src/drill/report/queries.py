@@ -57,7 +57,9 @@ class Queries:
         if len(rows) == 1:
             return rows[0].id, rows[0].name
         known = ", ".join(row.name for row in rows[:20])
-        raise InputError(f"no progress for {wanted!r} in this database: choose one with --user (users: {known})")
+        raise InputError(
+            f"no progress for {wanted!r} in this database: choose one with --user (users: {known})"
+        )
 
     def users(self) -> dict[int, str]:
         return {row.id: row.name for row in self.conn.execute(select(users_t.c.id, users_t.c.name))}
@@ -69,14 +71,26 @@ class Queries:
         joined = cards_t.outerjoin(
             states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id)
         )
-        query = select(
-            cards_t.c.id, cards_t.c.content_id, cards_t.c.section, type_coerce(cards_t.c.retired, Integer),
-            states_t.c.state, states_t.c.stability, states_t.c.difficulty, self._timestamp(states_t.c.due),
-            self._timestamp(states_t.c.last_review), func.coalesce(states_t.c.reps, 0),
-            func.coalesce(states_t.c.lapses, 0),
-            type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing)
-            func.coalesce(states_t.c.first_reviews, 0), func.coalesce(states_t.c.first_passes, 0),
-        ).select_from(joined).order_by(cards_t.c.position, cards_t.c.id)
+        query = (
+            select(
+                cards_t.c.id,
+                cards_t.c.content_id,
+                cards_t.c.section,
+                type_coerce(cards_t.c.retired, Integer),
+                states_t.c.state,
+                states_t.c.stability,
+                states_t.c.difficulty,
+                self._timestamp(states_t.c.due),
+                self._timestamp(states_t.c.last_review),
+                func.coalesce(states_t.c.reps, 0),
+                func.coalesce(states_t.c.lapses, 0),
+                type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing)
+                func.coalesce(states_t.c.first_reviews, 0),
+                func.coalesce(states_t.c.first_passes, 0),
+            )
+            .select_from(joined)
+            .order_by(cards_t.c.position, cards_t.c.id)
+        )
         return CardTable.from_rows(self.conn.execute(query).all())
 
     def _timestamp(self, column):
@@ -87,7 +101,11 @@ class Queries:
     def card_states(self, card_ids: list[int] | None):
         """(user, card, state, stability, suspended) of every user's cards (of ``card_ids``, or all)."""
         query = select(
-            states_t.c.user_id, states_t.c.card_id, states_t.c.state, states_t.c.stability, states_t.c.suspended
+            states_t.c.user_id,
+            states_t.c.card_id,
+            states_t.c.state,
+            states_t.c.stability,
+            states_t.c.suspended,
         )
         if card_ids is not None:
             query = query.where(states_t.c.card_id.in_(card_ids))
@@ -122,7 +140,9 @@ class Queries:
 
     @staticmethod
     def log_filter(user_ids: int | list[int], card_ids: list[int] | None, since_day: int | None):
-        conditions = [logs_t.c.user_id.in_(user_ids) if isinstance(user_ids, list) else logs_t.c.user_id == user_ids]
+        conditions = [
+            logs_t.c.user_id.in_(user_ids) if isinstance(user_ids, list) else logs_t.c.user_id == user_ids
+        ]
         if since_day is not None:
             conditions.append(logs_t.c.study_day >= since_day)
         if card_ids is not None:
@@ -141,7 +161,8 @@ class Queries:
     def summary_day_totals(self, user_id: int, since_day: int | None) -> dict[int, tuple[int, int]]:
         """study day -> (reviews, answer ms) from the totals the store keeps per study day (a row per day)."""
         query = select(days_t.c.study_day, days_t.c.reviews, days_t.c.duration_ms).where(
-            days_t.c.user_id == user_id, days_t.c.reviews > 0)
+            days_t.c.user_id == user_id, days_t.c.reviews > 0
+        )
         if since_day is not None:
             query = query.where(days_t.c.study_day >= since_day)
         return {int(day): (int(n), int(ms or 0)) for day, n, ms in self.conn.execute(query)}
@@ -165,12 +186,19 @@ class Queries:
         """(user, card, reviews, first-of-day reviews, first-of-day passes) over the whole cohort."""
         first = logs_t.c.first_of_day == true()
         query = (
-            select(logs_t.c.user_id, logs_t.c.card_id, func.count(), func.sum(case((first, 1), else_=0)),
-                   func.sum(case((and_(first, logs_t.c.rating != 1), 1), else_=0)))
+            select(
+                logs_t.c.user_id,
+                logs_t.c.card_id,
+                func.count(),
+                func.sum(case((first, 1), else_=0)),
+                func.sum(case((and_(first, logs_t.c.rating != 1), 1), else_=0)),
+            )
             .where(where)
             .group_by(logs_t.c.user_id, logs_t.c.card_id)
         )
-        return [(int(u), int(c), int(n), int(f or 0), int(p or 0)) for u, c, n, f, p in self.conn.execute(query)]
+        return [
+            (int(u), int(c), int(n), int(f or 0), int(p or 0)) for u, c, n, f, p in self.conn.execute(query)
+        ]
 
     # -- sessions and quizzes ----------------------------------------------------------------------------
 
@@ -192,13 +220,15 @@ class Queries:
             query = query.where(quiz.started_at >= since_at)
         points = []
         for started, settings, score, total in self.conn.execute(query.order_by(quiz.started_at, quiz.id)):
-            points.append(QuizPoint(
-                started_at=utc(started),
-                quiz=_quiz_label(settings),
-                correct=int(score or 0),
-                total=int(total or 0),
-                percent=(score / total) if total else None,
-            ))
+            points.append(
+                QuizPoint(
+                    started_at=utc(started),
+                    quiz=_quiz_label(settings),
+                    correct=int(score or 0),
+                    total=int(total or 0),
+                    percent=(score / total) if total else None,
+                )
+            )
         return points
 
 

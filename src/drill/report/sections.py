@@ -7,7 +7,9 @@ import re
 
 def section_key(section: str) -> tuple:
     """Natural order: 7.2 before 7.10."""
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"[.\s]+", section))
+    return tuple(
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"[.\s]+", section)
+    )
 
 
 def in_section(card_section: str, wanted: str) -> bool:

@@ -28,7 +28,13 @@ def render(data: ReportData, console: Console) -> None:
 
 
 def renderables(data: ReportData) -> list[RenderableType]:
-    parts: list[RenderableType] = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
+    parts: list[RenderableType] = [
+        _header(data),
+        _totals(data),
+        _heatmap(data),
+        _retention(data),
+        _forecast(data),
+    ]
     parts += [_weakest(data), _quizzes(data), _mastery(data)]
     if data.coding is not None and data.coding.attempts:
         parts.append(_coding(data))
@@ -115,7 +121,9 @@ def _heatmap(data: ReportData) -> RenderableType:
         out.append(f" {lo}" if lo == hi else f" {lo}–{hi}", style="dim")
         out.append("  ")
     out.append("more", style="dim")
-    out.append(f"\n    {cal.start:%Y-%m-%d} → {cal.end:%Y-%m-%d}, busiest day {cal.max_reviews} reviews", style="dim")
+    out.append(
+        f"\n    {cal.start:%Y-%m-%d} → {cal.end:%Y-%m-%d}, busiest day {cal.max_reviews} reviews", style="dim"
+    )
     return out
 
 
@@ -132,13 +140,19 @@ def _retention(data: ReportData) -> RenderableType:
     table.add_column("", min_width=20)
     overall = data.retention.overall
     table.add_row(
-        Text("all", style="bold"), str(overall.reviews), str(overall.passed), charts.pct(overall.rate),
+        Text("all", style="bold"),
+        str(overall.reviews),
+        str(overall.passed),
+        charts.pct(overall.rate),
         Text(charts.bar(overall.rate or 0, 1, 20), style="cyan"),
     )
     for item in data.retention.by_section:
         r = item.retention
         table.add_row(
-            Text(item.section), str(r.reviews), str(r.passed), charts.pct(r.rate),
+            Text(item.section),
+            str(r.reviews),
+            str(r.passed),
+            charts.pct(r.rate),
             Text(charts.bar(r.rate or 0, 1, 20), style="cyan"),
         )
     return table
@@ -155,8 +169,9 @@ def _forecast(data: ReportData) -> RenderableType:
         for row in charts.column_chart(counts, height=4, width=2):
             out.append(row + "\n", style="magenta")
         out.append("─" * (2 * len(counts)) + f" max {top}/day\n", style="dim")
-        out.append("".join(f"{fc.days[i].day:%d}" if i % 7 == 0 else "  " for i in range(len(counts))),
-                   style="dim")
+        out.append(
+            "".join(f"{fc.days[i].day:%d}" if i % 7 == 0 else "  " for i in range(len(counts))), style="dim"
+        )
         out.append(f"   (day of month; today {fc.days[0].day:%Y-%m-%d})", style="dim")
     return out
 
@@ -172,8 +187,12 @@ def _card_table(title: str, cards: list[CardFigure]) -> Table:
     table.add_column("reviews", justify="right", no_wrap=True)
     for card in cards:
         table.add_row(
-            Text(card.id), Text(card.section), Text(charts.one_line(card.question)),
-            charts.pct(card.retrievability, 0), str(card.lapses), str(card.reviews),
+            Text(card.id),
+            Text(card.section),
+            Text(charts.one_line(card.question)),
+            charts.pct(card.retrievability, 0),
+            str(card.lapses),
+            str(card.reviews),
         )
     if not cards:
         table.add_row(Text("—"), "", Text("no reviewed cards yet", style="dim"), "", "", "")
@@ -195,7 +214,9 @@ def _quizzes(data: ReportData) -> RenderableType:
     table.add_column("", min_width=20)
     for q in data.quizzes[-15:]:
         table.add_row(
-            f"{q.started_at:%Y-%m-%d %H:%M}", Text(q.quiz), f"{q.correct}/{q.total} ({charts.pct(q.percent, 0)})",
+            f"{q.started_at:%Y-%m-%d %H:%M}",
+            Text(q.quiz),
+            f"{q.correct}/{q.total} ({charts.pct(q.percent, 0)})",
             Text(charts.bar(q.percent or 0, 1, 20), style="blue"),
         )
     if not data.quizzes:
@@ -215,8 +236,12 @@ def _interview(data: ReportData) -> list[RenderableType]:
     )
     parts: list[RenderableType] = [_title("Interview day"), summary]
     if iv.new_needed_per_day > iv.new_limit:
-        parts.append(Text(f"{iv.new_needed_per_day} new cards a day needed, your limit is {iv.new_limit}",
-                          style="yellow"))  # fmt: skip
+        parts.append(
+            Text(
+                f"{iv.new_needed_per_day} new cards a day needed, your limit is {iv.new_limit}",
+                style="yellow",
+            )
+        )
     parts.append(Text(f"readiness, today → the day: {charts.sparkline([d.readiness for d in iv.days], 1)}"))
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column("section")
@@ -225,8 +250,13 @@ def _interview(data: ReportData) -> list[RenderableType]:
     table.add_column("if reviews stop", justify="right")
     table.add_column("", min_width=20)
     for s in iv.sections:
-        table.add_row(Text(s.section), str(s.cards), charts.pct(s.if_followed, 0), charts.pct(s.if_no_reviews, 0),
-                      Text(charts.bar(s.if_followed, 1, 20), style="green"))  # fmt: skip
+        table.add_row(
+            Text(s.section),
+            str(s.cards),
+            charts.pct(s.if_followed, 0),
+            charts.pct(s.if_no_reviews, 0),
+            Text(charts.bar(s.if_followed, 1, 20), style="green"),
+        )
     parts.append(table)
     if iv.at_risk:
         risk = Table(box=box.SIMPLE_HEAD, title=Text("most at risk"), title_justify="left")
@@ -235,8 +265,9 @@ def _interview(data: ReportData) -> list[RenderableType]:
         risk.add_column("recall", justify="right")
         risk.add_column("question")
         for c in iv.at_risk:
-            risk.add_row(Text(c.card), Text(c.section), charts.pct(c.recall, 0),
-                         Text(charts.one_line(c.question, 50)))  # fmt: skip
+            risk.add_row(
+                Text(c.card), Text(c.section), charts.pct(c.recall, 0), Text(charts.one_line(c.question, 50))
+            )
         parts.append(risk)
     return parts
 
@@ -250,20 +281,30 @@ def _coding(data: ReportData) -> RenderableType:
         table.add_row(Text(m.mistake), str(m.count))
     if not c.mistakes:
         table.add_row(Text("none diagnosed", style="dim"), "")
-    table.caption = f"{c.tasks_passed} of {c.tasks_tried} tasks passed · {c.attempts} runs · {charts.duration(c.seconds)}"
+    table.caption = (
+        f"{c.tasks_passed} of {c.tasks_tried} tasks passed · {c.attempts} runs · {charts.duration(c.seconds)}"
+    )
     return table
 
 
 def _mastery(data: ReportData) -> RenderableType:
-    table = Table(box=box.SIMPLE_HEAD, title=_title("Mastery by section"), title_justify="left", pad_edge=False)
+    table = Table(
+        box=box.SIMPLE_HEAD, title=_title("Mastery by section"), title_justify="left", pad_edge=False
+    )
     # Short headers and an 8-cell bar: the table fits an 80-column terminal without truncating a figure.
     for name in ("section", "cards", "new", "learn", "review", "mastered", "mean R", "retain"):
         table.add_column(name, justify="left" if name == "section" else "right", no_wrap=True)
     table.add_column("mastery", no_wrap=True)
     for m in data.mastery:
         table.add_row(
-            Text(m.section), str(m.cards), str(m.new), str(m.learning), str(m.review), str(m.mastered),
-            charts.pct(m.mean_retrievability, 0), charts.pct(m.retention, 0),
+            Text(m.section),
+            str(m.cards),
+            str(m.new),
+            str(m.learning),
+            str(m.review),
+            str(m.mastered),
+            charts.pct(m.mean_retrievability, 0),
+            charts.pct(m.retention, 0),
             Text(f"{charts.pct(m.mastery, 0):>4} ") + Text(charts.bar(m.mastery, 1, 8), style="green"),
         )
     return table
@@ -276,17 +317,29 @@ def _cohort(data: ReportData) -> list[RenderableType]:
         users.add_column(name, justify="left" if name == "user" else "right")
     for u in cohort.users:
         users.add_row(
-            str(u.rank), Text(u.user), str(u.cards_seen), str(u.mastered), str(u.reviews),
-            charts.pct(u.retention), charts.pct(u.progress),
+            str(u.rank),
+            Text(u.user),
+            str(u.cards_seen),
+            str(u.mastered),
+            str(u.reviews),
+            charts.pct(u.retention),
+            charts.pct(u.progress),
         )
     questions = Table(
         box=box.SIMPLE_HEAD, title=_title("Cohort: questions the group fails most"), title_justify="left"
     )
     for name in ("card", "section", "question", "users", "reviews", "fails", "failure rate"):
-        questions.add_column(name, justify="right" if name in ("users", "reviews", "fails", "failure rate") else "left")
+        questions.add_column(
+            name, justify="right" if name in ("users", "reviews", "fails", "failure rate") else "left"
+        )
     for q in cohort.questions[:20]:
         questions.add_row(
-            Text(q.card), Text(q.section), Text(charts.one_line(q.question, 50)), str(q.users), str(q.reviews),
-            str(q.failures), charts.pct(q.failure_rate),
+            Text(q.card),
+            Text(q.section),
+            Text(charts.one_line(q.question, 50)),
+            str(q.users),
+            str(q.reviews),
+            str(q.failures),
+            charts.pct(q.failure_rate),
         )
     return [users, questions]

@@ -31,4 +31,3 @@ class DayClock:
     def start_of(self, day: date) -> datetime:
         """The UTC instant the local study day ``day`` begins."""
         return day_start(day, self.day_start_hour, self.tz)
-

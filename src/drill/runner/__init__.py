@@ -63,7 +63,9 @@ class Foreign:
 
 @dataclass
 class RunResult:
-    load: str  # "ok", "syntax", "error" (module level raised), "missing" (no such function), "lost", "timeout"
+    load: (
+        str  # "ok", "syntax", "error" (module level raised), "missing" (no such function), "lost", "timeout"
+    )
     cases: list[CaseOutcome] = field(default_factory=list)
     load_detail: dict = field(default_factory=dict)
     output: str = ""  # what the learner's code printed (first Limits.output_bytes)
@@ -79,7 +81,11 @@ class RunResult:
         """Why the process did not finish normally (time limit, signal, exit code), or None."""
         if self.timed_out:
             return "timeout"
-        if self.returncode is None or self.returncode == 0 and all(c.status not in (LOST, NOT_RUN) for c in self.cases):
+        if (
+            self.returncode is None
+            or self.returncode == 0
+            and all(c.status not in (LOST, NOT_RUN) for c in self.cases)
+        ):
             return None
         if self.returncode < 0:
             return f"signal {signal.Signals(-self.returncode).name}"
@@ -121,12 +127,15 @@ def _serialise(function: str, code: str, filename: str, cases, backend: str) -> 
 
     job_cases = []
     for i, (args, kwargs) in enumerate(cases):
-        job_cases.append({
-            "args": [spec(a, f"c{i}_a{j}") for j, a in enumerate(args)],
-            "kwargs": {k: spec(v, f"c{i}_k_{k}") for k, v in kwargs.items()},
-        })
-    header = json.dumps({"function": function, "code": code, "filename": filename, "cases": job_cases,
-                         "backend": backend}).encode("utf-8")
+        job_cases.append(
+            {
+                "args": [spec(a, f"c{i}_a{j}") for j, a in enumerate(args)],
+                "kwargs": {k: spec(v, f"c{i}_k_{k}") for k, v in kwargs.items()},
+            }
+        )
+    header = json.dumps(
+        {"function": function, "code": code, "filename": filename, "cases": job_cases, "backend": backend}
+    ).encode("utf-8")
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     return len(header).to_bytes(8, "big") + header + buf.getvalue()
@@ -139,8 +148,15 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def run_submission(code: str, function: str, cases, *, filename: str = "solution.py", limits: Limits | None = None,
-                   backend: str = "numpy") -> RunResult:
+def run_submission(
+    code: str,
+    function: str,
+    cases,
+    *,
+    filename: str = "solution.py",
+    limits: Limits | None = None,
+    backend: str = "numpy",
+) -> RunResult:
     """Call ``function`` defined by ``code`` on each ``(args, kwargs)`` of ``cases`` in a child process."""
     limits = limits or Limits()
     memory = max(limits.memory_mb, TORCH_MEMORY_MB) if backend == "torch" else limits.memory_mb
@@ -148,12 +164,19 @@ def run_submission(code: str, function: str, cases, *, filename: str = "solution
     with tempfile.TemporaryDirectory(prefix="drill-run-") as outdir:
         read_fd, write_fd = os.pipe()
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONIOENCODING="utf-8")
+        env.update(
+            OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONIOENCODING="utf-8"
+        )
         cpu = int(limits.time_s) + 2
         proc = subprocess.Popen(
             [sys.executable, "-I", str(CHILD), str(read_fd), outdir, f"{memory},{cpu},{limits.output_bytes}"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=(read_fd,),
-            cwd=outdir, env=env, start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(read_fd,),
+            cwd=outdir,
+            env=env,
+            start_new_session=True,
         )
         os.close(read_fd)
         drain = _Drain(proc.stdout, limits.output_bytes)
@@ -201,7 +224,9 @@ def _collect(outdir: Path, n: int, timed_out: bool) -> RunResult:
                 break
     load = next((e for e in events if e.get("kind") == "load"), None)
     if load is None:
-        return RunResult(load="timeout" if timed_out else "lost", cases=[CaseOutcome(NOT_RUN) for _ in range(n)])
+        return RunResult(
+            load="timeout" if timed_out else "lost", cases=[CaseOutcome(NOT_RUN) for _ in range(n)]
+        )
     result = RunResult(load=load["status"], load_detail=load)
     if load["status"] != "ok":
         result.cases = [CaseOutcome(NOT_RUN) for _ in range(n)]
@@ -215,8 +240,13 @@ def _collect(outdir: Path, n: int, timed_out: bool) -> RunResult:
             if e["status"] == "ok":
                 outcomes[i] = CaseOutcome(OK, value=_decode(e["value"], outdir / f"r{i}.npz"))
             else:
-                outcomes[i] = CaseOutcome(ERROR, error_type=e["type"], message=e.get("message", ""),
-                                          traceback=e.get("traceback", ""), exit_code=e.get("exit_code"))
+                outcomes[i] = CaseOutcome(
+                    ERROR,
+                    error_type=e["type"],
+                    message=e.get("message", ""),
+                    traceback=e.get("traceback", ""),
+                    exit_code=e.get("exit_code"),
+                )
         elif e.get("kind") == "done":
             result.printed_chars = e.get("output_chars", 0)
     result.cases = outcomes

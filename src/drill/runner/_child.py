@@ -108,9 +108,14 @@ def main():
     def encode(value, key, store):
         if torch is not None and isinstance(value, torch.Tensor):
             value = value.detach().cpu().numpy()
-        if isinstance(value, (tuple, list)) and not (value and all(isinstance(v, (int, float, bool)) for v in value)):
-            return {"kind": "tuple", "items": [encode(v, f"{key}_{i}", store) for i, v in enumerate(value)],
-                    "type": type(value).__name__}
+        if isinstance(value, (tuple, list)) and not (
+            value and all(isinstance(v, (int, float, bool)) for v in value)
+        ):
+            return {
+                "kind": "tuple",
+                "items": [encode(v, f"{key}_{i}", store) for i, v in enumerate(value)],
+                "type": type(value).__name__,
+            }
         if isinstance(value, (np.ndarray, np.generic, int, float, bool, list)):
             arr = np.asarray(value)
             if arr.dtype == object:
@@ -127,14 +132,25 @@ def main():
     try:
         compiled = compile(code, filename, "exec")
     except SyntaxError as exc:
-        event(kind="load", status="syntax", line=exc.lineno, offset=exc.offset, message=exc.msg,
-              text=(exc.text or "").rstrip("\n"))
+        event(
+            kind="load",
+            status="syntax",
+            line=exc.lineno,
+            offset=exc.offset,
+            message=exc.msg,
+            text=(exc.text or "").rstrip("\n"),
+        )
         return
     try:
         exec(compiled, namespace)
     except BaseException as exc:  # noqa: BLE001 - whatever the module level does, it is the learner's
-        event(kind="load", status="error", type=type(exc).__name__, traceback=learner_traceback(exc, filename),
-              exit_code=exit_code(exc))
+        event(
+            kind="load",
+            status="error",
+            type=type(exc).__name__,
+            traceback=learner_traceback(exc, filename),
+            exit_code=exit_code(exc),
+        )
         return
     fn = namespace.get(function)
     if not callable(fn):
@@ -153,9 +169,15 @@ def main():
                 np.savez(os.path.join(outdir, f"r{i}.npz"), **store)
             event(kind="result", case=i, status="ok", value=encoded)
         except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are results too
-            event(kind="result", case=i, status="error", type=type(exc).__name__,
-                  message=str(exc)[:500], traceback=learner_traceback(exc, filename),
-                  exit_code=exit_code(exc))
+            event(
+                kind="result",
+                case=i,
+                status="error",
+                type=type(exc).__name__,
+                message=str(exc)[:500],
+                traceback=learner_traceback(exc, filename),
+                exit_code=exit_code(exc),
+            )
     event(kind="done", output_chars=out.written)
 
 

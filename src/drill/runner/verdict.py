@@ -50,12 +50,25 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 2**31)
 
 
-def check(task: Task, code: str, *, seed: int | None = None, limits: Limits | None = None,
-          filename: str = "solution.py", backend: str = "numpy") -> Verdict:
+def check(
+    task: Task,
+    code: str,
+    *,
+    seed: int | None = None,
+    limits: Limits | None = None,
+    filename: str = "solution.py",
+    backend: str = "numpy",
+) -> Verdict:
     seed = new_seed() if seed is None else seed
     cases = task.cases(seed)
-    run = run_submission(code, task.name, [(c.args, c.kwargs) for c in cases], filename=filename,
-                         limits=limits, backend=backend)
+    run = run_submission(
+        code,
+        task.name,
+        [(c.args, c.kwargs) for c in cases],
+        filename=filename,
+        limits=limits,
+        backend=backend,
+    )
     grades = []
     for case, outcome in zip(cases, run.cases, strict=True):
         if outcome.status == OK:
@@ -74,7 +87,9 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202
 
 def safe(text: str) -> str:
     """Text the learner's code printed or raised, with every control and bidi character made visible."""
-    return _UNSAFE.sub(lambda m: chr(0x2400 + ord(m.group())) if ord(m.group()) < 0x20 else f"<U+{ord(m.group()):04X}>", text)
+    return _UNSAFE.sub(
+        lambda m: chr(0x2400 + ord(m.group())) if ord(m.group()) < 0x20 else f"<U+{ord(m.group()):04X}>", text
+    )
 
 
 def _fmt(value) -> str:
@@ -112,7 +127,8 @@ def table(expected: np.ndarray, got: np.ndarray, index: tuple[int, ...], window:
 
 def text_table(header, rows, mark) -> list[str]:
     cells = [[""] + header] + [
-        [cell if (i, j - 1) != mark else f"[{cell}]" for j, cell in enumerate(row)] for i, row in enumerate(rows)
+        [cell if (i, j - 1) != mark else f"[{cell}]" for j, cell in enumerate(row)]
+        for i, row in enumerate(rows)
     ]
     widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))]
     return ["  " + "  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in cells]
@@ -129,14 +145,16 @@ def mismatch_text(m: G.Mismatch) -> str:
         return _("{name} should be an array, got {got}").format(name=m.output, got=m.got)
     if m.kind == G.SHAPE:
         return _("{name} has shape {got}, expected {exp}").format(
-            name=m.output, got=list(m.got.shape), exp=list(m.expected.shape))
+            name=m.output, got=list(m.got.shape), exp=list(m.expected.shape)
+        )
     if m.kind == G.DTYPE:
         want = _("boolean") if m.expected.dtype == np.bool_ else _("floating-point")
         return _("{name} has dtype {got}, expected {want}").format(name=m.output, got=m.detail, want=want)
     if m.kind == G.NO_ERROR:
         return _("these inputs must be refused (raise an error), but the function returned")
     return _("{name} differs at {index}: expected {exp}, got {got}").format(
-        name=m.output, index=one_based(m.index), exp=_fmt(m.expected[m.index]), got=_fmt(m.got[m.index]))
+        name=m.output, index=one_based(m.index), exp=_fmt(m.expected[m.index]), got=_fmt(m.got[m.index])
+    )
 
 
 def outcome_text(outcome, limits: Limits) -> str:
@@ -158,7 +176,9 @@ def load_text(run: RunResult) -> str | None:
     if run.load == "ok":
         return None
     if run.load == "syntax":
-        return _("syntax error at line {line}: {message}").format(line=d.get("line"), message=d.get("message"))
+        return _("syntax error at line {line}: {message}").format(
+            line=d.get("line"), message=d.get("message")
+        )
     if run.load == "error":
         return _("the module failed to load: {type}").format(type=d.get("type"))
     if run.load == "missing":
@@ -201,8 +221,12 @@ def lines(v: Verdict, *, render_wording=None) -> list[str]:
         if g.mistake is not None:
             named.add(g.mistake.id)
             where = g.mistake.section + (" 常见误区" if g.mistake.verbatim else "")
-            out.append("      " + _("mistake ({id}): {wording} — {where}").format(
-                id=g.mistake.id, wording=render(g.mistake.wording), where=where))
+            out.append(
+                "      "
+                + _("mistake ({id}): {wording} — {where}").format(
+                    id=g.mistake.id, wording=render(g.mistake.wording), where=where
+                )
+            )
         elif g.mismatch.kind == G.VALUE and g.mismatch.index is not None:
             title, header, e_rows, g_rows, mark = table(g.mismatch.expected, g.mismatch.got, g.mismatch.index)
             out.append("      " + (_("expected {title}").format(title=title) if title else _("expected")))
@@ -221,23 +245,44 @@ def lines(v: Verdict, *, render_wording=None) -> list[str]:
 def to_json(v: Verdict) -> dict:
     cases = []
     for g, outcome in zip(v.grades, v.outcomes, strict=True):
-        entry = {"name": g.case.name, "status": g.status, "pitfall": g.case.pitfall,
-                 "inputs": g.case.describe_inputs()}
+        entry = {
+            "name": g.case.name,
+            "status": g.status,
+            "pitfall": g.case.pitfall,
+            "inputs": g.case.describe_inputs(),
+        }
         if g.status == G.ERROR:
             entry["error"] = outcome_text(outcome, v.run.limits)
             entry["traceback"] = outcome.traceback or None
         if g.mismatch is not None:
-            entry["mismatch"] = {"kind": g.mismatch.kind, "output": g.mismatch.output, "message": mismatch_text(g.mismatch),
-                                 "index_1based": [i + 1 for i in g.mismatch.index] if g.mismatch.index is not None else None}
+            entry["mismatch"] = {
+                "kind": g.mismatch.kind,
+                "output": g.mismatch.output,
+                "message": mismatch_text(g.mismatch),
+                "index_1based": [i + 1 for i in g.mismatch.index] if g.mismatch.index is not None else None,
+            }
             entry["step"] = g.step
         if g.mistake is not None:
-            entry["mistake"] = {"id": g.mistake.id, "section": g.mistake.section, "wording": g.mistake.wording}
+            entry["mistake"] = {
+                "id": g.mistake.id,
+                "section": g.mistake.section,
+                "wording": g.mistake.wording,
+            }
         cases.append(entry)
     return {
-        "task": v.task.name, "section": v.task.section, "seed": v.seed, "passed": v.passed, "total": len(v.grades),
-        "all_passed": v.all_passed, "load": v.run.load, "load_error": load_text(v.run),
-        "mistakes": [m.id for m in v.mistakes], "elapsed_s": round(v.run.elapsed_s, 3),
-        "output": v.run.output, "output_truncated": v.run.output_dropped, "cases": cases,
+        "task": v.task.name,
+        "section": v.task.section,
+        "seed": v.seed,
+        "passed": v.passed,
+        "total": len(v.grades),
+        "all_passed": v.all_passed,
+        "load": v.run.load,
+        "load_error": load_text(v.run),
+        "mistakes": [m.id for m in v.mistakes],
+        "elapsed_s": round(v.run.elapsed_s, 3),
+        "output": v.run.output,
+        "output_truncated": v.run.output_dropped,
+        "cases": cases,
     }
 
 
@@ -245,8 +290,21 @@ def attempt_record(v: Verdict) -> dict:
     """What the store keeps of a run (besides the code, the task and the time): Store.record_code_attempt's
     keyword arguments."""
     doc = to_json(v)
-    cases = [{"name": c["name"], "status": c["status"], "pitfall": c["pitfall"],
-              "mistake": (c.get("mistake") or {}).get("id")} for c in doc["cases"]]
-    return {"seed": v.seed, "passed": v.passed, "total": len(v.grades), "all_passed": v.all_passed,
-            "mistakes": doc["mistakes"], "results": {"load": doc["load"], "cases": cases},
-            "elapsed_ms": int(v.run.elapsed_s * 1000)}
+    cases = [
+        {
+            "name": c["name"],
+            "status": c["status"],
+            "pitfall": c["pitfall"],
+            "mistake": (c.get("mistake") or {}).get("id"),
+        }
+        for c in doc["cases"]
+    ]
+    return {
+        "seed": v.seed,
+        "passed": v.passed,
+        "total": len(v.grades),
+        "all_passed": v.all_passed,
+        "mistakes": doc["mistakes"],
+        "results": {"load": doc["load"], "cases": cases},
+        "elapsed_ms": int(v.run.elapsed_s * 1000),
+    }

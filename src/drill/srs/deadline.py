@@ -149,7 +149,6 @@ class NewCardPace:
         return self.needed_per_day <= self.limit
 
 
-
 def new_card_pace(remaining_new: int, days_left: int, limit: int, *, settle_days: int = 2) -> NewCardPace:
     """The pace that introduces every new card at least ``settle_days`` before the day (when there is room)."""
     days = max(1, days_left - settle_days) if days_left > settle_days else max(1, days_left)

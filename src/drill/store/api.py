@@ -182,9 +182,14 @@ class Store:
     # -- reviewing -----------------------------------------------------------------------------------
 
     def grade(
-        self, card_id: str, rating: int, now: datetime, duration_ms: int | None = None, *,
+        self,
+        card_id: str,
+        rating: int,
+        now: datetime,
+        duration_ms: int | None = None,
+        *,
         session_id: int | None = None,
-    ) -> GradeResult:  # fmt: skip
+    ) -> GradeResult:
         """Grade a card (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``.
 
         One short write transaction: the card's state is read, scheduled by ``drill.srs.schedule``, written
@@ -243,9 +248,14 @@ class Store:
         return browsing.card_info(self, card_id, now)
 
     def browse(
-        self, text: str | None = None, section: str | None = None, state: str | None = None, *,
-        now: datetime | None = None, limit: int | None = None,
-    ) -> list[BrowseRow]:  # fmt: skip
+        self,
+        text: str | None = None,
+        section: str | None = None,
+        state: str | None = None,
+        *,
+        now: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[BrowseRow]:
         """Cards of the active packs with their state. ``text`` matches the content id or section
         (content text lives in the Library, so the TUI filters on text itself); ``state`` is one of
         ``drill.store.types.BROWSE_STATES``."""
@@ -286,9 +296,12 @@ class Store:
     # -- quizzes and sessions ------------------------------------------------------------------------
 
     def record_quiz_attempt(
-        self, started_at: datetime, finished_at: datetime | None, settings: dict[str, Any],
+        self,
+        started_at: datetime,
+        finished_at: datetime | None,
+        settings: dict[str, Any],
         answers: Iterable[QuizAnswerRecord],
-    ) -> int:  # fmt: skip
+    ) -> int:
         """Store one quiz attempt with its answers (score and total computed from them); returns its id."""
         return sessions.record_quiz_attempt(self, started_at, finished_at, settings, answers)
 

@@ -32,14 +32,24 @@ def entries(store: Store, conn: Connection, where) -> list[ReviewEntry]:
     )
     return [
         ReviewEntry(
-            log_id=r.id, card_id=r.content_id, pack=r.pack, section=r.section, rating=r.rating,
-            reviewed_at=as_utc(r.reviewed_at), duration_ms=r.duration_ms, state_before=Phase(r.state_before),
-            state_after=Phase(r.state_after), stability_after=r.stability_after,
-            difficulty_after=r.difficulty_after, due_after=as_utc(r.due_after),
-            scheduled_days=r.scheduled_days, elapsed_days=r.elapsed_days, session_id=r.session_id,
+            log_id=r.id,
+            card_id=r.content_id,
+            pack=r.pack,
+            section=r.section,
+            rating=r.rating,
+            reviewed_at=as_utc(r.reviewed_at),
+            duration_ms=r.duration_ms,
+            state_before=Phase(r.state_before),
+            state_after=Phase(r.state_after),
+            stability_after=r.stability_after,
+            difficulty_after=r.difficulty_after,
+            due_after=as_utc(r.due_after),
+            scheduled_days=r.scheduled_days,
+            elapsed_days=r.elapsed_days,
+            session_id=r.session_id,
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def card_info(store: Store, card_id: str, now: datetime | None = None) -> CardInfo:
@@ -51,13 +61,24 @@ def card_info(store: Store, card_id: str, now: datetime | None = None) -> CardIn
         history = entries(store, conn, [logs_t.c.card_id == row_id])
     is_new = state.state is Phase.NEW
     return CardInfo(
-        card_id=card_id, pack=pack, section=section, retired=bool(retired), kind=state.state,
-        step=state.step, stability=state.stability, difficulty=state.difficulty,
+        card_id=card_id,
+        pack=pack,
+        section=section,
+        retired=bool(retired),
+        kind=state.state,
+        step=state.step,
+        stability=state.stability,
+        difficulty=state.difficulty,
         retrievability=None if is_new else retrievability(state, now, store.config),
-        due=None if is_new else state.due, last_review=state.last_review, reps=state.reps,
-        lapses=state.lapses, suspended=flags.suspended, buried_until=flags.buried_until,
-        leech=flags.leech, history=history,
-    )  # fmt: skip
+        due=None if is_new else state.due,
+        last_review=state.last_review,
+        reps=state.reps,
+        lapses=state.lapses,
+        suspended=flags.suspended,
+        buried_until=flags.buried_until,
+        leech=flags.leech,
+        history=history,
+    )
 
 
 def browse(
@@ -78,12 +99,21 @@ def browse(
     query = in_scope(
         store,
         select(
-            cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state, states_t.c.due,
-            states_t.c.stability, states_t.c.difficulty, states_t.c.reps, states_t.c.lapses,
-            states_t.c.suspended, states_t.c.buried_until, states_t.c.leech,
+            cards_t.c.content_id,
+            cards_t.c.pack,
+            cards_t.c.section,
+            states_t.c.state,
+            states_t.c.due,
+            states_t.c.stability,
+            states_t.c.difficulty,
+            states_t.c.reps,
+            states_t.c.lapses,
+            states_t.c.suspended,
+            states_t.c.buried_until,
+            states_t.c.leech,
         ).select_from(join),
         section,
-    )  # fmt: skip
+    )
     if text:
         pattern = f"%{_escape_like(text.lower())}%"
         query = query.where(
@@ -110,13 +140,21 @@ def browse(
         rows = conn.execute(query).all()
     return [
         BrowseRow(
-            card_id=r.content_id, pack=r.pack, section=r.section, kind=Phase(r.state or Phase.NEW.value),
-            due=None if r.state in (None, Phase.NEW.value) else as_utc(r.due), stability=r.stability,
-            difficulty=r.difficulty, reps=r.reps or 0, lapses=r.lapses or 0, suspended=bool(r.suspended),
-            buried=r.buried_until is not None and as_utc(r.buried_until) > now, leech=bool(r.leech),
+            card_id=r.content_id,
+            pack=r.pack,
+            section=r.section,
+            kind=Phase(r.state or Phase.NEW.value),
+            due=None if r.state in (None, Phase.NEW.value) else as_utc(r.due),
+            stability=r.stability,
+            difficulty=r.difficulty,
+            reps=r.reps or 0,
+            lapses=r.lapses or 0,
+            suspended=bool(r.suspended),
+            buried=r.buried_until is not None and as_utc(r.buried_until) > now,
+            leech=bool(r.leech),
         )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 def review_logs(store: Store, since: datetime | None = None) -> list[ReviewEntry]:

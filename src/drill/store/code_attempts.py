@@ -46,26 +46,60 @@ class CodeTaskStatus:
     solution_seen: bool
 
 
-def record_attempt(store: Store, task: str, code: str, ran_at: datetime, *, seed: int, backend: str, passed: int,
-                   total: int, all_passed: bool, mistakes, results: dict, elapsed_ms: int,
-                   writing_ms: int | None = None) -> int:
+def record_attempt(
+    store: Store,
+    task: str,
+    code: str,
+    ran_at: datetime,
+    *,
+    seed: int,
+    backend: str,
+    passed: int,
+    total: int,
+    all_passed: bool,
+    mistakes,
+    results: dict,
+    elapsed_ms: int,
+    writing_ms: int | None = None,
+) -> int:
     ran_at = aware(ran_at, "ran_at")
     with store.transaction(write=True) as conn:
         return conn.execute(
-            insert(code_attempts_t).values(
-                user_id=store.user_id, task=task, ran_at=ran_at, code=code, seed=int(seed), backend=backend,
-                passed=int(passed), total=int(total), all_passed=bool(all_passed), mistakes=list(mistakes),
-                results=dict(results), elapsed_ms=int(elapsed_ms),
+            insert(code_attempts_t)
+            .values(
+                user_id=store.user_id,
+                task=task,
+                ran_at=ran_at,
+                code=code,
+                seed=int(seed),
+                backend=backend,
+                passed=int(passed),
+                total=int(total),
+                all_passed=bool(all_passed),
+                mistakes=list(mistakes),
+                results=dict(results),
+                elapsed_ms=int(elapsed_ms),
                 writing_ms=None if writing_ms is None else int(writing_ms),
-            ).returning(code_attempts_t.c.id)
+            )
+            .returning(code_attempts_t.c.id)
         ).scalar_one()
 
 
 def _record(row) -> CodeAttemptRecord:
     return CodeAttemptRecord(
-        id=row.id, task=row.task, ran_at=row.ran_at, code=row.code, seed=row.seed, backend=row.backend,
-        passed=row.passed, total=row.total, all_passed=bool(row.all_passed), mistakes=tuple(row.mistakes or ()),
-        results=row.results or {}, elapsed_ms=row.elapsed_ms, writing_ms=row.writing_ms,
+        id=row.id,
+        task=row.task,
+        ran_at=row.ran_at,
+        code=row.code,
+        seed=row.seed,
+        backend=row.backend,
+        passed=row.passed,
+        total=row.total,
+        all_passed=bool(row.all_passed),
+        mistakes=tuple(row.mistakes or ()),
+        results=row.results or {},
+        elapsed_ms=row.elapsed_ms,
+        writing_ms=row.writing_ms,
     )
 
 
@@ -90,17 +124,25 @@ def record_solution_view(store: Store, task: str, now: datetime, reason: str) ->
     if reason not in (PASSED, ASKED):
         raise ValueError(f"reason must be {PASSED!r} or {ASKED!r}, got {reason!r}")
     with store.transaction(write=True) as conn:
-        conn.execute(insert(solution_views_t).values(user_id=store.user_id, task=task, shown_at=aware(now),
-                                                     reason=reason))
+        conn.execute(
+            insert(solution_views_t).values(
+                user_id=store.user_id, task=task, shown_at=aware(now), reason=reason
+            )
+        )
 
 
 def may_show_solution(store: Store, task: str) -> bool:
     """True once the task has been passed, or the solution was asked for (and that was recorded)."""
     t, v = code_attempts_t, solution_views_t
     with store.transaction() as conn:
-        passed = conn.execute(select(func.count()).where(t.c.user_id == store.user_id, t.c.task == task,
-                                                         t.c.all_passed.is_(True))).scalar_one()
-        asked = conn.execute(select(func.count()).where(v.c.user_id == store.user_id, v.c.task == task)).scalar_one()
+        passed = conn.execute(
+            select(func.count()).where(
+                t.c.user_id == store.user_id, t.c.task == task, t.c.all_passed.is_(True)
+            )
+        ).scalar_one()
+        asked = conn.execute(
+            select(func.count()).where(v.c.user_id == store.user_id, v.c.task == task)
+        ).scalar_one()
     return bool(passed or asked)
 
 
@@ -111,7 +153,8 @@ def status(store: Store) -> dict[str, CodeTaskStatus]:
     with store.transaction() as conn:
         rows = conn.execute(
             select(t.c.task, func.count(), func.max(t.c.ran_at), func.sum(case((t.c.all_passed, 1), else_=0)))
-            .where(t.c.user_id == store.user_id).group_by(t.c.task)
+            .where(t.c.user_id == store.user_id)
+            .group_by(t.c.task)
         ).all()
         last = {}
         for task, all_passed in conn.execute(

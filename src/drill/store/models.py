@@ -123,7 +123,9 @@ class CardState(Base):
     __table_args__ = (
         # The next-due query: WHERE user_id = ? AND suspended = false AND due <= ? ORDER BY due; and the
         # next-new query: ... AND due IS NULL ORDER BY card_pack, card_position, card_id (content order).
-        Index("ix_card_states_next_due", "user_id", "suspended", "due", "card_pack", "card_position", "card_id"),
+        Index(
+            "ix_card_states_next_due", "user_id", "suspended", "due", "card_pack", "card_position", "card_id"
+        ),
         # Due learning and relearning cards (no daily limit: counted in full) without reading due reviews:
         # the queue's WHERE state != 'review' (written as this literal, so the planners can match it).
         Index(
@@ -298,9 +300,13 @@ class CodeAttempt(Base):
     total: Mapped[int] = mapped_column(Integer)
     all_passed: Mapped[bool] = mapped_column(Boolean)
     mistakes: Mapped[list] = mapped_column(JSON)  # ids from drill.engine.mistakes, in the order first met
-    results: Mapped[dict] = mapped_column(JSON)  # per case: name, status, mistake (the --json document's cases)
+    results: Mapped[dict] = mapped_column(
+        JSON
+    )  # per case: name, status, mistake (the --json document's cases)
     elapsed_ms: Mapped[int] = mapped_column(Integer)  # the run
-    writing_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)  # time spent writing since the last run
+    writing_ms: Mapped[int | None] = mapped_column(
+        Integer, nullable=True
+    )  # time spent writing since the last run
 
 
 class CodeSolutionView(Base):

@@ -66,13 +66,21 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
     )
     query = (
         select(
-            cards_t.c.content_id, cards_t.c.section, states_t.c.state, states_t.c.step, states_t.c.stability,
-            states_t.c.difficulty, states_t.c.due, states_t.c.last_review, states_t.c.reps, states_t.c.lapses,
+            cards_t.c.content_id,
+            cards_t.c.section,
+            states_t.c.state,
+            states_t.c.step,
+            states_t.c.stability,
+            states_t.c.difficulty,
+            states_t.c.due,
+            states_t.c.last_review,
+            states_t.c.reps,
+            states_t.c.lapses,
         )
         .select_from(join)
         .where(cards_t.c.retired.is_(False), states_t.c.suspended.is_not(True))
         .order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
-    )  # fmt: skip
+    )
     if store.packs is not None:
         query = query.where(cards_t.c.pack.in_(store.packs))
     out = []
@@ -82,9 +90,15 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
                 state = CardState(state=Phase.NEW, step=0, due=NEW_DUE)
             else:
                 state = CardState(
-                    state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
-                    due=row.due, last_review=row.last_review, reps=row.reps, lapses=row.lapses,
-                )  # fmt: skip
+                    state=Phase(row.state),
+                    step=row.step,
+                    stability=row.stability,
+                    difficulty=row.difficulty,
+                    due=row.due,
+                    last_review=row.last_review,
+                    reps=row.reps,
+                    lapses=row.lapses,
+                )
             out.append((row.content_id, row.section, state))
     return out
 
@@ -120,20 +134,29 @@ def set_plan(store: Store, interview_day: date, target: float, now: datetime) ->
         )
         rows = conn.execute(
             select(
-                states_t.c.card_id, states_t.c.state, states_t.c.step, states_t.c.stability,
-                states_t.c.difficulty, states_t.c.due, states_t.c.last_review,
+                states_t.c.card_id,
+                states_t.c.state,
+                states_t.c.step,
+                states_t.c.stability,
+                states_t.c.difficulty,
+                states_t.c.due,
+                states_t.c.last_review,
             ).where(
                 states_t.c.user_id == store.user_id,
                 states_t.c.state != Phase.NEW.value,
                 states_t.c.due > deadline.at,
             )
-        ).all()  # fmt: skip
+        ).all()
         moved = []
         for row in rows:
             state = CardState(
-                state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
-                due=row.due, last_review=row.last_review,
-            )  # fmt: skip
+                state=Phase(row.state),
+                step=row.step,
+                stability=row.stability,
+                difficulty=row.difficulty,
+                due=row.due,
+                last_review=row.last_review,
+            )
             due = planned_due(state, deadline, store.config)
             if due < state.due:
                 moved.append({"b_card": row.card_id, "b_due": due, "b_own": state.due})

@@ -124,9 +124,17 @@ def due_query(store: Store, section: str | None, include_reviews: bool) -> Selec
     from drill.store.tables import cards_t, states_t
 
     query = _studied(
-        store, section, cards_t.c.content_id, cards_t.c.pack, cards_t.c.section, states_t.c.state,
-        states_t.c.due, states_t.c.reps, states_t.c.lapses, due="due",
-    )  # fmt: skip
+        store,
+        section,
+        cards_t.c.content_id,
+        cards_t.c.pack,
+        cards_t.c.section,
+        states_t.c.state,
+        states_t.c.due,
+        states_t.c.reps,
+        states_t.c.lapses,
+        due="due",
+    )
     if not include_reviews:
         # 'review' inline, not a bound parameter: the planners match this term against the WHERE of the
         # partial index ix_card_states_not_review (models.NOT_REVIEW), so due reviews are not read.

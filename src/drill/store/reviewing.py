@@ -15,7 +15,7 @@ from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_d
 from drill.srs.deadline import apply_deadline
 from drill.store import undoing
 from drill.store.review_days import count_grade, review_day_fields
-from drill.store.tables import logs_t, states_t
+from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
 from drill.store.types import GradeResult, UndoResult
 
@@ -57,9 +57,15 @@ def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, 
     if row.state == Phase.NEW.value:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), flags
     state = CardState(
-        state=Phase(row.state), step=row.step, stability=row.stability, difficulty=row.difficulty,
-        due=row.due, last_review=row.last_review, reps=row.reps, lapses=row.lapses,
-    )  # fmt: skip
+        state=Phase(row.state),
+        step=row.step,
+        stability=row.stability,
+        difficulty=row.difficulty,
+        due=row.due,
+        last_review=row.last_review,
+        reps=row.reps,
+        lapses=row.lapses,
+    )
     return state, flags
 
 
@@ -70,14 +76,27 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
         pack, position = conn.execute(
             select(cards_t.c.pack, cards_t.c.position).where(cards_t.c.id == row_id)
         ).one()  # the copies the new-card order reads (drill.store.queue.new_query)
-        conn.execute(insert(states_t), {"user_id": store.user_id, "card_id": row_id, "card_pack": pack,
-                                        "card_position": position, **values})  # fmt: skip
+        conn.execute(
+            insert(states_t),
+            {
+                "user_id": store.user_id,
+                "card_id": row_id,
+                "card_pack": pack,
+                "card_position": position,
+                **values,
+            },
+        )
 
 
 def grade(
-    store: Store, card_id: str, rating: int, now: datetime, duration_ms: int | None = None, *,
+    store: Store,
+    card_id: str,
+    rating: int,
+    now: datetime,
+    duration_ms: int | None = None,
+    *,
     session_id: int | None = None,
-) -> GradeResult:  # fmt: skip
+) -> GradeResult:
     now = aware(now)
     rated = to_grade(rating)
     config = store.config
@@ -90,30 +109,61 @@ def grade(
         became_leech = is_leech(outcome, config)
         leech = flags.leech or became_leech
         suspended = flags.suspended or (became_leech and leech_suspends(config))
-        _write_state(store, conn, row_id, flags.exists, {
-            "state": after.state.value, "step": after.step, "stability": after.stability,
-            "difficulty": after.difficulty, "due": after.due, "last_review": after.last_review,
-            "reps": after.reps, "lapses": after.lapses, "suspended": suspended,
-            "buried_until": flags.buried_until, "leech": leech,
-            "fsrs_due": own.after.due if outcome is not own else None,
-        })  # fmt: skip
+        _write_state(
+            store,
+            conn,
+            row_id,
+            flags.exists,
+            {
+                "state": after.state.value,
+                "step": after.step,
+                "stability": after.stability,
+                "difficulty": after.difficulty,
+                "due": after.due,
+                "last_review": after.last_review,
+                "reps": after.reps,
+                "lapses": after.lapses,
+                "suspended": suspended,
+                "buried_until": flags.buried_until,
+                "leech": leech,
+                "fsrs_due": own.after.due if outcome is not own else None,
+            },
+        )
         is_new = before.state is Phase.NEW
         day, first_of_day = review_day_fields(now, before.last_review, config.day_starts_at, store.tz)
-        log_id = conn.execute(_INSERT_LOG, {
-            "user_id": store.user_id, "card_id": row_id, "session_id": session_id, "rating": int(rated),
-            "reviewed_at": now, "duration_ms": duration_ms,
-            "state_before": before.state.value, "step_before": before.step,
-            "stability_before": before.stability, "difficulty_before": before.difficulty,
-            "due_before": None if is_new else before.due, "last_review_before": before.last_review,
-            "reps_before": before.reps, "lapses_before": before.lapses,
-            "suspended_before": flags.suspended, "buried_until_before": flags.buried_until,
-            "leech_before": flags.leech, "fsrs_due_before": flags.fsrs_due,
-            "state_after": after.state.value, "step_after": after.step,
-            "stability_after": after.stability, "difficulty_after": after.difficulty,
-            "due_after": after.due, "scheduled_days": outcome.scheduled_days,
-            "elapsed_days": outcome.elapsed_days, "leech_after": leech,
-            "study_day": day, "first_of_day": first_of_day,
-        }).scalar_one()  # fmt: skip
+        log_id = conn.execute(
+            _INSERT_LOG,
+            {
+                "user_id": store.user_id,
+                "card_id": row_id,
+                "session_id": session_id,
+                "rating": int(rated),
+                "reviewed_at": now,
+                "duration_ms": duration_ms,
+                "state_before": before.state.value,
+                "step_before": before.step,
+                "stability_before": before.stability,
+                "difficulty_before": before.difficulty,
+                "due_before": None if is_new else before.due,
+                "last_review_before": before.last_review,
+                "reps_before": before.reps,
+                "lapses_before": before.lapses,
+                "suspended_before": flags.suspended,
+                "buried_until_before": flags.buried_until,
+                "leech_before": flags.leech,
+                "fsrs_due_before": flags.fsrs_due,
+                "state_after": after.state.value,
+                "step_after": after.step,
+                "stability_after": after.stability,
+                "difficulty_after": after.difficulty,
+                "due_after": after.due,
+                "scheduled_days": outcome.scheduled_days,
+                "elapsed_days": outcome.elapsed_days,
+                "leech_after": leech,
+                "study_day": day,
+                "first_of_day": first_of_day,
+            },
+        ).scalar_one()
         count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms)
     undoing.record(store, undoing.Action(undoing.GRADE, [card_id], log_id=log_id))
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
@@ -147,8 +197,15 @@ def set_flags(store: Store, card_id: str, *, action: str | None = None, **values
         row_id = store.card_row(conn, card_id)[0]
         before = undoing.snapshot(store, conn, [row_id])
         if before[row_id] is None:
-            values = {"state": Phase.NEW.value, "step": 0, "reps": 0, "lapses": 0, "suspended": False,
-                      "leech": False, **values}  # fmt: skip
+            values = {
+                "state": Phase.NEW.value,
+                "step": 0,
+                "reps": 0,
+                "lapses": 0,
+                "suspended": False,
+                "leech": False,
+                **values,
+            }
         _write_state(store, conn, row_id, before[row_id] is not None, values)
     if action is not None:
         undoing.record(store, undoing.Action(action, [card_id], before))
@@ -156,8 +213,12 @@ def set_flags(store: Store, card_id: str, *, action: str | None = None, **values
 
 def bury(store: Store, card_id: str, now: datetime) -> None:
     now = aware(now)
-    set_flags(store, card_id, action=undoing.BURY,
-              buried_until=next_day_start(now, store.config.day_starts_at, store.tz))  # fmt: skip
+    set_flags(
+        store,
+        card_id,
+        action=undoing.BURY,
+        buried_until=next_day_start(now, store.config.day_starts_at, store.tz),
+    )
 
 
 def make_due_now(store: Store, card_ids: Iterable[str], now: datetime) -> int:

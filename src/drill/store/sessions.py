@@ -31,21 +31,32 @@ def record_quiz_attempt(
         attempt_id = conn.execute(
             insert(attempts_t)
             .values(
-                user_id=store.user_id, started_at=started_at, finished_at=finished_at,
-                settings=dict(settings), score=sum(1 for a in answers if a.correct), total=len(answers),
+                user_id=store.user_id,
+                started_at=started_at,
+                finished_at=finished_at,
+                settings=dict(settings),
+                score=sum(1 for a in answers if a.correct),
+                total=len(answers),
             )
             .returning(attempts_t.c.id)
-        ).scalar_one()  # fmt: skip
+        ).scalar_one()
         if answers:
             conn.execute(
                 insert(answers_t),
                 [
-                    {"attempt_id": attempt_id, "item_id": a.item_id, "kind": a.kind, "chosen": a.chosen,
-                     "correct": a.correct, "timed_out": a.timed_out, "duration_ms": a.duration_ms,
-                     "answered_at": aware(a.answered_at, "answered_at")}
+                    {
+                        "attempt_id": attempt_id,
+                        "item_id": a.item_id,
+                        "kind": a.kind,
+                        "chosen": a.chosen,
+                        "correct": a.correct,
+                        "timed_out": a.timed_out,
+                        "duration_ms": a.duration_ms,
+                        "answered_at": aware(a.answered_at, "answered_at"),
+                    }
                     for a in answers
                 ],
-            )  # fmt: skip
+            )
     return attempt_id
 
 

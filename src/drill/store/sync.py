@@ -53,17 +53,27 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
             (row.pack, row.content_id): row
             for row in conn.execute(
                 select(
-                    cards_t.c.id, cards_t.c.pack, cards_t.c.content_id, cards_t.c.section,
-                    cards_t.c.position, cards_t.c.retired,
+                    cards_t.c.id,
+                    cards_t.c.pack,
+                    cards_t.c.content_id,
+                    cards_t.c.section,
+                    cards_t.c.position,
+                    cards_t.c.retired,
                 ).where(cards_t.c.pack.in_(store.packs))
             )
-        }  # fmt: skip
+        }
         new_rows = [
-            {"pack": pack, "content_id": cid, "section": section, "position": pos, "retired": False,
-             "created_at": now}
+            {
+                "pack": pack,
+                "content_id": cid,
+                "section": section,
+                "position": pos,
+                "retired": False,
+                "created_at": now,
+            }
             for (pack, cid), (section, pos) in wanted.items()
             if (pack, cid) not in existing
-        ]  # fmt: skip
+        ]
         if new_rows:
             conn.execute(insert_ignore(conn, cards_t), new_rows)
             counts["added"] = len(new_rows)
@@ -89,15 +99,25 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
                 conn.execute(update(states_t).where(states_t.c.card_id == row.id).values(card_position=pos))
         # Every card gets a state row for this user ("new", due NULL): see queue.new_query.
         missing = (
-            select(literal(store.user_id), cards_t.c.id, cards_t.c.pack, cards_t.c.position,
-                   literal(Phase.NEW.value), literal(0), literal(0), literal(0), literal(False), literal(False))
+            select(
+                literal(store.user_id),
+                cards_t.c.id,
+                cards_t.c.pack,
+                cards_t.c.position,
+                literal(Phase.NEW.value),
+                literal(0),
+                literal(0),
+                literal(0),
+                literal(False),
+                literal(False),
+            )
             .where(cards_t.c.pack.in_(store.packs))
             .where(
                 ~select(states_t.c.card_id)
                 .where(states_t.c.user_id == store.user_id, states_t.c.card_id == cards_t.c.id)
                 .exists()
             )
-        )  # fmt: skip
+        )
         conn.execute(
             insert(states_t).from_select(
                 [

@@ -27,8 +27,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from drill.store.api import Store
 
 GRADE, SUSPEND, UNSUSPEND, BURY, UNBURY, MAKE_DUE, RESET = (
-    "grade", "suspend", "unsuspend", "bury", "unbury", "make-due", "reset",
-)  # fmt: skip
+    "grade",
+    "suspend",
+    "unsuspend",
+    "bury",
+    "unbury",
+    "make-due",
+    "reset",
+)
 _STATE_COLUMNS = [c.name for c in states_t.columns if c.name not in ("user_id", "card_id")]
 
 
@@ -70,8 +76,13 @@ def undo(store: Store) -> UndoResult | None:
                 result = _undo_grade(store, conn, log)
             else:
                 _restore_rows(store, conn, action.rows)
-                result = UndoResult(action.card_ids[0] if action.card_ids else "", 0, None, action.kind,
-                                    tuple(action.card_ids))  # fmt: skip
+                result = UndoResult(
+                    action.card_ids[0] if action.card_ids else "",
+                    0,
+                    None,
+                    action.kind,
+                    tuple(action.card_ids),
+                )
         store._undo.pop()
         return result
     with store.transaction(write=True) as conn:  # nothing this session: the user's latest grade
@@ -102,16 +113,31 @@ def _undo_grade(store: Store, conn: Connection, log) -> UndoResult:
     conn.execute(
         update(states_t).where(states_t.c.user_id == store.user_id, states_t.c.card_id == log.card_id),
         {
-            "state": log.state_before, "step": log.step_before, "stability": log.stability_before,
-            "difficulty": log.difficulty_before, "due": log.due_before,
-            "last_review": log.last_review_before, "reps": log.reps_before, "lapses": log.lapses_before,
-            "suspended": log.suspended_before, "buried_until": log.buried_until_before,
-            "leech": log.leech_before, "fsrs_due": log.fsrs_due_before,
+            "state": log.state_before,
+            "step": log.step_before,
+            "stability": log.stability_before,
+            "difficulty": log.difficulty_before,
+            "due": log.due_before,
+            "last_review": log.last_review_before,
+            "reps": log.reps_before,
+            "lapses": log.lapses_before,
+            "suspended": log.suspended_before,
+            "buried_until": log.buried_until_before,
+            "leech": log.leech_before,
+            "fsrs_due": log.fsrs_due_before,
         },
-    )  # fmt: skip
+    )
     conn.execute(delete(logs_t).where(logs_t.c.id == log.id))
-    count_grade(conn, store.user_id, log.card_id, log.study_day, log.first_of_day, log.rating,
-                log.duration_ms, sign=-1)  # fmt: skip
+    count_grade(
+        conn,
+        store.user_id,
+        log.card_id,
+        log.study_day,
+        log.first_of_day,
+        log.rating,
+        log.duration_ms,
+        sign=-1,
+    )
     return UndoResult(log.content_id, log.rating, as_utc(log.reviewed_at))
 
 
@@ -130,6 +156,17 @@ def _restore_rows(store: Store, conn: Connection, rows: dict[int, dict[str, Any]
 
 def reset_values() -> dict[str, Any]:
     """A state row that makes a card new again (its review history is kept)."""
-    return {"state": Phase.NEW.value, "step": 0, "stability": None, "difficulty": None, "due": None,
-            "last_review": None, "reps": 0, "lapses": 0, "suspended": False, "buried_until": None,
-            "leech": False, "fsrs_due": None}  # fmt: skip
+    return {
+        "state": Phase.NEW.value,
+        "step": 0,
+        "stability": None,
+        "difficulty": None,
+        "due": None,
+        "last_review": None,
+        "reps": 0,
+        "lapses": 0,
+        "suspended": False,
+        "buried_until": None,
+        "leech": False,
+        "fsrs_due": None,
+    }

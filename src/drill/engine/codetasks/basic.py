@@ -48,8 +48,11 @@ def softmax_cases(rng) -> list[Case]:
         cases.append(Case(f"random-{i + 1}", (rng.normal(0, 3, shape),)))
     rows = rng.normal(0, 2, (3, 5))
     cases += [
-        Case("large-logits", (np.array([[1000.0, 1001.0, 1002.0], [-1000.0, -999.0, -1001.0]]) + rows[:2, :3],),
-             pitfall="softmax/no-max-subtraction"),
+        Case(
+            "large-logits",
+            (np.array([[1000.0, 1001.0, 1002.0], [-1000.0, -999.0, -1001.0]]) + rows[:2, :3],),
+            pitfall="softmax/no-max-subtraction",
+        ),
         Case("rows-not-columns", (rows,), pitfall="softmax/wrong-axis"),
         Case("batch-axes", (rng.normal(0, 1, (2, 3, 4)),), pitfall="softmax/whole-array"),
         Case("sums-to-one", (rng.normal(0, 1, (2, 4)),), pitfall="softmax/sigmoid"),
@@ -59,8 +62,11 @@ def softmax_cases(rng) -> list[Case]:
 
 
 def _qkv(rng, lead, s_q, s_k, d_k, d_v, scale=1.0):
-    return (rng.normal(0, scale, lead + (s_q, d_k)), rng.normal(0, 1, lead + (s_k, d_k)),
-            rng.normal(0, 1, lead + (s_k, d_v)))
+    return (
+        rng.normal(0, scale, lead + (s_q, d_k)),
+        rng.normal(0, 1, lead + (s_k, d_k)),
+        rng.normal(0, 1, lead + (s_k, d_v)),
+    )
 
 
 def _mask_no_empty_rows(rng, shape):
@@ -76,8 +82,14 @@ def attention_cases(rng) -> list[Case]:
         cases.append(Case(f"random-{i + 1}", _qkv(rng, lead, s_q, s_k, d_k, d_v)))
     s_q, s_k, d_k, d_v = 4, 5, 3, 2
     Q, K, V = _qkv(rng, (2,), s_q, s_k, d_k, d_v)
-    cases.append(Case("random-masked", (Q, K, V), {"mask": _mask_no_empty_rows(rng, (2, s_q, s_k))},
-                      pitfall="attention/mask-after-softmax"))
+    cases.append(
+        Case(
+            "random-masked",
+            (Q, K, V),
+            {"mask": _mask_no_empty_rows(rng, (2, s_q, s_k))},
+            pitfall="attention/mask-after-softmax",
+        )
+    )
     d = 8
     Q, K, V = _qkv(rng, (), 3, 4, d, d)
     cases.append(Case("scale", (Q * 2, K * 2, V), pitfall="attention/scale-by-dk"))
@@ -140,7 +152,10 @@ def padding_cases(rng) -> list[Case]:
 # ---------------------------------------------------------------- the tasks
 
 SOFTMAX = Task(
-    name="softmax", number=1, section="7.10", title="数值稳定的逐行 Softmax",
+    name="softmax",
+    number=1,
+    section="7.10",
+    title="数值稳定的逐行 Softmax",
     prompt=(
         "实现数值稳定的 softmax，对**最后一维**（dim=-1，逐行）归一化：\n\n"
         "$$\\text{softmax}(x)_i = \\frac{e^{x_i - \\max_j x_j}}{\\sum_j e^{x_j - \\max_j x_j}}$$\n\n"
@@ -149,12 +164,19 @@ SOFTMAX = Task(
         "- 分数可能很大（如 1000）：先减去每行最大值，避免溢出"
     ),
     formula="\\text{softmax}(x)_i = \\frac{e^{x_i - \\max_j x_j}}{\\sum_j e^{x_j - \\max_j x_j}}",
-    signature="softmax(x)", outputs=(Output("weights", "softmax"),), order=(0,), budget_s=300,
-    make_cases=softmax_cases, oracle=softmax_oracle,
+    signature="softmax(x)",
+    outputs=(Output("weights", "softmax"),),
+    order=(0,),
+    budget_s=300,
+    make_cases=softmax_cases,
+    oracle=softmax_oracle,
 )
 
 ATTENTION = Task(
-    name="attention", number=2, section="7.13", title="缩放点积注意力",
+    name="attention",
+    number=2,
+    section="7.13",
+    title="缩放点积注意力",
     prompt=(
         "实现缩放点积注意力（7.12 手算、7.13 代码）：\n\n"
         "$$\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V$$\n\n"
@@ -166,12 +188,18 @@ ATTENTION = Task(
     ),
     formula="\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V",
     signature="attention(Q, K, V, mask=None)",
-    outputs=(Output("out", "weighted_sum"), Output("A", "softmax")), order=(1, 0), budget_s=600,
-    make_cases=attention_cases, oracle=attention_oracle,
+    outputs=(Output("out", "weighted_sum"), Output("A", "softmax")),
+    order=(1, 0),
+    budget_s=600,
+    make_cases=attention_cases,
+    oracle=attention_oracle,
 )
 
 CAUSAL_MASK = Task(
-    name="causal_mask", number=3, section="7.17", title="Causal Mask",
+    name="causal_mask",
+    number=3,
+    section="7.17",
+    title="Causal Mask",
     prompt=(
         "构造长度为 `S` 的因果掩码（7.17）：位置 i 只能关注 j ≤ i 的位置（包括它自己）。\n\n"
         "$$M_{ij} = \\begin{cases} \\text{True} & j \\le i \\\\ \\text{False} & j > i \\end{cases}$$\n\n"
@@ -179,12 +207,19 @@ CAUSAL_MASK = Task(
         "- 返回布尔数组 `[S, S]`，**True = 可以关注**（与 `attention` 的 `mask` 约定相同）"
     ),
     formula="M_{ij} = \\text{True} \\iff j \\le i",
-    signature="causal_mask(S)", outputs=(Output("mask", "mask", "bool"),), order=(0,), budget_s=180,
-    make_cases=causal_cases, oracle=causal_oracle,
+    signature="causal_mask(S)",
+    outputs=(Output("mask", "mask", "bool"),),
+    order=(0,),
+    budget_s=180,
+    make_cases=causal_cases,
+    oracle=causal_oracle,
 )
 
 PADDING_MASK = Task(
-    name="padding_mask", number=4, section="7.16", title="由长度构造 Padding Mask",
+    name="padding_mask",
+    number=4,
+    section="7.16",
+    title="由长度构造 Padding Mask",
     prompt=(
         "由每个样本的真实长度构造 padding mask（7.16）：PAD 位置不能被关注。\n\n"
         "- `lengths`：整数数组 `[B]`，第 b 个样本前 `lengths[b]` 个位置是真实 token，其余是 PAD\n"
@@ -193,8 +228,12 @@ PADDING_MASK = Task(
         "遮的是 key 维度"
     ),
     formula="M_{b,1,j} = \\text{True} \\iff j < \\text{lengths}_b",
-    signature="padding_mask(lengths, S)", outputs=(Output("mask", "mask", "bool"),), order=(0,),
-    budget_s=240, make_cases=padding_cases, oracle=padding_oracle,
+    signature="padding_mask(lengths, S)",
+    outputs=(Output("mask", "mask", "bool"),),
+    order=(0,),
+    budget_s=240,
+    make_cases=padding_cases,
+    oracle=padding_oracle,
 )
 
 TASKS = (SOFTMAX, ATTENTION, CAUSAL_MASK, PADDING_MASK)

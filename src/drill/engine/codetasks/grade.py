@@ -123,19 +123,28 @@ def _same(a, b) -> bool:
         return False
     if isinstance(a, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if not isinstance(a, np.ndarray | np.generic | float | int | bool) or not isinstance(b, np.ndarray | np.generic):
+    if not isinstance(a, np.ndarray | np.generic | float | int | bool) or not isinstance(
+        b, np.ndarray | np.generic
+    ):
         return False
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape:
         return False
-    if not all(np.issubdtype(x.dtype, np.bool_) or np.issubdtype(x.dtype, np.integer)
-               or np.issubdtype(x.dtype, np.floating) for x in (a, b)):
+    if not all(
+        np.issubdtype(x.dtype, np.bool_)
+        or np.issubdtype(x.dtype, np.integer)
+        or np.issubdtype(x.dtype, np.floating)
+        for x in (a, b)
+    ):
         return False
     if a.dtype == np.bool_ or b.dtype == np.bool_:
         return bool(np.array_equal(a.astype(bool), b.astype(bool)))
     try:
-        return bool(np.all(np.isclose(a.astype(np.float64), b.astype(np.float64), rtol=RTOL, atol=ATOL,
-                                      equal_nan=True)))
+        return bool(
+            np.all(
+                np.isclose(a.astype(np.float64), b.astype(np.float64), rtol=RTOL, atol=ATOL, equal_nan=True)
+            )
+        )
     except (TypeError, ValueError):
         return False
 

@@ -50,7 +50,7 @@ class CrossAttention(Demo):
                     "give it and runs its cross-attention on them: Q from the decoder, K and V from the encoder"
                 ),
                 style="italic",
-            ),  # fmt: skip
+            ),
             Text(""),
             heatmap_table(
                 n["all"],
@@ -58,7 +58,7 @@ class CrossAttention(Demo):
                 col_labels=ENCODER,
                 highlight_row=i,
                 title=_("Decoder \\ Encoder"),
-            ),  # fmt: skip
+            ),
             Text(""),
             Text(_("{token} attends over the encoder:").format(token=DECODER[i]), style="bold"),
             row_table([(name, n["weights"][j]) for j, name in enumerate(ENCODER)], decimals=2),

@@ -56,6 +56,11 @@ class TrainVsInference(Demo):
         if mode == "infer":
             per_pass = ", ".join(str(int(p)) for p in n["positions"]) or "—"
             lines.append(Text(_("positions computed per pass: {list}").format(list=per_pass)))
-            lines.append(Text(_("K/V rows computed in all: {n} (KV cache {state})").format(
-                n=int(n["kv_rows"]), state=_("on") if cache else _("off"))))  # fmt: skip
+            lines.append(
+                Text(
+                    _("K/V rows computed in all: {n} (KV cache {state})").format(
+                        n=int(n["kv_rows"]), state=_("on") if cache else _("off")
+                    )
+                )
+            )
         return Group(*lines)

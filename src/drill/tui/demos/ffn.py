@@ -40,11 +40,15 @@ class Ffn(Demo):
         n = self.numbers()
         d_ff = n["d_ff"]
         if kind == "relu":
-            flow = (f"x [B, S, {d_model}] × W₁ [{d_model}, {d_ff}] → [B, S, {d_ff}] → ReLU → "
-                    f"× W₂ [{d_ff}, {d_model}] → [B, S, {d_model}]")  # fmt: skip
+            flow = (
+                f"x [B, S, {d_model}] × W₁ [{d_model}, {d_ff}] → [B, S, {d_ff}] → ReLU → "
+                f"× W₂ [{d_ff}, {d_model}] → [B, S, {d_model}]"
+            )
         else:
-            flow = (f"x [B, S, {d_model}] → SiLU(x W_gate [{d_model}, {d_ff}]) ⊙ (x W_up [{d_model}, {d_ff}]) "
-                    f"→ [B, S, {d_ff}] × W_down [{d_ff}, {d_model}] → [B, S, {d_model}]")  # fmt: skip
+            flow = (
+                f"x [B, S, {d_model}] → SiLU(x W_gate [{d_model}, {d_ff}]) ⊙ (x W_up [{d_model}, {d_ff}]) "
+                f"→ [B, S, {d_ff}] × W_down [{d_ff}, {d_model}] → [B, S, {d_model}]"
+            )
         table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
         table.add_column(_("matrix"))
         table.add_column(_("shape"), justify="right")
@@ -67,5 +71,5 @@ class Ffn(Demo):
                     "d_ff ≈ 8/3 · d_model to keep the count of a 4× ReLU FFN"
                 ),
                 style="dim",
-            ),  # fmt: skip
+            ),
         )

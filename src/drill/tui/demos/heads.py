@@ -47,7 +47,7 @@ class Mha(Demo):
                     "runs them (softmax(QKᵀ/√d_k) per head). Real heads learn subtler patterns."
                 ),
                 style="italic",
-            ),  # fmt: skip
+            ),
             Text(""),
             heatmap_table(weights, title=title),
             Text(""),

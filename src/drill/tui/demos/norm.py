@@ -60,5 +60,5 @@ class LayerNorm(Demo):
             Text(
                 _("ε = 1e-5; the variance is over this token's own vector (not across tokens or the batch)"),
                 style="dim",
-            ),  # fmt: skip
+            ),
         )

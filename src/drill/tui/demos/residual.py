@@ -57,7 +57,7 @@ class Residual(Demo):
                         "= 1.7ⁿ. Either way the identity path keeps it from vanishing."
                     ),
                     style="bold",
-                )  # fmt: skip
+                )
             )
         parts.append(Text(_("plot: log₁₀ of the gradient against n"), style="dim"))
         return Group(*parts)

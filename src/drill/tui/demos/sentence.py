@@ -44,7 +44,7 @@ class Attention(Demo):
             Text.assemble(
                 (f"[{ILLUSTRATIVE}] ", "bold"),
                 (_("illustrative weights from the pack, not computed"), "italic"),
-            ),  # fmt: skip
+            ),
             Text(""),
             sentence,
             Text(""),
@@ -54,10 +54,10 @@ class Attention(Demo):
                 col_labels=list(tokens),
                 decimals=2,
                 title=_("attention of {token} over the sentence").format(token=tokens[i]),
-            ),  # fmt: skip
+            ),
             Text(""),
             Text(
                 _("most weight: {token} ({weight})").format(token=tokens[top], weight=f"{weights[top]:.2f}"),
                 style="bold",
-            ),  # fmt: skip
+            ),
         )

@@ -141,8 +141,12 @@ def build_items(
         from drill.content.generated import sections
 
         where = f" in section {section}" if section else ""
-        covered = sorted({s for q in library.quizzes for s in quiz_sections(library, q)} | set(sections()), key=_key)
-        raise InputError(f"no quiz questions{where} (quiz questions exist for sections: {', '.join(covered)})")
+        covered = sorted(
+            {s for q in library.quizzes for s in quiz_sections(library, q)} | set(sections()), key=_key
+        )
+        raise InputError(
+            f"no quiz questions{where} (quiz questions exist for sections: {', '.join(covered)})"
+        )
     if rng is not None:
         rng.shuffle(items)
     return items

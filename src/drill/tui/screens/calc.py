@@ -44,10 +44,17 @@ class CalcScreen(ModeScreen):
         Binding("right", "step(1)", N_("Next step"), key_display="→"),
         Binding("c", "causal", N_("Causal"), tooltip=N_("the causal mask on/off (future keys get −∞)")),
         Binding(
-            "p", "padding", N_("Padding"), tooltip=N_("the padding mask on/off (the last token is PAD unless typed)")
+            "p",
+            "padding",
+            N_("Padding"),
+            tooltip=N_("the padding mask on/off (the last token is PAD unless typed)"),
         ),
-        Binding("h", "heads", N_("Heads"), tooltip=N_("cycles through the numbers of heads the weights allow")),
-        Binding("e", "edit", N_("Edit"), tooltip=N_("X, W_Q, W_K, W_V, W_O and the pad mask (enter applies)")),
+        Binding(
+            "h", "heads", N_("Heads"), tooltip=N_("cycles through the numbers of heads the weights allow")
+        ),
+        Binding(
+            "e", "edit", N_("Edit"), tooltip=N_("X, W_Q, W_K, W_V, W_O and the pad mask (enter applies)")
+        ),
         Binding("r", "random", N_("Random"), tooltip=N_("random inputs of the same shapes")),
         Binding("escape", "close_editor", N_("Close editor"), show=False),
         Binding("question_mark", "help", N_("Help"), key_display="?"),
@@ -127,9 +134,11 @@ class CalcScreen(ModeScreen):
         steps = self.query_one("#calc-steps", OptionList)
         steps.clear_options()
         steps.add_options(
-            [Option(Text(f"{i + 1:>2} {visible(_(step.title))}", overflow="ellipsis"), id=step.name)
-             for i, step in enumerate(trace.steps)]
-        )  # fmt: skip
+            [
+                Option(Text(f"{i + 1:>2} {visible(_(step.title))}", overflow="ellipsis"), id=step.name)
+                for i, step in enumerate(trace.steps)
+            ]
+        )
         steps.highlighted = self.index
         self.render_step()
         self.refresh_header()
@@ -157,7 +166,8 @@ class CalcScreen(ModeScreen):
                 heads += f"/KV {state.kv_heads}"
             text.append(f" · {heads}", style="bold")
             text.append(
-                " · " + (_("causal ON") if state.causal else _("causal off")), style="bold" if state.causal else ""
+                " · " + (_("causal ON") if state.causal else _("causal off")),
+                style="bold" if state.causal else "",
             )
             if state.pad is not None:
                 pad = "".join("1" if v else "0" for v in state.pad)

@@ -99,10 +99,16 @@ class CodeScreen(ModeScreen):
             with VerticalScroll(id="code-prompt"):
                 yield Markdown(self._prompt_markdown(), id="code-prompt-text")
             with Vertical(id="code-right"):
-                yield TextArea.code_editor(self.options.extra.get("code") or self.code_task.starter(), language="python",
-                                           id="code-editor", soft_wrap=False)
+                yield TextArea.code_editor(
+                    self.options.extra.get("code") or self.code_task.starter(),
+                    language="python",
+                    id="code-editor",
+                    soft_wrap=False,
+                )
                 with VerticalScroll(id="code-results"):
-                    yield Static(Text(_("ctrl+r runs the hidden tests."), style="italic"), id="code-result-text")
+                    yield Static(
+                        Text(_("ctrl+r runs the hidden tests."), style="italic"), id="code-result-text"
+                    )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -125,8 +131,9 @@ class CodeScreen(ModeScreen):
                 store = open_store(self.options.db_url, self.options.user)
             store.sync_content([(CODE_PACK, f"code-{t.name}", t.section) for t in TASKS.values()])
         except Exception as err:  # noqa: BLE001 - without a store the screen still runs tests, unsaved
-            self.app.call_from_thread(self.notify, _("Attempts will not be saved: {error}").format(error=err),
-                                      severity="warning")
+            self.app.call_from_thread(
+                self.notify, _("Attempts will not be saved: {error}").format(error=err), severity="warning"
+            )
             return
         self.app.call_from_thread(setattr, self, "store", store)
 
@@ -134,18 +141,29 @@ class CodeScreen(ModeScreen):
         from drill.content.latex import render_text
 
         title = f"## {self.code_task.number}. {self.code_task.title} （{self.code_task.section}）\n\n"
-        return title + render_text(self.code_task.prompt, markdown=True) + "\n\n`" + self.code_task.signature + "`\n"
+        return (
+            title
+            + render_text(self.code_task.prompt, markdown=True)
+            + "\n\n`"
+            + self.code_task.signature
+            + "`\n"
+        )
 
     def _header(self) -> Text:
         parts = [f"drill code · {self.code_task.name} · {self.code_task.section}"]
         if self.remaining is not None:
             m, s = divmod(max(self.remaining, 0), 60)
-            parts.append(_("time left {m}:{s:02d}").format(m=m, s=s) if self.remaining > 0 else _("time is up"))
+            parts.append(
+                _("time left {m}:{s:02d}").format(m=m, s=s) if self.remaining > 0 else _("time is up")
+            )
         if self.running:
             parts.append(_("running…"))
         if self.proposed is not None and not self.graded:
-            parts.append(_("proposed grade: {grade} — 1-4 to change, enter to confirm").format(
-                grade=_(GRADE_NAMES[self.proposed])))
+            parts.append(
+                _("proposed grade: {grade} — 1-4 to change, enter to confirm").format(
+                    grade=_(GRADE_NAMES[self.proposed])
+                )
+            )
         return Text("  ·  ".join(parts))
 
     def _refresh_header(self) -> None:
@@ -190,8 +208,13 @@ class CodeScreen(ModeScreen):
         from drill.runner import Limits
         from drill.runner.verdict import check
 
-        verdict = check(self.code_task, code, seed=self.seed, limits=Limits(time_s=self.options.extra.get("time_limit", 10.0)),
-                        filename="solution.py")
+        verdict = check(
+            self.code_task,
+            code,
+            seed=self.seed,
+            limits=Limits(time_s=self.options.extra.get("time_limit", 10.0)),
+            filename="solution.py",
+        )
         self.app.call_from_thread(self._ran, code, verdict)
 
     def _ran(self, code: str, verdict: Verdict) -> None:
@@ -206,7 +229,9 @@ class CodeScreen(ModeScreen):
         self.show(self._result_text(lines(verdict, render_wording=_plain), verdict.all_passed, safe))
         self._save(code, verdict, writing_ms)
         if not self.graded:
-            self.proposed = propose_grade(verdict.all_passed, self.failed_runs, now - self.started, self.code_task.budget_s)
+            self.proposed = propose_grade(
+                verdict.all_passed, self.failed_runs, now - self.started, self.code_task.budget_s
+            )
         if not verdict.all_passed:
             self.failed_runs += 1
         self.query_one("#code-results", VerticalScroll).focus()  # 1-4 / enter grade from here
@@ -239,8 +264,14 @@ class CodeScreen(ModeScreen):
         from drill.runner.verdict import attempt_record
 
         try:
-            self.store.record_code_attempt(self.code_task.name, code, self.options.clock(), backend="numpy",
-                                           writing_ms=writing_ms, **attempt_record(verdict))
+            self.store.record_code_attempt(
+                self.code_task.name,
+                code,
+                self.options.clock(),
+                backend="numpy",
+                writing_ms=writing_ms,
+                **attempt_record(verdict),
+            )
         except Exception as err:  # noqa: BLE001 - a store that refuses the write is reported, never a crash
             self.notify(_("The attempt was not saved: {error}").format(error=err), severity="error")
 
@@ -278,7 +309,9 @@ class CodeScreen(ModeScreen):
             self.notify(_("Press ctrl+s again to see the reference solution (it is recorded)."))
             return
         if self.store is not None:
-            self.store.record_solution_view(self.code_task.name, self.options.clock(), PASSED if passed else ASKED)
+            self.store.record_solution_view(
+                self.code_task.name, self.options.clock(), PASSED if passed else ASKED
+            )
         text = Text(_("Reference solution:") + "\n\n", style="bold")
         text.append(self.code_task.solution())
         self.show(text)
@@ -304,8 +337,11 @@ class CodeScreen(ModeScreen):
             text.append(_("No attempts yet."))
         for a in rows:
             mark = "✓" if a.all_passed else "✗"
-            text.append(f"{mark} {a.ran_at:%Y-%m-%d %H:%M}  {a.passed}/{a.total}  seed {a.seed}  "
-                        f"{', '.join(a.mistakes)}\n", style="green" if a.all_passed else "red")
+            text.append(
+                f"{mark} {a.ran_at:%Y-%m-%d %H:%M}  {a.passed}/{a.total}  seed {a.seed}  "
+                f"{', '.join(a.mistakes)}\n",
+                style="green" if a.all_passed else "red",
+            )
         self.show(text)
 
     def action_leave_editor(self) -> None:
@@ -313,7 +349,9 @@ class CodeScreen(ModeScreen):
 
     def action_external_editor(self) -> None:
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        with tempfile.NamedTemporaryFile("w", suffix=f"_{self.code_task.name}.py", delete=False, encoding="utf-8") as f:
+        with tempfile.NamedTemporaryFile(
+            "w", suffix=f"_{self.code_task.name}.py", delete=False, encoding="utf-8"
+        ) as f:
             f.write(self.code)
             path = f.name
         from textual.app import SuspendNotSupported

@@ -137,14 +137,17 @@ class PlanScreen(ModalScreen[bool]):
         from drill.srs.deadline import DEFAULT_TARGET
 
         moved = self.session.set_interview(day, target or DEFAULT_TARGET)
-        self.app.call_from_thread(self._done, _("Interview date set to {day}; {n} cards brought forward.").format(
-            day=day.isoformat(), n=moved))  # fmt: skip
+        self.app.call_from_thread(
+            self._done,
+            _("Interview date set to {day}; {n} cards brought forward.").format(day=day.isoformat(), n=moved),
+        )
 
     @work(thread=True, exclusive=True, group="plan")
     def action_clear_plan(self) -> None:
         restored = self.session.clear_interview()
-        self.app.call_from_thread(self._done, _("Interview date removed; {n} cards back on FSRS's own schedule.").format(
-            n=restored))  # fmt: skip
+        self.app.call_from_thread(
+            self._done, _("Interview date removed; {n} cards back on FSRS's own schedule.").format(n=restored)
+        )
 
     def _done(self, message: str) -> None:
         self.app.notify(message)

@@ -87,7 +87,13 @@ def stem_text(stem: str) -> Text:
     return text
 
 
-CHOOSE = {"A": N_("Choose A"), "B": N_("Choose B"), "C": N_("Choose C"), "D": N_("Choose D"), "E": N_("Choose E")}
+CHOOSE = {
+    "A": N_("Choose A"),
+    "B": N_("Choose B"),
+    "C": N_("Choose C"),
+    "D": N_("Choose D"),
+    "E": N_("Choose E"),
+}
 
 
 class QuizScreen(ModeScreen):
@@ -228,8 +234,14 @@ class QuizScreen(ModeScreen):
         text.append("drill quiz", style="bold")
         if self.run is not None:
             number = max(1, min(self.run.index + (0 if self.answered else 1), len(self.run.items)))
-            text.append(" · " + _("question {number}/{count}").format(number=number, count=len(self.run.items)), style="bold")
-            text.append(" · " + _("score {score} · streak {streak}").format(score=self.run.score, streak=self.run.streak))
+            text.append(
+                " · " + _("question {number}/{count}").format(number=number, count=len(self.run.items)),
+                style="bold",
+            )
+            text.append(
+                " · "
+                + _("score {score} · streak {streak}").format(score=self.run.score, streak=self.run.streak)
+            )
         text.append(f" · {self.pack_title}", style="dim")
         self.query_one("#quiz-header", Static).update(text)
 
@@ -288,7 +300,10 @@ class QuizScreen(ModeScreen):
                 feedback.append("  " + _("The answer is {answer}.").format(answer=item.answer_text()))
         elif result.timed_out:
             feedback.append(_("⏱ Time's up"), style="bold")
-            feedback.append(" " + _("(counts as wrong). The answer is {answer}.").format(answer=visible(item.answer_text())))
+            feedback.append(
+                " "
+                + _("(counts as wrong). The answer is {answer}.").format(answer=visible(item.answer_text()))
+            )
         else:
             feedback.append(_("✗ Wrong."), style="bold")
             if item.numeric:

@@ -90,7 +90,10 @@ class QuizScoreScreen(Screen):
         wrong = self.run.wrong()
         if not wrong:
             return Text(_("No wrong answers to review. ✓"), style="bold")
-        blocks: list = [Text(_("Review: {count} wrong answer(s)").format(count=len(wrong)), style="bold underline"), Text("")]
+        blocks: list = [
+            Text(_("Review: {count} wrong answer(s)").format(count=len(wrong)), style="bold underline"),
+            Text(""),
+        ]
         blocks += [review_block(n, r) for n, r in enumerate(wrong, start=1)]
         return Group(*blocks)
 

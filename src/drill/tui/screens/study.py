@@ -69,10 +69,19 @@ class StudyScreen(ModeScreen):
         Binding("slash", "search", N_("Search"), key_display="/"),
         Binding("l", "browse", N_("Browse")),
         Binding(
-            "d", "demo", N_("Demo"), show=False, tooltip=N_("the chapter's interactive demo for this card's section")
+            "d",
+            "demo",
+            N_("Demo"),
+            show=False,
+            tooltip=N_("the chapter's interactive demo for this card's section"),
         ),
-        Binding("D", "interview_plan", N_("Interview date"), show=False, tooltip=N_("set the day: readiness forecast, "
-                "reviews that land before it")),
+        Binding(
+            "D",
+            "interview_plan",
+            N_("Interview date"),
+            show=False,
+            tooltip=N_("set the day: readiness forecast, reviews that land before it"),
+        ),
         Binding("question_mark", "help", N_("Help"), key_display="?"),
         Binding("q", "quit", N_("Quit")),
     ]
@@ -309,7 +318,9 @@ class StudyScreen(ModeScreen):
             done=counts.done_today,
         )
         status = self.session.interview
-        self.query_one(StudyHeader).set_interview(None if status is None else (status.days_left, status.readiness))
+        self.query_one(StudyHeader).set_interview(
+            None if status is None else (status.days_left, status.readiness)
+        )
 
     @work(thread=True, exclusive=True, group="steps")
     def load_steps(self, refs: tuple[str, ...]) -> None:
@@ -402,7 +413,8 @@ class StudyScreen(ModeScreen):
             return False
         if self.session is None:
             self.notify(
-                _("Still opening your progress database — nothing was done; try again in a moment."), timeout=2
+                _("Still opening your progress database — nothing was done; try again in a moment."),
+                timeout=2,
             )
         return self.session is not None
 
@@ -491,7 +503,9 @@ class StudyScreen(ModeScreen):
             return
         card = self.session.card(result.card_id)
         what = (
-            _(GRADE_NAMES.get(int(result.rating), str(result.rating))) if result.action == "grade" else result.action
+            _(GRADE_NAMES.get(int(result.rating), str(result.rating)))
+            if result.action == "grade"
+            else result.action
         )
         self.notify(_("Undid {grade} on {card}.").format(grade=what, card=result.card_id), timeout=2)
         if card is not None:

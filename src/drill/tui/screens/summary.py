@@ -25,7 +25,9 @@ def summary_table(stats: SessionStats, elapsed: float, next_due: datetime | None
     table.add_row(_("again"), f"{stats.again} ({stats.again_rate:.0%})")
     table.add_row(_("new cards"), str(stats.new_seen))
     table.add_row(_("time"), format_clock(elapsed))
-    due_text = _("nothing scheduled") if next_due is None else next_due.astimezone().strftime("%Y-%m-%d %H:%M")
+    due_text = (
+        _("nothing scheduled") if next_due is None else next_due.astimezone().strftime("%Y-%m-%d %H:%M")
+    )
     table.add_row(_("next due"), due_text)
     return table
 

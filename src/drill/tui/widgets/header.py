@@ -64,8 +64,10 @@ class StudyHeader(Static):
         if self.interview is not None:
             days, ready = self.interview
             text.append("  │  ")
-            text.append(_("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
-                        style="bold")  # fmt: skip
+            text.append(
+                _("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
+                style="bold",
+            )
         text.append("  │  ")
         text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text

@@ -103,9 +103,17 @@ def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
         value = input_value(trace, name)
         if value is None or value is step.output or _same_given(trace, name, value, step.output):
             continue
-        tables.append(labelled(_("in: {name} {shape}").format(name=name, shape=dims(value)), value, input_shape(trace, name)))
+        tables.append(
+            labelled(
+                _("in: {name} {shape}").format(name=name, shape=dims(value)), value, input_shape(trace, name)
+            )
+        )
     # Inputs, then the output: side by side when the screen is wide enough, one under another when not.
-    tables.append(labelled(_("out: {name} {shape}").format(name=step.name, shape=dims(step.output)), step.output, step.shape))
+    tables.append(
+        labelled(
+            _("out: {name} {shape}").format(name=step.name, shape=dims(step.output)), step.output, step.shape
+        )
+    )
     parts.append(Text(""))
     parts.append(Columns(tables, padding=(0, 3)))
     if step.note:

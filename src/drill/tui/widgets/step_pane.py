@@ -36,7 +36,9 @@ class StepPane(VerticalScroll):
         self.views = []
         self.index = 0
         if refs:
-            self._set(Text(_("steps · {count}").format(count=len(refs))), Text(_("computing…"), style="italic"))
+            self._set(
+                Text(_("steps · {count}").format(count=len(refs))), Text(_("computing…"), style="italic")
+            )
         else:
             self._set(Text(_("steps")), Text(_("This card names no engine steps."), style="italic"))
 
@@ -60,7 +62,9 @@ class StepPane(VerticalScroll):
     def render_step(self) -> None:
         view = self.views[self.index]
         title = Text()
-        title.append(_("step {number}/{count}").format(number=self.index + 1, count=len(self.views)), style="bold")
+        title.append(
+            _("step {number}/{count}").format(number=self.index + 1, count=len(self.views)), style="bold"
+        )
         title.append(f" · {view.ref}")
         title.append("   ← →", style="dim")
         if view.step is None:

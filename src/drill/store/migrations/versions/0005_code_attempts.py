@@ -36,7 +36,9 @@ def upgrade() -> None:
         sa.Column("results", sa.JSON(), nullable=False),
         sa.Column("elapsed_ms", sa.Integer(), nullable=False),
         sa.Column("writing_ms", sa.Integer(), nullable=True),
-        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_code_attempts_user_id_users", ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name="fk_code_attempts_user_id_users", ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name="pk_code_attempts"),
     )
     op.create_index("ix_code_attempts_user_task", "code_attempts", ["user_id", "task", "ran_at"])
@@ -47,8 +49,9 @@ def upgrade() -> None:
         sa.Column("task", sa.String(length=100), nullable=False),
         sa.Column("shown_at", UTCDateTime(), nullable=False),
         sa.Column("reason", sa.String(length=10), nullable=False),
-        sa.ForeignKeyConstraint(["user_id"], ["users.id"], name="fk_code_solution_views_user_id_users",
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name="fk_code_solution_views_user_id_users", ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("id", name="pk_code_solution_views"),
     )
     op.create_index("ix_code_solution_views_user_task", "code_solution_views", ["user_id", "task"])
