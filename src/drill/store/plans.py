@@ -17,7 +17,7 @@ from sqlalchemy import and_, bindparam, delete, select, update
 from drill.srs import CardState, Phase
 from drill.srs.days import day_start
 from drill.srs.deadline import DEFAULT_TARGET, Deadline, planned_due
-from drill.store.reviewing import NEW_DUE
+from drill.store.reviewing import state_of
 from drill.store.tables import cards_t, insert_ignore, plans_t, states_t
 from drill.store.times import aware
 
@@ -86,19 +86,7 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
     out = []
     with store.transaction() as conn:
         for row in conn.execute(query):
-            if row.state is None or row.state == Phase.NEW.value:
-                state = CardState(state=Phase.NEW, step=0, due=NEW_DUE)
-            else:
-                state = CardState(
-                    state=Phase(row.state),
-                    step=row.step,
-                    stability=row.stability,
-                    difficulty=row.difficulty,
-                    due=row.due,
-                    last_review=row.last_review,
-                    reps=row.reps,
-                    lapses=row.lapses,
-                )
+            state = state_of(row)
             out.append((row.content_id, row.section, state))
     return out
 
@@ -141,6 +129,8 @@ def set_plan(store: Store, interview_day: date, target: float, now: datetime) ->
                 states_t.c.difficulty,
                 states_t.c.due,
                 states_t.c.last_review,
+                states_t.c.reps,
+                states_t.c.lapses,
             ).where(
                 states_t.c.user_id == store.user_id,
                 states_t.c.state != Phase.NEW.value,
@@ -149,14 +139,7 @@ def set_plan(store: Store, interview_day: date, target: float, now: datetime) ->
         ).all()
         moved = []
         for row in rows:
-            state = CardState(
-                state=Phase(row.state),
-                step=row.step,
-                stability=row.stability,
-                difficulty=row.difficulty,
-                due=row.due,
-                last_review=row.last_review,
-            )
+            state = state_of(row)
             due = planned_due(state, deadline, store.config)
             if due < state.due:
                 moved.append({"b_card": row.card_id, "b_due": due, "b_own": state.due})

@@ -54,9 +54,14 @@ def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, 
     flags = Flags(
         row.suspended, as_utc(row.buried_until), row.leech, exists=True, fsrs_due=as_utc(row.fsrs_due)
     )
-    if row.state == Phase.NEW.value:
-        return CardState(state=Phase.NEW, step=0, due=NEW_DUE), flags
-    state = CardState(
+    return state_of(row), flags
+
+
+def state_of(row: Any) -> CardState:
+    """The memory state in a card_states row (or a row with its columns; a missing row or state is new)."""
+    if row is None or row.state is None or row.state == Phase.NEW.value:
+        return CardState(state=Phase.NEW, step=0, due=NEW_DUE)
+    return CardState(
         state=Phase(row.state),
         step=row.step,
         stability=row.stability,
@@ -66,7 +71,6 @@ def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, 
         reps=row.reps,
         lapses=row.lapses,
     )
-    return state, flags
 
 
 def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, values: dict[str, Any]) -> None:
