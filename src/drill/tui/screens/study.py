@@ -409,7 +409,7 @@ class StudyScreen(ModeScreen):
             if again is not None:
                 self._after_save = again
             else:
-                self.notify("Still saving the last grade — nothing was done.", timeout=2)
+                self.notify(_("Still saving the last grade — nothing was done."), timeout=2)
             return False
         if self.session is None:
             self.notify(
@@ -473,9 +473,11 @@ class StudyScreen(ModeScreen):
             return
         self._waiting_note = self.saving
         self.notify(
-            "Saving your grade: the progress database is busy (another program is writing to it). "
-            "The next card comes once it is saved; q quits (the grade is then not counted).",
-            title="Waiting for the database",
+            _(
+                "Saving your grade: the progress database is busy (another program is writing to it). "
+                "The next card comes once it is saved; q quits (the grade is then not counted)."
+            ),
+            title=_("Waiting for the database"),
             timeout=60,
         )
 
