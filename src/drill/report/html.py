@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from drill.report import charts
+from drill.report import charts, sanitise
 from drill.report.data import STATES, ReportData
 
 HEAT_COLOURS = ("#ebedf0", "#b7e4a0", "#6cc36b", "#2f9a4a", "#17602d")
@@ -247,6 +247,16 @@ def mastery_rows(data: ReportData) -> list[dict]:
     return rows
 
 
+def _finalize(value):
+    """Every ``{{ … }}`` value on its way out: text through the output sanitiser (autoescape follows); the
+    template's own markup (a macro's output) as it is."""
+    from markupsafe import Markup
+
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return sanitise.text(value)
+    return value
+
+
 def _environment():
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -256,6 +266,7 @@ def _environment():
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_finalize,
     )
     env.filters["pct"] = charts.pct
     env.filters["num"] = charts.num
@@ -266,6 +277,7 @@ def _environment():
 
 
 def to_html(data: ReportData) -> str:
+    data = sanitise.clean(data)
     template = _environment().get_template("report.html.j2")
     return template.render(
         data=data,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from drill.report import charts
+from drill.report import charts, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~])")
@@ -29,6 +29,7 @@ def _table(header: list[str], rows: list[list[str]], align: str | None = None) -
 
 
 def to_markdown(data: ReportData) -> str:
+    data = sanitise.clean(data)  # every string a visible stand-in for control/format characters
     parts = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
     parts += [
         _cards("Weakest cards (lowest retrievability now)", data.weakest),

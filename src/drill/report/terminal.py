@@ -8,7 +8,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from drill.report import charts
+from drill.report import charts, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 
 HEAT_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
@@ -28,6 +28,7 @@ def render(data: ReportData, console: Console) -> None:
 
 
 def renderables(data: ReportData) -> list[RenderableType]:
+    data = sanitise.clean(data)  # every string a visible stand-in for control/format characters
     parts: list[RenderableType] = [
         _header(data),
         _totals(data),
