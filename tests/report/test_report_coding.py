@@ -104,6 +104,6 @@ def test_coding_figures_in_html(store):
     text = " ".join(" ".join(parser.chunks).split())
     want = expected(RUNS)
     assert "Coding (drill code)" in text
-    assert f"{want['tasks_passed']} of {want['tasks_tried']} tasks passed · {want['attempts']} runs" in text
+    assert f"{want['tasks_passed']} of {want['tasks_tried']} tasks passed, {want['attempts']} runs" in text
     for m in want["mistakes"]:
         assert f"{m['mistake']} {m['count']}" in text

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from drill.i18n import current_language
 from drill.report import charts, sanitise
 from drill.report.data import STATES, ReportData
 
@@ -260,7 +261,10 @@ def _finalize(value):
 def _environment():
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
+    from drill.i18n import _, ngettext
+
     env = Environment(
+        extensions=["jinja2.ext.i18n"],
         loader=PackageLoader("drill.report", "templates"),
         autoescape=True,
         undefined=StrictUndefined,
@@ -268,6 +272,9 @@ def _environment():
         lstrip_blocks=True,
         finalize=_finalize,
     )
+    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
+    env.filters["state_name"] = charts.state_name
+    env.filters["weekday"] = charts.weekday
     env.filters["pct"] = charts.pct
     env.filters["num"] = charts.num
     env.filters["duration"] = charts.duration
@@ -292,4 +299,7 @@ def to_html(data: ReportData) -> str:
         quiz=quiz_chart(data),
         readiness=readiness_chart(data),
         mastery=mastery_rows(data),
+        empty_weakest=charts.empty_cards_note(data),
+        empty_lapses=charts.empty_cards_note(data, lapses=True),
+        lang="zh-CN" if current_language() == "zh" else "en",
     )
