@@ -209,7 +209,8 @@ def _card_table(title: str, cards: list[CardFigure], empty: str) -> Table:
             str(card.reviews),
         )
     if not cards:
-        table.add_row(Text("—"), "", Text(empty, style="dim"), "", "", "")
+        table.add_row(Text("—"), "", "", "", "", "")
+        table.caption = empty  # (the question column is too narrow for it)
     return table
 
 
