@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+
+import numpy as np
 
 from drill.report import sanitise
 from drill.report.card_columns import CardColumns
@@ -48,7 +51,12 @@ BOM = "\ufeff"
 
 
 def _numbers(values: list[float | None]) -> list[str]:
-    return ["" if v is None else repr(round(v, 6)) for v in values]
+    """Each value rounded to 6 decimals as Python writes it (``repr``), empty for None: numpy rounds the
+    column at once, json's C encoder writes it (NaN, which None became, as an empty cell)."""
+    if not values:
+        return []
+    rounded = np.round(np.array(values, dtype=np.float64), 6).tolist()
+    return json.dumps(rounded).replace("NaN", "")[1:-1].split(", ")
 
 
 def _cells(values: list[str]) -> list[str]:
