@@ -89,3 +89,26 @@ def test_every_reviewed_card_suspended_is_not_no_reviewed_cards(report):
     fresh = replace(data, totals=replace(data.totals, by_state=dict.fromkeys(by_state, 0) | {"new": 7}))
     for text in (to_markdown(fresh), to_html(fresh), _terminal(fresh)):
         assert text.count("No reviewed cards yet.") == 2
+
+
+def test_bank_cards_are_listed_in_the_banks_words(history, library):
+    """Issue 12: a bank card is asked as 7.24 words it (Card.front) in every report and export."""
+    from sqlalchemy import create_engine
+
+    from drill.content.models import Library
+    from drill.report.csvout import to_csv
+    from drill.report.jsonout import to_json
+
+    bank_wording = "题库的问法：为什么要除以 $\\sqrt{d_k}$？"
+    cards = dict(library.cards)
+    for cid in cards:
+        cards[cid] = replace(cards[cid], bank=1, bank_question=bank_wording + cid)
+    banked = Library(packs=library.packs, cards=cards)
+    engine = create_engine(history.url)
+    data = compute_report(engine, banked, user="alice")
+    engine.dispose()
+    listed = {c.id: c.question for c in data.cards}
+    assert {cid: q for cid, q in listed.items() if cid in cards} == {cid: bank_wording + cid for cid in cards}
+    assert all(c.question == bank_wording + c.id for c in data.weakest)
+    assert "题库的问法" in to_markdown(data) and "题库的问法" in to_html(data)
+    assert "题库的问法" in to_json(data) and "题库的问法" in to_csv(data)
