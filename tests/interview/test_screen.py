@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from textual.widgets import SelectionList, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from drill.tui.models.interview import AGAIN, EASY, GOOD, HARD, propose_grade
+from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.countdown import Countdown
 from tests.helpers import plain
 from tests.interview.pilot import ManualTimer, interview_app, phase
@@ -29,8 +30,8 @@ async def test_a_whole_interview_ask_type_rubric_grade_time_out_scorecard(librar
         await pilot.press("ctrl+d")
         await phase(pilot, "rubric")
         assert screen.answer_text == "a b" and screen.duration_ms == 42_500 and not screen.timed_out
-        points = screen.query_one("#iv-points", SelectionList)
-        assert points.has_focus and points.option_count == len(first.points)
+        points = screen.query_one("#iv-points", Checklist)
+        assert points.has_focus and len(points.items) == len(first.points)
         assert screen.proposed == AGAIN
         await pilot.press("space")  # tick the first point
         await wait_until(pilot, lambda: screen.rubric.covered == {0})
@@ -53,14 +54,14 @@ async def test_a_whole_interview_ask_type_rubric_grade_time_out_scorecard(librar
         await phase(pilot, "rubric")
         assert screen.timed_out and screen.duration_ms == 60_000 and screen.answer_text == ""
         for i in range(len(second.points)):  # every point covered ...
-            screen.query_one("#iv-points", SelectionList).select(i)
+            screen.query_one("#iv-points", Checklist).select(i)
         await wait_until(pilot, lambda: screen.proposed == EASY)
         await pilot.press("2")  # ... but the learner grades Hard
         await wait_until(pilot, lambda: screen.chosen == HARD)
         await pilot.press("enter")
         await phase(pilot, "done")
         card = plain(screen.query_one("#iv-scorecard", Static))
-        assert "Scorecard" in card and "1:00⏱" in card and "0:42" in card and "Hard" in card
+        assert "Scorecard" in card and "1:00+" in card and "0:42" in card and "Hard" in card
         assert "Points missed most often:" in card
 
     history = store.interview_history()
@@ -116,9 +117,9 @@ async def test_a_trap_lowers_the_proposal_and_a_quit_keeps_the_graded_question(l
         await pilot.press("ctrl+d")
         await phase(pilot, "rubric")
         for i in range(len(card.points)):
-            screen.query_one("#iv-points", SelectionList).select(i)
+            screen.query_one("#iv-points", Checklist).select(i)
         if card.pitfalls:
-            screen.query_one("#iv-traps", SelectionList).select(0)
+            screen.query_one("#iv-traps", Checklist).select(0)
             await wait_until(pilot, lambda: screen.rubric.hit == {0})
             assert screen.proposed == GOOD
         await pilot.press("enter")

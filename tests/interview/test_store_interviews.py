@@ -8,10 +8,10 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from textual.widgets import SelectionList
 
 from drill.store import open_store
 from drill.store.interviews import InterviewAnswerRecord, most_missed
+from drill.tui.widgets.checklist import Checklist
 from tests.interview.pilot import interview_app, phase
 from tests.store.store_support import open_test_store
 from tests.tui.conftest import NOW, wait_until
@@ -98,7 +98,7 @@ async def test_a_confirmed_question_has_its_grade_and_its_scorecard_row_on_disk(
             card = screen.asked.card
             await pilot.press("x", "ctrl+d")
             await phase(pilot, "rubric")
-            screen.query_one("#iv-points", SelectionList).select(0)
+            screen.query_one("#iv-points", Checklist).select(0)
             await wait_until(pilot, lambda: screen.rubric.covered == {0})
             await pilot.press("enter")
             await wait_until(pilot, lambda: len(screen.answers) == 1)

@@ -20,10 +20,8 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Footer, SelectionList, Static, TextArea
-from textual.widgets.selection_list import Selection
+from textual.widgets import Footer, Static, TextArea
 
 from drill.errors import DrillError, InputError
 from drill.i18n import N_, _
@@ -31,6 +29,7 @@ from drill.tui.models.interview import Asked, InterviewSession, Rubric, Threshol
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
+from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def shown(text: str) -> str:
     """Chapter text for a terminal: formulas rendered, control characters made visible."""
     from drill.content.latex import render_text
 
-    return visible(render_text(text))
+    return visible(render_text(text).replace("**", ""))
 
 
 @dataclass
@@ -138,9 +137,9 @@ class InterviewScreen(ModeScreen):
             yield Static("", id="iv-hint")
             yield Static("", id="iv-given")
             yield Static("", id="iv-points-head", classes="rubric")
-            yield SelectionList[int](id="iv-points", classes="rubric")
+            yield Checklist(id="iv-points", classes="rubric")
             yield Static("", id="iv-traps-head", classes="rubric")
-            yield SelectionList[int](id="iv-traps", classes="rubric")
+            yield Checklist(id="iv-traps", classes="rubric")
             yield Static("", id="iv-proposal", classes="rubric")
             yield Static("", id="iv-scorecard")
         yield TextArea(id="iv-answer", soft_wrap=True, show_line_numbers=False)
@@ -258,6 +257,7 @@ class InterviewScreen(ModeScreen):
         self.query_one("#iv-hint", Static).update(self._hint())
         self.query_one("#iv-given", Static).display = rubric
         self.query_one("#iv-scorecard", Static).display = done
+        self.query_one(Countdown).display = not done
         for selector in ("#iv-meta", "#iv-question"):
             self.query_one(selector, Static).display = not done
         editor = self.query_one("#iv-answer", TextArea)
@@ -315,7 +315,7 @@ class InterviewScreen(ModeScreen):
         self.answer_text = editor.text if self.typed else None
         self._fill_rubric()
         self.phase = "rubric"
-        self.query_one("#iv-points", SelectionList).focus()
+        self.query_one("#iv-points", Checklist).focus()
         self.query_one("#iv-body", VerticalScroll).scroll_home(animate=False)
 
     # --- the rubric ----------------------------------------------------------------------------------------
@@ -337,14 +337,9 @@ class InterviewScreen(ModeScreen):
         self.query_one("#iv-points-head", Static).update(
             Text(_("Key points — tick the ones your answer covered (space ticks, tab moves):"), style="bold")
         )
-        points = self.query_one("#iv-points", SelectionList)
-        points.clear_options()
-        points.add_options([Selection(Content(shown(p)), i) for i, p in enumerate(rubric.points)])
-        points.highlighted = 0
-        traps = self.query_one("#iv-traps", SelectionList)
-        traps.clear_options()
-        traps.add_options([Selection(Content(shown(t)), i) for i, t in enumerate(rubric.traps)])
-        traps.highlighted = 0 if rubric.traps else None
+        self.query_one("#iv-points", Checklist).set_items(Text(shown(p)) for p in rubric.points)
+        traps = self.query_one("#iv-traps", Checklist)
+        traps.set_items(Text(shown(t)) for t in rubric.traps)
         head = (
             _("Traps — did your answer fall into one?")
             if rubric.traps
@@ -354,11 +349,11 @@ class InterviewScreen(ModeScreen):
         traps.display = bool(rubric.traps)
         self._show_proposal()
 
-    def on_selection_list_selected_changed(self, message: SelectionList.SelectedChanged) -> None:
+    def on_checklist_changed(self, message: Checklist.Changed) -> None:
         if self.rubric is None or self.phase != "rubric":
             return
-        selected = set(message.selection_list.selected)
-        if message.selection_list.id == "iv-points":
+        selected = set(message.checklist.selected)
+        if message.checklist.id == "iv-points":
             self.rubric.covered = selected
         else:
             self.rubric.hit = selected
@@ -486,7 +481,7 @@ class InterviewScreen(ModeScreen):
                 Text(str(a.position)),
                 question,
                 Text(f"{len(a.points_covered)}/{a.points_total}"),
-                Text(f"{seconds // 60}:{seconds % 60:02d}" + ("⏱" if a.timed_out else "")),
+                Text(f"{seconds // 60}:{seconds % 60:02d}" + ("+" if a.timed_out else " ")),
                 Text(str(len(a.traps_hit))),
                 Text(_(GRADE_NAMES[a.rating])),
             )
@@ -500,6 +495,8 @@ class InterviewScreen(ModeScreen):
             out.add_row(Text("\n" + _("Points missed most often:"), style="bold"))
             for point, count in missed:
                 out.add_row(Text(f"  {count}× " + shown(point)))
+        if any(a.timed_out for a in self.answers):
+            out.add_row(Text("\n" + _("+: the time ran out."), style="dim"))
         out.add_row(Text("\n" + _("Saved. ctrl+q quits."), style="dim"))
         return out
 
