@@ -15,3 +15,6 @@ def any_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'drill.sqlite3'}"
     return request.getfixturevalue("pg_url")
+
+
+from tests.i18n.conftest import pseudo, pseudo_locale_dir  # noqa: E402, F401 - the pseudo-locale fixtures
