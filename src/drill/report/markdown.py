@@ -6,7 +6,7 @@ Card text is escaped so no Markdown or HTML in it takes effect when the file is 
 from __future__ import annotations
 
 from drill.i18n import _
-from drill.report import charts, sanitise
+from drill.report import charts, interview_scores, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 from drill.report.mdtext import escape
 from drill.report.mdtext import table as _table
@@ -25,6 +25,8 @@ def to_markdown(data: ReportData) -> str:
         parts.append(_interview(data))
     if data.coding is not None and data.coding.attempts:
         parts.append(_coding(data))
+    if data.interview_scores is not None:
+        parts.append(interview_scores.markdown(data.interview_scores))
     if data.cohort is not None:
         parts.append(_cohort(data))
     return "\n\n".join(parts) + "\n"

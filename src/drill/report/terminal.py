@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from drill.i18n import N_, _
-from drill.report import charts, sanitise
+from drill.report import charts, interview_scores, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 
 HEAT_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
@@ -42,6 +42,8 @@ def renderables(data: ReportData) -> list[RenderableType]:
         parts.append(_coding(data))
     if data.interview is not None:
         parts += _interview(data)
+    if data.interview_scores is not None:
+        parts += interview_scores.terminal(data.interview_scores)
     if data.cohort is not None:
         parts += _cohort(data)
     return parts
