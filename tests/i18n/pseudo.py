@@ -71,6 +71,7 @@ def content_strings(library) -> tuple[str, ...]:
         strings += [pack.id, pack.title]
     for card in library.cards.values():
         strings += [card.id, card.section, card.question, card.answer, *card.tags, *card.pitfalls]
+        strings += list(card.errata)  # errata.yaml's notes: content the answer shows under the pitfalls
         if card.bank_answer:
             strings.append(card.bank_answer)
     for quiz in library.quizzes:

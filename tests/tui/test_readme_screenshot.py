@@ -19,7 +19,7 @@ async def test_readme_screenshot_is_the_study_screen(study_app, library, tmp_pat
     app = study_app(library=library_of([card], library))
     async with app.run_test(size=(120, 34)) as pilot:
         await card_shown(pilot)
-        await wait_until(pilot, lambda: len(app.mode_screen.query("FooterKey")) > 0)
+        await wait_until(pilot, lambda: bool(app.mode_screen.query("StudyFooter")))
         await pilot.press("space", "right")
         await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
         await pilot.pause()

@@ -43,7 +43,7 @@ async def card_on_screen(pilot) -> None:
     app = pilot.app
     await wait_until(pilot, lambda: getattr(app.mode_screen, "card", None) is not None)
     await app.workers.wait_for_complete()
-    await wait_until(pilot, lambda: len(app.mode_screen.query("FooterKey")) > 0)
+    await wait_until(pilot, lambda: bool(app.mode_screen.query("StudyFooter")))
     await pilot.pause()
 
 

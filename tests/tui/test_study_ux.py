@@ -4,31 +4,39 @@ columns, grade buttons muted before the answer, the header's counts and progress
 from __future__ import annotations
 
 import pytest
-from textual.widgets._footer import FooterKey
+from textual.color import Color
 
 from drill.i18n import set_language
 from drill.store.types import BrowseRow
 from drill.tui.widgets.card_view import CardView
-from drill.tui.widgets.grade_bar import GradeBar
+from drill.tui.widgets.footer import ShownKey, StudyFooter
+from drill.tui.widgets.grade_bar import LOCKED_BORDER, GradeBar, GradeButton
 from drill.tui.widgets.header import StudyHeader
 from tests.helpers import plain
 from tests.tui.conftest import NOW, card_shown, wait_until
 
 
-def footer_keys(app) -> dict[str, FooterKey]:
-    """The footer's keys a learner can see: action -> key (visible, wholly inside the terminal)."""
+def footer_keys(app) -> dict[str, ShownKey]:
+    """The footer's keys a learner can see: action -> key (wholly inside the terminal, not overlapping)."""
+    footer = app.screen.query_one(StudyFooter)
     width = app.size.width
     keys = {}
-    for key in app.screen.query(FooterKey):
-        region = key.region
-        if key.visible and region.width and region.x >= 0 and region.right <= width:
-            keys[key.action] = key
+    last_end = 0
+    for key in footer.shown:
+        assert key.start >= last_end and key.end <= width, key  # drawn whole, one after another
+        last_end = key.end
+        keys[key.action] = key
+    text = plain(footer)
+    for key in footer.shown:  # what the footer says is what it drew
+        assert f" {key.display} {key.description}" in text, key
     return keys
 
 
 async def footer_ready(pilot) -> None:
-    await wait_until(pilot, lambda: len(pilot.app.screen.query(FooterKey)) > 0)
-    await pilot.pause()
+    await wait_until(
+        pilot,
+        lambda: bool(pilot.app.screen.query(StudyFooter)) and pilot.app.screen.query_one(StudyFooter).shown,
+    )
     await pilot.pause()
 
 
@@ -43,18 +51,17 @@ async def test_help_and_quit_are_visible_at_every_width_from_60(study_app, width
         await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
         await footer_ready(pilot)
         assert {"help", "quit"} <= set(footer_keys(app))
+        assert footer_keys(app)["quit"].end <= width
 
 
-@pytest.mark.parametrize("width", [60, 80])
-async def test_no_footer_key_is_shown_cut_off(study_app, width):
+async def test_a_click_on_a_footer_key_presses_it(study_app):
     app = study_app()
-    async with app.run_test(size=(width, 24)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await card_shown(pilot)
         await footer_ready(pilot)
-        pinned = app.screen.query_one("#pinned").region
-        for key in app.screen.query(FooterKey):
-            if key.visible and key.parent is not app.screen.query_one("#pinned"):
-                assert key.region.right <= pinned.x, key.action  # never drawn under the pinned keys
+        reveal = footer_keys(app)["reveal"]
+        await pilot.click(StudyFooter, offset=(reveal.start + 1, 0))
+        await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
 
 
 async def test_footer_offers_the_reveal_before_and_the_grades_after(study_app):
@@ -76,7 +83,7 @@ async def test_grade_buttons_are_muted_until_the_answer_shows(study_app, store):
     async with app.run_test(size=(120, 30)) as pilot:
         await card_shown(pilot)
         bar = app.screen.query_one(GradeBar)
-        assert not bar.enabled and bar.has_class("-locked")
+        assert not bar.enabled and all(button.locked for button in bar.query(GradeButton))
         first = app.mode_screen.card.id
         await pilot.press("3")  # before the answer: a toast, nothing saved
         await wait_until(pilot, lambda: any("Show the answer first" in n.message for n in app._notifications))
@@ -84,8 +91,12 @@ async def test_grade_buttons_are_muted_until_the_answer_shows(study_app, store):
         await pilot.click("#grade-2")
         await pilot.pause()
         assert store.review_logs() == []
+        locked_border = Color.parse(LOCKED_BORDER)
+        assert all(b.styles.border_top[1] == locked_border for b in bar.query(GradeButton))
         await pilot.press("space")
         await wait_until(pilot, lambda: bar.enabled)
+        # live: each button's own colour from study.tcss again, its text no longer dim
+        assert all(b.styles.border_top[1] != locked_border and not b.locked for b in bar.query(GradeButton))
         await pilot.press("3")
         await wait_until(pilot, lambda: len(store.review_logs()) == 1)
         await wait_until(pilot, lambda: not bar.enabled)  # the next card's question: muted again

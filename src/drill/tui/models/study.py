@@ -24,6 +24,16 @@ if TYPE_CHECKING:
     from drill.tui.models.custom_study import CustomQueue
 
 GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}  # translated where shown
+# The store's card states and flags (drill.store.types.BROWSE_STATES) as a learner reads them.
+STATE_NAMES = {
+    "new": N_("new"),
+    "learning": N_("learning"),
+    "review": N_("review"),
+    "relearning": N_("relearning"),
+    "suspended": N_("suspended"),
+    "buried": N_("buried"),
+    "leech": N_("leech"),
+}
 
 
 @dataclass

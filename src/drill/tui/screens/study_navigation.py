@@ -25,9 +25,11 @@ class StudyNavigation:
     def action_info(self) -> None:
         if self.card is None or not self._ready(self.action_info) or self.session is None:
             return
+        from drill.tui.models.sections import section_titles
         from drill.tui.screens.card_info import CardInfoScreen
 
-        self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
+        info = self.session.card_info(self.card.id)
+        self.app.push_screen(CardInfoScreen(self.card, info, section_titles(self.session.library)))
 
     def action_demo(self) -> None:
         if self.card is None:

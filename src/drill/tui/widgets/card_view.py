@@ -1,8 +1,11 @@
 """One card: where it comes from, the question, and (after reveal) the answer as Markdown.
 
-Every string from the content goes through ``rich.text.Text`` or the Markdown widget, never through markup, so
-a card holding ``[@click=app.quit]`` shows those characters. The Markdown widget is imported on the first
-reveal (it is not needed for the first paint) and its links never open anything.
+Every string from the content goes through ``rich.text.Text`` or Rich's Markdown renderer, never through
+markup, so a card holding ``[@click=app.quit]`` shows those characters; links are plain text (no hyperlinks).
+
+Reveal is instant: while the question is on screen, a thread worker parses the answer's Markdown and lays it
+out at the card's width (`RenderedOnce`), so the reveal only shows lines already made. A reveal before that
+is done lays it out itself (same result, slower). Nothing here waits on the engine.
 """
 
 from __future__ import annotations
@@ -10,14 +13,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import _
 from drill.tui.text import visible
+from drill.tui.widgets.rendered_once import RenderedOnce
 
 if TYPE_CHECKING:
+    from rich.console import ConsoleOptions
+
     from drill.content.models import Card
 
 
@@ -72,6 +79,19 @@ def card_meta(card: Card) -> Text:
     return text
 
 
+def answer_renderable(source: str) -> RenderedOnce:
+    """The answer's Markdown as Rich renders it (no hyperlinks, no markup), laid out once per width."""
+    from rich.markdown import Markdown
+
+    return RenderedOnce(Markdown(source, hyperlinks=False, inline_code_theme=None))
+
+
+class AnswerText(CardText):
+    """The rendered answer; ``source`` keeps its Markdown (what the tests and the pseudo-locale read)."""
+
+    source = ""
+
+
 class CardView(VerticalScroll):
     """Question always; answer, bank answer, pitfalls and errata once revealed."""
 
@@ -84,13 +104,14 @@ class CardView(VerticalScroll):
         super().__init__(**kwargs)
         self.card: Card | None = None
         self.revealed = False
-        self._markdown = None
+        self._prepared: tuple[Card, str, RenderedOnce] | None = None  # the shown card's answer, laid out
 
     def compose(self) -> ComposeResult:
         yield CardText(Text(_("loading…"), style="italic"), id="card-meta")
         yield CardText("", id="question")
         yield CardText(Text(_("space / enter  show answer"), style="dim"), id="reveal-hint")
         with Vertical(id="answer"):
+            yield AnswerText("", id="answer-md")
             yield CardText("", id="errata")
 
     def show_card(self, card: Card) -> None:
@@ -104,6 +125,27 @@ class CardView(VerticalScroll):
         self.query_one("#errata", Static).update("")
         self.query_one("#errata").display = False
         self.scroll_home(animate=False)
+        # The options a Static of this width is rendered with (textual's RichVisual), taken here on the UI
+        # thread: the worker lays the answer out with them, so the reveal finds its lines made.
+        width = self.scrollable_content_region.width
+        options = self.app.console_options.update(highlight=False, width=width).update_width(width)
+        self.prepare_answer(card, options if width > 0 else None)
+
+    @work(thread=True, exclusive=True, group="answer")
+    def prepare_answer(self, card: Card, options: ConsoleOptions | None) -> None:
+        """Parse and lay out the answer while the question is read (a worker: the UI thread stays free)."""
+        source = answer_markdown(card)
+        answer = answer_renderable(source)
+        if options is not None:
+            self.app.console.render_lines(answer, options, pad=False)
+        try:
+            self.app.call_from_thread(self._answer_prepared, card, source, answer)
+        except RuntimeError:  # the app has ended meanwhile
+            pass
+
+    def _answer_prepared(self, card: Card, source: str, answer: RenderedOnce) -> None:
+        if self.card is card:
+            self._prepared = (card, source, answer)
 
     def show_message(self, title: str, body: str = "") -> None:
         self.card = None
@@ -117,17 +159,17 @@ class CardView(VerticalScroll):
         if self.card is None or self.revealed:
             return
         self.revealed = True
-        source = answer_markdown(self.card)
-        answer = self.query_one("#answer")
-        if self._markdown is None:
-            from textual.widgets import Markdown
-
-            self._markdown = Markdown(source, id="answer-md", open_links=False)
-            await answer.mount(self._markdown, before=0)
-        else:
-            await self._markdown.update(source)
+        prepared = self._prepared
+        if prepared is not None and prepared[0] is self.card:
+            _card, source, rendered = prepared
+        else:  # revealed before the worker was done: lay it out now
+            source = answer_markdown(self.card)
+            rendered = answer_renderable(source)
+        markdown = self.query_one("#answer-md", AnswerText)
+        markdown.source = source
+        markdown.update(rendered)
         self.query_one("#reveal-hint").display = False
-        answer.display = True
+        self.query_one("#answer").display = True
 
     def show_errata(self, notes: list[str]) -> None:
         errata = self.query_one("#errata", Static)

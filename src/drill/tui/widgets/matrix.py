@@ -1,7 +1,8 @@
 """Matrices as Rich tables: every number shown, rows and columns labelled, shapes stated.
 
 Shared by the study side pane and the calc screen. Takes anything array-like (numpy arrays or nested lists);
-numpy is not imported here.
+numpy is not imported here. Rows and columns are numbered from 1, as the chapter counts (A₁₂ is row 1,
+column 2); indices in code stay 0-based.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def matrix_table(
     if depth > 2:
         parts = []
         for index, sub in enumerate(values):
-            sub_title = f"{title or ''}[{index}]"
+            sub_title = f"{title or ''}[{index + 1}]"
             parts.append(
                 matrix_table(
                     sub, title=sub_title, row_labels=row_labels, col_labels=col_labels, decimals=decimals
@@ -79,10 +80,10 @@ def matrix_table(
         pad_edge=False,
     )
     table.add_column("", style="bold", justify="right")
-    labels = col_labels or [str(c) for c in range(cols)]
+    labels = col_labels or [str(c + 1) for c in range(cols)]
     for label in labels:
         table.add_column(Text(label), justify="right")
     for r, row in enumerate(values):
-        label = (row_labels or [str(i) for i in range(rows)])[r]
+        label = (row_labels or [str(i + 1) for i in range(rows)])[r]
         table.add_row(Text(label), *(Text(format_number(v, decimals)) for v in row))
     return table

@@ -1,8 +1,9 @@
 """One engine step in full, for the calc screen: title, formula, shape, its inputs and its output as tables.
 
-The study pane (step_pane.py) shows a step's output only; here every input the step reads is shown too, so
-the arithmetic can be followed from one screen. Tables come from widgets/matrix.py. Nothing is parsed as
-markup. numpy is not imported here (shapes come from the arrays themselves).
+Every input the step reads is shown beside its output, so the arithmetic can be followed from one screen;
+the study pane (step_pane.py) shows a step the same way (`step_tables`). Tables come from widgets/matrix.py,
+or, asked for, shaded heatmaps from widgets/heatmap.py. Elements are named from 1 (row 1, head 1), as the
+chapter counts. Nothing is parsed as markup. numpy is not imported here (shapes come from the arrays).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from drill.tui.widgets.matrix import matrix_table
 if TYPE_CHECKING:
     import numpy as np
 
-    from drill.engine.trace import Trace
+    from drill.engine.trace import Step, Trace
 
 
 def dims(value: np.ndarray | None) -> str:
@@ -45,18 +46,27 @@ def compact(renderable: RenderableType) -> RenderableType:
 AXIS_NAMES = {"h": N_("head"), "G": N_("KV head"), "B": N_("sequence")}  # translated where shown
 
 
-def labelled(label: str, value: np.ndarray, shape: str | None = None) -> Group:
+def table_of(value: np.ndarray, heatmap: bool = False) -> RenderableType:
+    """A 1-D or 2-D value as numbers, or (``heatmap``) as a shaded heatmap of the same numbers."""
+    if heatmap and getattr(value, "ndim", 0) in (1, 2) and getattr(value, "size", 0):
+        from drill.tui.widgets.heatmap import heatmap_table
+
+        return heatmap_table(value)
+    return compact(matrix_table(value))
+
+
+def labelled(label: str, value: np.ndarray, shape: str | None = None, *, heatmap: bool = False) -> Group:
     """A matrix under its label (not the table's title, so a narrow table doesn't wrap it). A 3-D value is
-    one table per leading index, named after its axis in ``shape`` ("[h, S, d_k]" -> head 0, head 1, ...)."""
+    one table per leading index, named after its axis in ``shape`` ("[h, S, d_k]" -> head 1, head 2, ...)."""
     parts: list[RenderableType] = [Text(label, style="bold", no_wrap=True)]
     if getattr(value, "ndim", 0) == 3:
         axis = (shape or "").strip("[]").split(",")[0].strip()
         name = _(AXIS_NAMES.get(axis, axis or N_("slice")))
         for index, sub in enumerate(value):
-            parts.append(Text(f"{name} {index}", style="italic", no_wrap=True))
-            parts.append(compact(matrix_table(sub)))
+            parts.append(Text(f"{name} {index + 1}", style="italic", no_wrap=True))
+            parts.append(table_of(sub, heatmap))
     else:
-        parts.append(compact(matrix_table(value)))
+        parts.append(table_of(value, heatmap))
     return Group(*parts)
 
 
@@ -80,6 +90,21 @@ def _same_given(trace: Trace, name: str, value: np.ndarray | None, output: np.nd
     return bool((value == output).all())
 
 
+def step_tables(trace: Trace, step: Step, *, heatmap: bool = False) -> list[RenderableType]:
+    """The step's inputs (those not already shown as its output), then its output, each labelled with its
+    name and dimensions: side by side in a `Columns` when there is room, one under another when not."""
+    tables = []
+    for name in step.inputs:
+        value = input_value(trace, name)
+        if value is None or value is step.output or _same_given(trace, name, value, step.output):
+            continue
+        label = _("in: {name} {shape}").format(name=name, shape=dims(value))
+        tables.append(labelled(label, value, input_shape(trace, name), heatmap=heatmap))
+    label = _("out: {name} {shape}").format(name=step.name, shape=dims(step.output))
+    tables.append(labelled(label, step.output, step.shape, heatmap=heatmap))
+    return tables
+
+
 def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
     step = trace.steps[index]
     head = Text()
@@ -98,24 +123,8 @@ def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
     parts.append(shape)
     if step.explanation:
         parts.append(Text(_(step.explanation), style="italic"))
-    tables = []
-    for name in step.inputs:
-        value = input_value(trace, name)
-        if value is None or value is step.output or _same_given(trace, name, value, step.output):
-            continue
-        tables.append(
-            labelled(
-                _("in: {name} {shape}").format(name=name, shape=dims(value)), value, input_shape(trace, name)
-            )
-        )
-    # Inputs, then the output: side by side when the screen is wide enough, one under another when not.
-    tables.append(
-        labelled(
-            _("out: {name} {shape}").format(name=step.name, shape=dims(step.output)), step.output, step.shape
-        )
-    )
     parts.append(Text(""))
-    parts.append(Columns(tables, padding=(0, 3)))
+    parts.append(Columns(step_tables(trace, step), padding=(0, 3)))
     if step.note:
         parts.append(Text(""))
         parts.append(Text(_("note: {note}").format(note=_(step.note)), style="bold"))

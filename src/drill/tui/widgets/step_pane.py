@@ -1,8 +1,11 @@
-"""The side pane: the engine steps a card is about, one at a time, as Rich tables of real numbers."""
+"""The side pane: the engine steps a card is about, one at a time — each step's inputs beside its output, the
+chapter's 1-based element names, a softmax's intermediates, and the steps computed between the ones the card
+names (`drill.tui.steps.follow_computation`). Numbers as tables, or (h) as a shaded heatmap."""
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.columns import Columns
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -10,12 +13,12 @@ from textual.widgets import Static
 
 from drill.i18n import _
 from drill.tui.steps import StepView
-from drill.tui.widgets.matrix import matrix_table
 from drill.tui.widgets.rendered_once import RenderedOnce
+from drill.tui.widgets.step_detail import labelled, step_tables
 
 
 class StepPane(VerticalScroll):
-    """Shows ``views[index]``; the screen moves the index with ←/→."""
+    """Shows ``views[index]``; the screen moves the index with ←/→ and toggles ``heatmap`` with h."""
 
     can_focus = False
 
@@ -24,21 +27,31 @@ class StepPane(VerticalScroll):
         self.views: list[StepView] = []
         self.index = 0
         self.refs: tuple[str, ...] = ()
-        # (refs, index) -> the step's body, laid out once per width: the same steps come back card after card.
-        self._bodies: dict[tuple[tuple[str, ...], int], RenderedOnce] = {}
+        self._heatmap = False
+        # (refs, index, heatmap) -> the step's body, laid out once per width: the same steps come back card
+        # after card.
+        self._bodies: dict[tuple[tuple[str, ...], int, bool], RenderedOnce] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(Text(_("steps")), id="step-title")
         yield Static("", id="step-body")
+
+    @property
+    def heatmap(self) -> bool:
+        return self._heatmap
+
+    @heatmap.setter
+    def heatmap(self, on: bool) -> None:
+        self._heatmap = on
+        if self.views:
+            self.render_step()
 
     def show_loading(self, refs: tuple[str, ...]) -> None:
         self.refs = refs
         self.views = []
         self.index = 0
         if refs:
-            self._set(
-                Text(_("steps · {count}").format(count=len(refs))), Text(_("computing…"), style="italic")
-            )
+            self._set(Text(_("steps")), Text(_("computing…"), style="italic"))
         else:
             self._set(Text(_("steps")), Text(_("This card names no engine steps."), style="italic"))
 
@@ -66,14 +79,16 @@ class StepPane(VerticalScroll):
             _("step {number}/{count}").format(number=self.index + 1, count=len(self.views)), style="bold"
         )
         title.append(f" · {view.ref}")
+        if view.between:
+            title.append(" · " + _("computed in between"), style="italic")
         title.append("   ← →", style="dim")
         if view.step is None:
             self._set(title, Text(view.problem or _("unavailable")))
             return
-        key = (self.refs, self.index)
+        key = (self.refs, self.index, self._heatmap)
         body = self._bodies.get(key)
         if body is None:
-            body = self._bodies[key] = RenderedOnce(step_body(view))
+            body = self._bodies[key] = RenderedOnce(step_body(view, heatmap=self._heatmap))
         self._set(title, body)
 
     def _set(self, title, body) -> None:
@@ -81,20 +96,28 @@ class StepPane(VerticalScroll):
         self.query_one("#step-body", Static).update(body)
 
 
-def step_body(view: StepView) -> Group:
-    """A step's title, formula, shape and inputs, its output as a table, and what it means."""
+def step_body(view: StepView, *, heatmap: bool = False) -> Group:
+    """A step's title, formula and shape; its inputs beside its output (named from 1: row 1, head 1); a
+    softmax's exponentials and row sums; what the step means."""
     step = view.step
-    parts = [Text(_(step.title), style="bold")]
+    assert step is not None
+    parts: list[RenderableType] = [Text(_(step.title), style="bold")]
     if view.formula:
         parts.append(Text(view.formula))
     parts.append(Text(_("shape {shape}").format(shape=step.shape)))
-    if step.inputs:
-        parts.append(Text(_("from {inputs}").format(inputs=", ".join(step.inputs)), style="dim"))
-    parts.append(Text(""))
-    parts.append(matrix_table(step.output, title=step.name))
     if step.explanation:
+        parts.append(Text(_(step.explanation), style="italic"))
+    parts.append(Text(""))
+    if view.trace is not None:
+        parts.append(Columns(step_tables(view.trace, step, heatmap=heatmap), padding=(0, 2)))
+    else:
+        parts.append(labelled(step.name, step.output, step.shape, heatmap=heatmap))
+    if view.intermediates:
         parts.append(Text(""))
-        parts.append(Text(_(step.explanation)))
+        parts.append(Text(_("worked as the chapter does: weights = ① / ②"), style="bold"))
+        tables = [labelled(_(label), values, step.shape) for label, values in view.intermediates]
+        parts.append(Columns(tables, padding=(0, 2)))
     if step.note:
+        parts.append(Text(""))
         parts.append(Text(_("note: {note}").format(note=_(step.note)), style="italic"))
     return Group(*parts)

@@ -1,0 +1,194 @@
+"""Reveal and search on the installed `drill study`, as ratios to a bare Textual app's update in the same run.
+
+Goal (issue 13 §2): nothing a key triggers waits on the engine — reveal (space -> the answer painted) and
+search (/ -> the card browser painted, its search box focused) each <= 1.5x the bare baseline (median).
+
+Baselines, both bare Textual apps on the same pseudo-terminal, interleaved with drill's sessions:
+- "update": key -> a Label's new text painted (the round trip of grade_roundtrip.py);
+- "push": key -> a pushed screen painted holding an Input and a DataTable of the same number of rows as
+  drill's browser (41 cards) — what opening any search screen costs in Textual, for scale.
+
+Each drill session starts in a fresh data directory; the first key is pressed as soon as the store is open
+(the "ready" mark), so the side pane's engine traces and the warm-up of every card's steps are being
+computed while the learner reveals and searches — the case the issue measured (q24: reveal up to ~1 s while
+the pane computed for 3.4 s). Per card: space (reveal, timed), / (search, timed), escape, 3 (grade).
+
+    python benchmarks/reveal_bench.py [--sessions 3] [--cards 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ptyrun import PtySession  # noqa: E402 - benchmarks/ is not a package
+
+BARE_APP = """
+import os, time
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, Label
+
+ROWS = 41
+
+class Search(Screen):
+    def compose(self):
+        yield Input(placeholder="search")
+        yield DataTable()
+
+    def on_mount(self):
+        table = self.query_one(DataTable)
+        for name in ("id", "section", "state", "due", "stability", "lapses", "question"):
+            table.add_column(name)
+        for i in range(ROWS):
+            table.add_row(f"q{i:02d}", "7.9", "new", "-", "-", "0", "为什么除 √d_k？" * 3)
+        self.query_one(Input).focus()
+        self.call_after_refresh(self.app.mark, "pushed")
+
+    def key_escape(self):
+        self.app.pop_screen()
+
+
+class Bare(App):
+    count = 0
+
+    def compose(self):
+        yield Label("0")
+
+    def on_mount(self):
+        self.call_after_refresh(self.mark, "paint")
+
+    def on_key(self, event):
+        if event.key == "x":
+            self.count += 1
+            self.query_one(Label).update(str(self.count))
+            self.call_after_refresh(self.mark, "label")
+        elif event.key == "s":
+            self.push_screen(Search())
+        elif event.key == "q":
+            self.exit()
+
+    def mark(self, name):
+        with open(os.environ["DRILL_BENCH_MARKS"], "a") as out:
+            out.write(f"{name} {time.monotonic():.6f} -\\n")
+
+Bare().run()
+"""
+
+
+def drill_command() -> str:
+    script = Path(sys.executable).with_name("drill")
+    if not script.is_file():
+        raise SystemExit(f"no installed drill next to {sys.executable}: pip install -e . first")
+    return str(script)
+
+
+def bare_batch(
+    script: Path, env: dict[str, str], marks: Path, presses: int
+) -> tuple[list[float], list[float]]:
+    """(key -> label painted, key -> pushed screen painted) samples."""
+    updates, pushes = [], []
+    with PtySession([sys.executable, str(script)], env, marks) as session:
+        session.wait_for("paint")
+        for n in range(1, presses + 1):
+            sent = session.press("x")
+            updates.append(session.wait_for("label", n).at - sent)
+            sent = session.press("s")
+            pushes.append(session.wait_for("pushed", n).at - sent)
+            session.press("\x1b")
+            time.sleep(0.4)  # escape alone: the terminal driver waits to tell it from a sequence
+        session.press("q")
+    return updates, pushes
+
+
+def drill_session(
+    drill: str, env: dict[str, str], marks: Path, cards: int
+) -> tuple[list[float], list[float]]:
+    """(reveal, search) samples of one study session of ``cards`` cards."""
+    reveals, searches = [], []
+    with PtySession([drill, "study"], env, marks) as session:
+        session.wait_for("question")
+        session.wait_for("ready")
+        for n in range(1, cards + 1):
+            session.wait_for("card", n)
+            sent = session.press(" ")
+            reveals.append(session.wait_for("answer", n).at - sent)
+            sent = session.press("/")
+            searches.append(session.wait_for("search", n).at - sent)
+            session.press("\x1b")
+            time.sleep(0.4)
+            session.press("3")
+        session.wait_for("card", cards + 1)
+        session.press("q")
+    run = session.finish()
+    if run.code != 0:
+        raise SystemExit(f"drill study exited {run.code}")
+    return reveals, searches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sessions", type=int, default=3, help="study sessions (each in a fresh data directory)"
+    )
+    parser.add_argument("--cards", type=int, default=12, help="cards revealed and searched per session")
+    args = parser.parse_args()
+    drill = drill_command()
+    base = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
+    updates: list[float] = []
+    pushes: list[float] = []
+    reveals: list[float] = []
+    searches: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        script = tmp_path / "bare_app.py"
+        script.write_text(BARE_APP)
+        marks = tmp_path / "marks.txt"
+        bare_batch(script, base, marks, 3)  # warm-up: file caches
+        for i in range(args.sessions):
+            root = tmp_path / f"session-{i}"
+            env = dict(
+                base,
+                DRILL_DATA_DIR=str(root / "data"),
+                DRILL_CONFIG_DIR=str(root / "config"),
+                DRILL_CACHE_DIR=str(root / "cache"),
+            )
+            for key, value in (("new_per_day", "100"), ("learning_steps", "1s,1s")):
+                subprocess.run([drill, "config", "set", key, value], env=env, check=True, capture_output=True)
+            u, p = bare_batch(script, base, marks, args.cards)
+            updates += u
+            pushes += p
+            r, s = drill_session(drill, env, marks, args.cards)
+            reveals += r
+            searches += s
+    med = {
+        name: statistics.median(v) * 1000
+        for name, v in (("update", updates), ("push", pushes), ("reveal", reveals), ("search", searches))
+    }
+    print(
+        f"load average {os.getloadavg()[0]:.1f}; {args.sessions} sessions of {args.cards} cards, interleaved:"
+    )
+    print(f"  bare Textual key -> label painted          median {med['update']:7.2f} ms  (n={len(updates)})")
+    print(f"  bare Textual key -> search screen painted  median {med['push']:7.2f} ms  (n={len(pushes)})")
+    for name, samples in (("reveal", reveals), ("search", searches)):
+        p90 = statistics.quantiles(samples, n=10)[-1] * 1000
+        print(
+            f"  drill {name:6s} -> painted                  median {med[name]:7.2f} ms  "
+            f"(n={len(samples)}; p90 {p90:.1f} ms; max {max(samples) * 1000:.1f} ms)"
+        )
+    for name, base_name in (("reveal", "update"), ("search", "update"), ("search", "push")):
+        ratio = med[name] / med[base_name]
+        verdict = "ok" if ratio <= 1.5 else "OVER GOAL"
+        print(f"ratio {name} / bare {base_name}: {ratio:.2f}x   (goal <= 1.5x: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
