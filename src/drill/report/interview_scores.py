@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from drill.content.control import visible
 from drill.i18n import _
+from drill.report.sanitise import text as visible
 
 TOP = 5
 
 
 def _text(text: str) -> str:
-    """A stored or chapter string for a report: formulas drawn, control and format characters made visible."""
+    """A stored or chapter string for a report: formulas drawn, then the one output sanitiser (stand-ins)."""
     from drill.report import charts
 
     return visible(charts.display_text(text))
@@ -216,7 +216,8 @@ def terminal(scores: InterviewScores) -> list:
 
 def markdown(scores: InterviewScores) -> str:
     from drill.report import charts
-    from drill.report.markdown import _table, escape
+    from drill.report.mdtext import escape
+    from drill.report.mdtext import table as _table
 
     rows = [
         [
