@@ -84,6 +84,10 @@ class Demo:
         """Move ``control`` by ``steps`` steps; True if its value changed."""
         return control.move(steps)
 
+    def opens(self) -> str | None:
+        """The demo enter opens instead of stepping (a diagram's selected module), or None."""
+        return None
+
     def enter(self) -> bool:
         if self.enter_control is None:
             return False
@@ -95,7 +99,9 @@ class Demo:
     def numbers(self) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
-    def view(self) -> RenderableType:
+    def view(self) -> RenderableType | list:
+        """The view: a renderable, a Group or list of parts; a matrix part is a HeatmapSpec
+        (``widgets.heatmap.heatmap(values, ...)``), which the screen updates cell by cell."""
         raise NotImplementedError
 
     # A demo with a plot defines ``plot(self, plot: textual_plot.PlotWidget) -> None``.

@@ -1,14 +1,19 @@
 """`drill demo`: the chapter's interactive demos. The list (the mode's screen) and one demo (`DemoScreen`).
 
 A demo's controls are keys first: tab / shift+tab choose a control, ←/→ or −/+ move it, enter is the
-chapter's "next" (or steps the first control). Each control shows its value and range; the view below is
-rebuilt from the engine at every move. `d` on the study screen pushes the demo of the card's section.
+chapter's "next" (or steps the first control, or opens the demo the selection names). Each control shows its
+value and range. The view below is the demo's parts (`flatten(demo.view())`), each in its own widget: after a
+move a part that is the same object or equal text is left alone, and a heatmap (`HeatmapSpec`) repaints only
+the cells that changed, so a held key costs what changed, not the whole view. `d` on the study screen pushes
+the demo of the card's section.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,8 +28,11 @@ from drill.tui.keys import show_help
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
+from drill.tui.widgets.heatmap import Heatmap, HeatmapSpec
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from drill.content.demos import DemoInfo
     from drill.tui.demos.base import Demo
 
@@ -46,6 +54,52 @@ def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
 
         return AttnHandcalc(info, load_content(content_path).checks)
     return cls(info)
+
+
+def flatten(view: object) -> list:
+    """A view's parts in order: Groups (and lists) opened up, everything else (Text, tables, HeatmapSpec) kept."""
+    if isinstance(view, Group):
+        return [part for inner in view.renderables for part in flatten(inner)]
+    if isinstance(view, list | tuple):
+        return [part for inner in view for part in flatten(inner)]
+    return [view]
+
+
+class Part(Static):
+    """One renderable part of a demo's view; remembers what it shows, so an unchanged part is not redrawn."""
+
+    DEFAULT_CSS = "Part { height: auto; }"
+
+    def __init__(self, part: RenderableType, *, id: str | None = None) -> None:
+        super().__init__(part, id=id)
+        self.part = part
+
+    def show(self, part: RenderableType) -> None:
+        same = part is self.part or (
+            isinstance(part, Text) and isinstance(self.part, Text) and part == self.part
+        )
+        if not same:
+            self.part = part
+            self.update(part, layout=self._height_of(part) != self.content_size.height)
+
+    def _height_of(self, part: RenderableType) -> int | None:
+        """The lines ``part`` takes at this widget's width: when it is the height already laid out, the
+        update repaints this widget alone instead of laying out the whole screen again."""
+        width = self.content_size.width
+        if not width:
+            return None
+        if isinstance(part, Text):  # text that fits needs no rendering to know its height
+            lines = part.plain.split("\n")
+            if all(cell_len(line) <= width for line in lines):
+                return len(lines)
+        console = self.app.console
+        return len(console.render_lines(part, console.options.update_width(width), pad=False))
+
+
+def part_widget(part: object) -> Part | Heatmap:
+    if isinstance(part, HeatmapSpec):
+        return Heatmap(part.values, **part.options)
+    return Part(part)  # type: ignore[arg-type]
 
 
 def demo_for_section(demos: list[DemoInfo], section: str) -> DemoInfo | None:
@@ -94,23 +148,25 @@ class DemoScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(info_text(self.info), id="demo-title")
-        yield Static(id="demo-controls")
+        yield Part(self.controls_text(), id="demo-controls")
         with VerticalScroll(id="demo-view", classes="with-plot" if hasattr(self.demo, "plot") else ""):
-            yield Static(id="demo-body")
+            yield from (part_widget(part) for part in flatten(self.demo.view()))
         if hasattr(self.demo, "plot"):
-            from textual_plot import PlotWidget
+            from drill.tui.demos.plot import DemoPlot
 
-            yield PlotWidget(id="demo-plot", allow_pan_and_zoom=False)
+            yield DemoPlot(id="demo-plot", allow_pan_and_zoom=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_controls()
-        self.refresh_view()
+        self.refresh_plot()
         self._reached("question")
 
     # --- showing ------------------------------------------------------------------------------------------
 
     def refresh_controls(self) -> None:
+        self.query_one("#demo-controls", Part).show(self.controls_text())
+
+    def controls_text(self) -> Text:
         text = Text(no_wrap=False)
         for i, control in enumerate(self.demo.controls):
             if i:
@@ -118,14 +174,42 @@ class DemoScreen(Screen[None]):
             text.append_text(control.text(i == self.focused_control))
         if not self.demo.controls:
             text.append(_("no controls"), style="dim")
-        self.query_one("#demo-controls", Static).update(text)
+        return text
 
     def refresh_view(self) -> None:
-        self.query_one("#demo-body", Static).update(self.demo.view())
-        if hasattr(self.demo, "plot"):
-            from textual_plot import PlotWidget
+        """Show the demo's parts now: same kind in the same place is updated in place (a heatmap by its
+        changed cells); from the first part of another kind on, the widgets are replaced."""
+        view = self.query_one("#demo-view", VerticalScroll)
+        widgets = list(view.children)
+        parts = flatten(self.demo.view())
+        for i, part in enumerate(parts):
+            widget = widgets[i] if i < len(widgets) else None
+            if isinstance(part, HeatmapSpec) and isinstance(widget, Heatmap):
+                widget.show(part.values, **part.options)
+            elif not isinstance(part, HeatmapSpec) and isinstance(widget, Part):
+                widget.show(part)
+            else:
+                for stale in widgets[i:]:
+                    stale.remove()
+                view.mount_all(part_widget(p) for p in parts[i:])
+                break
+        else:
+            for stale in widgets[len(parts) :]:
+                stale.remove()
+        self.refresh_plot()
 
-            self.demo.plot(self.query_one("#demo-plot", PlotWidget))
+    def parts(self) -> list[Part | Heatmap]:
+        """The widgets showing the view's parts, in order (tests read them)."""
+        children = self.query_one("#demo-view", VerticalScroll).children
+        return [w for w in children if isinstance(w, Part | Heatmap)]
+
+    def refresh_plot(self) -> None:
+        if hasattr(self.demo, "plot"):
+            from drill.tui.demos.plot import DemoPlot
+
+            plot = self.query_one("#demo-plot", DemoPlot)
+            with plot.frame():
+                self.demo.plot(plot)
 
     def _reached(self, milestone: str) -> None:
         """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""
@@ -165,8 +249,23 @@ class DemoScreen(Screen[None]):
             self._reached("update")
 
     def action_next(self) -> None:
-        if self.demo.enter():
+        linked = self.demo.opens()
+        if linked is not None:
+            self.open_linked(linked)
+        elif self.demo.enter():
             self._changed()
+
+    def open_linked(self, name: str) -> None:
+        """Push the demo ``name`` (the transformer block's modules open their own demos)."""
+        from drill.content.demos import load_demos
+
+        info = next((d for d in load_demos() if d.name == name), None)
+        options = getattr(self.app, "options", None)
+        demo = make_demo(info, getattr(options, "content_path", None)) if info is not None else None
+        if info is None or demo is None:
+            self.notify(_("{name}: not in drill yet").format(name=name), severity="warning")
+            return
+        self.app.push_screen(DemoScreen(info, demo))
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 1:
