@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len
-from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,11 +26,10 @@ from drill.tui.keys import show_help
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
-from drill.tui.widgets.heatmap import Heatmap, HeatmapSpec
+from drill.tui.widgets.heatmap import Heatmap
+from drill.tui.widgets.parts import Part, flatten, part_widget, part_widgets, show_parts
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
     from drill.content.demos import DemoInfo
     from drill.tui.demos.base import Demo
 
@@ -54,52 +51,6 @@ def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
 
         return AttnHandcalc(info, load_content(content_path).checks)
     return cls(info)
-
-
-def flatten(view: object) -> list:
-    """A view's parts in order: Groups (and lists) opened up, everything else (Text, tables, HeatmapSpec) kept."""
-    if isinstance(view, Group):
-        return [part for inner in view.renderables for part in flatten(inner)]
-    if isinstance(view, list | tuple):
-        return [part for inner in view for part in flatten(inner)]
-    return [view]
-
-
-class Part(Static):
-    """One renderable part of a demo's view; remembers what it shows, so an unchanged part is not redrawn."""
-
-    DEFAULT_CSS = "Part { height: auto; }"
-
-    def __init__(self, part: RenderableType, *, id: str | None = None) -> None:
-        super().__init__(part, id=id)
-        self.part = part
-
-    def show(self, part: RenderableType) -> None:
-        same = part is self.part or (
-            isinstance(part, Text) and isinstance(self.part, Text) and part == self.part
-        )
-        if not same:
-            self.part = part
-            self.update(part, layout=self._height_of(part) != self.content_size.height)
-
-    def _height_of(self, part: RenderableType) -> int | None:
-        """The lines ``part`` takes at this widget's width: when it is the height already laid out, the
-        update repaints this widget alone instead of laying out the whole screen again."""
-        width = self.content_size.width
-        if not width:
-            return None
-        if isinstance(part, Text):  # text that fits needs no rendering to know its height
-            lines = part.plain.split("\n")
-            if all(cell_len(line) <= width for line in lines):
-                return len(lines)
-        console = self.app.console
-        return len(console.render_lines(part, console.options.update_width(width), pad=False))
-
-
-def part_widget(part: object) -> Part | Heatmap:
-    if isinstance(part, HeatmapSpec):
-        return Heatmap(part.values, **part.options)
-    return Part(part)  # type: ignore[arg-type]
 
 
 def demo_for_section(demos: list[DemoInfo], section: str) -> DemoInfo | None:
@@ -152,9 +103,14 @@ class DemoScreen(Screen[None]):
         with VerticalScroll(id="demo-view", classes="with-plot" if hasattr(self.demo, "plot") else ""):
             yield from (part_widget(part) for part in flatten(self.demo.view()))
         if hasattr(self.demo, "plot"):
+            from textual.containers import Horizontal
+
             from drill.tui.demos.plot import DemoPlot
 
-            yield DemoPlot(id="demo-plot", allow_pan_and_zoom=False)
+            with Horizontal(id="demo-plots"):
+                yield DemoPlot(id="demo-plot", allow_pan_and_zoom=False)
+                if hasattr(self.demo, "curve"):  # a second plot beside the first (dot-product's curve)
+                    yield DemoPlot(id="demo-curve", allow_pan_and_zoom=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -167,41 +123,32 @@ class DemoScreen(Screen[None]):
         self.query_one("#demo-controls", Part).show(self.controls_text())
 
     def controls_text(self) -> Text:
+        """The controls on as many lines as the width needs, a control never split across two."""
         text = Text(no_wrap=False)
+        width = (self.size.width or self.app.size.width) - 2  # the controls' padding
+        used = 0
         for i, control in enumerate(self.demo.controls):
-            if i:
+            item = control.text(i == self.focused_control)
+            if i and used + 3 + item.cell_len > width:
+                text.append("\n")
+                used = 0
+            elif i:
                 text.append("   ")
-            text.append_text(control.text(i == self.focused_control))
+                used += 3
+            text.append_text(item)
+            used += item.cell_len
         if not self.demo.controls:
             text.append(_("no controls"), style="dim")
         return text
 
     def refresh_view(self) -> None:
-        """Show the demo's parts now: same kind in the same place is updated in place (a heatmap by its
-        changed cells); from the first part of another kind on, the widgets are replaced."""
-        view = self.query_one("#demo-view", VerticalScroll)
-        widgets = list(view.children)
-        parts = flatten(self.demo.view())
-        for i, part in enumerate(parts):
-            widget = widgets[i] if i < len(widgets) else None
-            if isinstance(part, HeatmapSpec) and isinstance(widget, Heatmap):
-                widget.show(part.values, **part.options)
-            elif not isinstance(part, HeatmapSpec) and isinstance(widget, Part):
-                widget.show(part)
-            else:
-                for stale in widgets[i:]:
-                    stale.remove()
-                view.mount_all(part_widget(p) for p in parts[i:])
-                break
-        else:
-            for stale in widgets[len(parts) :]:
-                stale.remove()
+        """Show the demo's parts now, updated in place (widgets/parts.py)."""
+        show_parts(self.query_one("#demo-view", VerticalScroll), flatten(self.demo.view()))
         self.refresh_plot()
 
     def parts(self) -> list[Part | Heatmap]:
         """The widgets showing the view's parts, in order (tests read them)."""
-        children = self.query_one("#demo-view", VerticalScroll).children
-        return [w for w in children if isinstance(w, Part | Heatmap)]
+        return part_widgets(self.query_one("#demo-view", VerticalScroll))
 
     def refresh_plot(self) -> None:
         if hasattr(self.demo, "plot"):
@@ -210,6 +157,10 @@ class DemoScreen(Screen[None]):
             plot = self.query_one("#demo-plot", DemoPlot)
             with plot.frame():
                 self.demo.plot(plot)
+            if hasattr(self.demo, "curve"):
+                curve = self.query_one("#demo-curve", DemoPlot)
+                with curve.frame():
+                    self.demo.curve(curve)
 
     def _reached(self, milestone: str) -> None:
         """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""

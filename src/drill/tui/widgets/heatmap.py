@@ -141,7 +141,7 @@ def heatmap_table(
     )
     table.add_column(Text(""), justify="right", no_wrap=True)
     for name in col_names:
-        table.add_column(Text(visible(name)), justify="center", no_wrap=True)
+        table.add_column(Text(f" {visible(name)} "), justify="center", no_wrap=True)  # names never touch
     for r, row in enumerate(rows):
         marker = "▶" if highlight_row == r else ""
         name = Text(f"{marker}{visible(row_names[r])} ", style="bold" if highlight_row == r else "")
@@ -236,7 +236,7 @@ def _cells(values: list[list[float]], options: dict[str, Any]) -> _Cells:
                 out.append((f" {number} ", cell_style(fraction)))
         cells.append(tuple(out))
     widths = tuple(
-        max([cell_len(col_names[c])] + [cell_len(cells[r][c][0]) for r in range(n_rows)])
+        max([cell_len(col_names[c]) + 2] + [cell_len(cells[r][c][0]) for r in range(n_rows)])
         for c in range(n_cols)
     )
     label_width = max(
