@@ -70,6 +70,20 @@ def dot_product(angle_q: float, angle_k: float, length_q: float = 2.0, length_k:
     return {"q": q, "k": k, "angle": np.asarray(between), "dot": np.asarray(q @ k)}
 
 
+def dot_product_curve(
+    angle_q: float, length_q: float = 2.0, length_k: float = 2.0, step: float = 5.0
+) -> dict[str, np.ndarray]:
+    """7.7's curve: k turned all the way round q (the angle between them θ = −180°…180° in ``step``s), and for
+    each θ the dot product q·k of the two vectors (computed from their coordinates, = |q||k| cos θ) and the
+    cosine q·k / (|q||k|)."""
+    between = np.arange(-180.0, 180.0 + step / 2, step)
+    k_angles = np.radians(angle_q + between)
+    q = length_q * np.array([math.cos(math.radians(angle_q)), math.sin(math.radians(angle_q))])
+    ks = length_k * np.stack([np.cos(k_angles), np.sin(k_angles)], axis=1)
+    dots = ks @ q
+    return {"angle": between, "dot": dots, "cos": dots / (length_q * length_k)}
+
+
 # 7.14's four head patterns, as the score each query i gives key j before scaling (1 = attend, 0 = not).
 HEAD_PATTERNS = ("local", "previous", "self", "start")
 
@@ -118,10 +132,13 @@ def cross_alignment(table):
 LAYERNORM_STAGES = ("mean", "std", "normalised", "output")
 
 
-def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
+def layernorm_steps(x, gamma=1.0, beta=0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
     """7.20 step by step on one token's vector: μ, σ² and σ (biased, over the vector), (x − μ)/√(σ² + ε),
-    then γ·x̂ + β; the output equals ops.layer_norm's."""
+    then γ ⊙ x̂ + β with γ and β one per dimension (a scalar is used for every dimension); the output equals
+    ops.layer_norm's."""
     v = np.asarray(x, dtype=np.float64)
+    gamma = np.broadcast_to(np.asarray(gamma, dtype=np.float64), v.shape)
+    beta = np.broadcast_to(np.asarray(beta, dtype=np.float64), v.shape)
     mu = v.mean()
     var = ((v - mu) ** 2).mean()
     normalised = (v - mu) / math.sqrt(var + eps)
@@ -131,6 +148,8 @@ def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5)
         "var": np.asarray(var),
         "std": np.asarray(math.sqrt(var)),
         "normalised": normalised,
+        "gamma": gamma,
+        "beta": beta,
         "output": ops.layer_norm(v, gamma, beta, eps),
     }
 

@@ -50,7 +50,7 @@ class Softmax(Demo):
 
     def make_controls(self) -> list[Control]:
         return [
-            Control(f"z{i}", N_("logit {n}").replace("{n}", str(i + 1)), -20, 100, 0.5, value, decimals=1)
+            Control(f"z{i}", N_("logit {n}"), -20, 100, 0.5, value, decimals=1, n=i + 1)
             for i, value in enumerate((2.0, 1.0, 0.1))
         ]
 
