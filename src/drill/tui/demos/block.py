@@ -181,7 +181,9 @@ class TransformerBlock(Demo):
         if module.opens:
             head.append("   " + _("enter opens the demo {name}").format(name=module.opens), style="dim")
         parts.append(head)
-        parts += [Text(role, style="italic") for role in module.roles]
+        parts.append(
+            Text("\n".join(module.roles), style="italic")
+        )  # one part: the same layout for every module
         out = trace[module.step]
         shapes = Text()
         if module.inputs:
