@@ -13,7 +13,10 @@ Wall-clock times on a shared, loaded machine swing with the scheduler, so each p
 batches (user + system, from /proc) is printed as well: CPU per press, drill against bare, is the steadier
 figure of the work an update costs. Both ratios are printed; the goal is judged on the wall-clock median.
 
-    python benchmarks/demo_bench.py [--demo softmax] [--batches 10] [--presses 20]
+    python benchmarks/demo_bench.py [--demo softmax] [--control 0] [--batches 10] [--presses 20]
+
+``--control N`` moves the demo's N-th control (0-based; tab is pressed N times first), e.g. ``--demo
+transformer-block --control 3`` moves X[1,1], one input of the block, instead of the module shown.
 """
 
 from __future__ import annotations
@@ -52,10 +55,14 @@ def bare_batches(script: Path, env, marks: Path, presses: int, batches: int, cpu
     return out
 
 
-def demo_batches(drill: str, demo: str, env, marks: Path, presses: int, batches: int, cpu: list[float]):
+def demo_batches(
+    drill: str, demo: str, env, marks: Path, presses: int, batches: int, cpu: list[float], control=0
+):
     out = []
     with PtySession([drill, "demo", demo], env, marks) as session:
         session.wait_for("question")
+        if control:
+            session.press("\t" * control)
         start = cpu_seconds(session.proc.pid)
         for b in range(1, batches + 1):
             # → then ← alternately, so the control stays inside its range and every press changes it
@@ -73,6 +80,7 @@ def demo_batches(drill: str, demo: str, env, marks: Path, presses: int, batches:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--demo", default="softmax", help="the demo whose first control is moved")
+    parser.add_argument("--control", type=int, default=0, help="which control to move (0-based)")
     parser.add_argument("--batches", type=int, default=10)
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3, help="alternations of bare and drill processes")
@@ -91,7 +99,9 @@ def main() -> None:
         bare_batches(script, env, marks, args.presses, 2, [])  # warm-up: file caches
         for _round in range(args.rounds):
             bare += bare_batches(script, env, marks, args.presses, args.batches, bare_cpu)
-            demo += demo_batches(drill, args.demo, env, marks, args.presses, args.batches, demo_cpu)
+            demo += demo_batches(
+                drill, args.demo, env, marks, args.presses, args.batches, demo_cpu, args.control
+            )
     bare_ms, demo_ms = statistics.median(bare) * 1000, statistics.median(demo) * 1000
     print(
         f"load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.batches} batches of "
