@@ -175,3 +175,25 @@ def test_the_postgres_peek_imports_no_sqlalchemy(pg_url, tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["c00", "-"]
+
+
+@pytest.mark.postgres
+def test_drill_study_on_postgres_shows_its_question_before_sqlalchemy(pg_url, tmp_path):
+    """The installed `drill study` on a PostgreSQL URL: the first start opens the store (and saves the plan);
+    the next shows its first question from the psycopg peek, before sqlalchemy is imported, and the store,
+    opened afterwards, agrees (no second card shown)."""
+    import os
+    from pathlib import Path
+
+    from tests.tui.conftest import ptyrun
+
+    drill = str(Path(sys.executable).with_name("drill"))
+    env = dict(os.environ, DRILL_DB_URL=pg_url, DRILL_USER="pty-learner", DRILL_EXIT_AFTER="ready")
+    first = ptyrun().run_in_pty([drill, "study"], env, tmp_path / "marks.txt", size=(100, 30))
+    assert "sqlalchemy" in first.marks["question"][1]  # no plan yet: the store answered
+    assert locate.plan_target(pg_url)[0].is_file()
+    run = ptyrun().run_in_pty([drill, "study"], env, tmp_path / "marks.txt", size=(100, 30))
+    names = [mark.name for mark in run.all_marks]
+    assert names[:3] == ["paint", "card", "question"]
+    assert run.marks["question"][1] == "-"
+    assert names[-1] == "ready" and names.count("card") == 1

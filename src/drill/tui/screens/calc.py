@@ -241,7 +241,7 @@ class CalcScreen(ModeScreen):
         else:
             row.remove_children()
             row.mount_all(PartsView(parts, classes="calc-matrix") for parts in blocks)
-        note = Text(_("note: {note}").format(note=step.note), style="bold") if step.note else Text("")
+        note = Text(_("note: {note}").format(note=_(step.note)), style="bold") if step.note else Text("")
         self.query_one("#calc-note", Static).update(note)
         self.query_one("#calc-view", VerticalScroll).scroll_home(animate=False)
 
@@ -272,9 +272,9 @@ class CalcScreen(ModeScreen):
             else:
                 text.append(" · " + _("pad off"))
         else:
-            text.append(" · fixed example", style="dim")
+            text.append(" · " + _("fixed example"), style="dim")
         text.append("  │  ")
-        text.append(visible(self.trace.title), style="dim")
+        text.append(visible(_(self.trace.title)), style="dim")
         self.query_one("#calc-header", Static).update(text)
 
     def load_editor(self) -> None:
