@@ -196,10 +196,10 @@ class TransformerBlock(Demo):
         )
         parts += [shapes, Text("")]
         for name in module.inputs:
-            parts += self.matrix(trace, name, _("in"))
+            parts += self.matrix(trace, name, _("in: {name}"))
         for name in module.extras:
-            parts += self.matrix(trace, name, _("inside"))
-        parts += self.matrix(trace, module.step, _("out"))
+            parts += self.matrix(trace, name, _("inside: {name}"))
+        parts += self.matrix(trace, module.step, _("out: {name}"))
         parts.append(
             Text(
                 _(
@@ -213,9 +213,10 @@ class TransformerBlock(Demo):
         return parts
 
     def matrix(self, trace: Trace, name: str, role: str) -> list:
+        """``role``: the translated label, "in: {name}" and the like."""
         step = trace[name]
         label = Text()
-        label.append(f"{role}: {name}", style="bold")
+        label.append(role.format(name=name), style="bold")
         label.append(f"  {symbolic(step.shape)} = {concrete(step.output)}", style="dim")
         if step.output.ndim == 3:  # attention weights, one matrix per head
             label.append("  " + _("rows: queries, columns: keys"), style="dim")
