@@ -419,9 +419,27 @@ class StudyScreen(ModeScreen):
         return self.session is not None
 
     async def action_reveal(self) -> None:
+        if self.card is not None and self.card.kind == "code":
+            self._open_code_card()  # a code card's answer side is the code editor (tui/screens/code.py)
+            return
         if self.card is not None and not self.query_one(CardView).revealed:
             await self.query_one(CardView).reveal()
             self.drill_app.reached("answer", via=self)
+
+    def _open_code_card(self) -> None:
+        if self.card is None or not self._ready(self._open_code_card) or self.session is None:
+            return
+        from drill.tui.screens.code import code_card_screen
+
+        screen = code_card_screen(self.options, getattr(self.card, "task", ""), self.session.store)
+        self.app.push_screen(screen, self._code_card_done)
+
+    async def _code_card_done(self, rating: int | None) -> None:
+        """The code screen's confirmed grade (None: back without one) grades the card like any other."""
+        if rating is None or self.card is None:
+            return
+        await self.query_one(CardView).reveal()
+        self.action_grade(rating)
 
     def action_grade(self, rating: int) -> None:
         if self.card is None:
