@@ -419,23 +419,30 @@ class StudyScreen(ModeScreen):
         return self.session is not None
 
     async def action_reveal(self) -> None:
-        if self.card is not None and self.card.kind == "code":
-            self._open_code_card()  # a code card's answer side is the code editor (tui/screens/code.py)
+        if self.card is not None and self.card.kind in ("code", "calc"):
+            self._open_answer_screen()  # the answer side is a screen of its own: the code editor, the calculation
             return
         if self.card is not None and not self.query_one(CardView).revealed:
             await self.query_one(CardView).reveal()
             self.drill_app.reached("answer", via=self)
 
-    def _open_code_card(self) -> None:
-        if self.card is None or not self._ready(self._open_code_card) or self.session is None:
+    def _open_answer_screen(self) -> None:
+        """A code card opens the code editor (tui/screens/code.py), a hand-calculation card the typed answer
+        checked by the engine (tui/screens/calc_card.py); each dismisses with the grade the learner confirmed."""
+        if self.card is None or not self._ready(self._open_answer_screen) or self.session is None:
             return
-        from drill.tui.screens.code import code_card_screen
+        if self.card.kind == "code":
+            from drill.tui.screens.code import code_card_screen
 
-        screen = code_card_screen(self.options, getattr(self.card, "task", ""), self.session.store)
-        self.app.push_screen(screen, self._code_card_done)
+            screen = code_card_screen(self.options, getattr(self.card, "task", ""), self.session.store)
+        else:
+            from drill.tui.screens.calc_card import CalcCardScreen
 
-    async def _code_card_done(self, rating: int | None) -> None:
-        """The code screen's confirmed grade (None: back without one) grades the card like any other."""
+            screen = CalcCardScreen(self.card)
+        self.app.push_screen(screen, self._answered)
+
+    async def _answered(self, rating: int | None) -> None:
+        """The answer screen's confirmed grade (None: back without one) grades the card like any other."""
         if rating is None or self.card is None:
             return
         await self.query_one(CardView).reveal()
