@@ -7,7 +7,11 @@ sqlalchemy) inside the command body, so ``drill --help`` stays fast. Errors a us
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import select
+import stat
 import sys
 
 import click
@@ -53,11 +57,13 @@ class LazyGroup(DrillGroup):
         try:
             return super().invoke(ctx)
         except DrillError as err:
-            click.echo(_("drill: error: {message}").format(message=err), err=True)
+            _say_error(str(err))
             ctx.exit(err.exit_code)
         except KeyboardInterrupt:
             click.echo(_("drill: interrupted"), err=True)
             ctx.exit(130)
+        except (OSError, MemoryError) as err:
+            ctx.exit(_environment_failure(err))
 
 
 @click.group(
@@ -77,4 +83,84 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     set_language(startup_language(args))  # before click parses: --help and parse errors are translated too
-    cli.main(args=args, prog_name="drill")
+    code: int | str | None = 0
+    piped = _stdout_kind()
+    try:
+        cli.main(args=args, prog_name="drill")
+    except SystemExit as done:
+        code = done.code
+        # click and rich meet a closed pipe themselves and exit 1 (rich first points stdout at the null device)
+        if code == 1 and piped == "pipe" and (_stdout_kind() == "null" or _stdout_closed()):
+            code = 0
+    except (OSError, MemoryError) as err:  # outside a subcommand: --help into a full disk, say
+        code = _environment_failure(err)
+    try:  # what is still buffered goes out now, where a failure is one line, not at interpreter exit
+        sys.stdout.flush()
+    except (OSError, MemoryError) as err:
+        failed = _environment_failure(err)
+        code = failed if code in (0, None) else code
+    sys.exit(code)
+
+
+# --- the last line of defence: what the machine refuses (a full disk, a closed pipe, no memory) -------------
+
+
+def _say_error(message: str) -> None:
+    """``drill: error: <message>`` on stderr; nothing when stderr itself is gone."""
+    try:
+        click.echo(_("drill: error: {message}").format(message=message), err=True)
+    except OSError:
+        pass
+
+
+def _environment_failure(err: OSError | MemoryError) -> int:
+    """One line for an OSError or MemoryError no layer turned into a DrillError; the exit code to use.
+
+    A closed standard output (``drill report | head -1``) is how a reader says it has read enough: drill
+    stops quietly with exit 0, as other Unix tools do.
+    """
+    if isinstance(err, MemoryError):
+        _say_error(_("out of memory (is an input file or value far larger than drill's limits?)"))
+        return DrillError.exit_code
+    if err.errno == errno.EPIPE and _stdout_closed():
+        _silence_stdout()
+        return 0
+    problem = err.strerror or str(err) or type(err).__name__
+    if err.filename is not None:
+        path = os.fsdecode(err.filename)
+        _say_error(f"{path!r}: {problem}")
+    else:
+        _say_error(_("cannot write the output: {problem}").format(problem=problem))
+    return DrillError.exit_code
+
+
+def _stdout_closed() -> bool:
+    """Whether the reader of standard output has gone (a pipe whose other end is closed reports POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _fd, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll (Windows) or no real stdout: assume it was stdout
+        return True
+
+
+def _stdout_kind() -> str:
+    """ "pipe", "null" (the null device) or "other": what standard output is, to tell a closed pipe apart."""
+    try:
+        mode = os.fstat(sys.stdout.fileno())
+        if stat.S_ISFIFO(mode.st_mode):
+            return "pipe"
+        null = os.stat(os.devnull)
+        return "null" if stat.S_ISCHR(mode.st_mode) and mode.st_rdev == null.st_rdev else "other"
+    except (AttributeError, OSError, ValueError):
+        return "other"
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from drill.content import control
+from drill.content.latex import too_deep
 from drill.errors import ContentError
 
 try:  # libyaml parses ~10x faster than the pure-Python parser
@@ -28,6 +29,11 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 
 Path_ = tuple  # a path into the document: ("cards", 3, "answer")
 MAX_DEPTH = 50  # content nests 4 levels deep; this bounds the walker's recursion on hostile input
+# Size caps, so that a hostile or mistaken file is a message, not a stalled study session or a MemoryError:
+MAX_FILE_BYTES = (
+    10 * 2**20
+)  # one content file (the shipped questions.yaml: ~53 KB); refused before reading it whole
+MAX_FIELD_CHARS = 100_000  # one text field (the chapter itself is ~40,000 characters)
 
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -97,9 +103,18 @@ def read_yaml(file: str | Path) -> Document:
     """Read, decode, parse and convert one YAML file; raise ContentError naming file, line and field."""
     file = Path(file)
     try:
-        raw = file.read_bytes()
+        with file.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)  # never more: a 8 GB file must not be read whole
     except OSError as err:
         raise _file_error(file, None, f"cannot read: {err.strerror or err}") from None
+    except MemoryError:  # pragma: no cover - MAX_FILE_BYTES is far below any machine's memory
+        raise _file_error(file, None, "out of memory while reading it") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise _file_error(
+            file,
+            None,
+            f"larger than {MAX_FILE_BYTES // 2**20} MB, the limit for a content file; split the pack",
+        )
     return parse_yaml(_decode(file, raw), file)
 
 
@@ -213,9 +228,23 @@ class _Walker:
             if bad:
                 problem = f"control character {control.describe(bad.group())} is not allowed (only newline and tab are)"
                 raise self.fail(node, path, problem)
+            if len(node.value) > MAX_FIELD_CHARS:
+                problem = (
+                    f"{len(node.value):,} characters is over the limit of {MAX_FIELD_CHARS:,} for one field"
+                )
+                raise self.fail(node, path, problem)
+            deep = too_deep(node.value)
+            if deep:
+                raise self.fail(node, path, deep)
             return node.value
         if tag in _SCALAR_TAGS:
-            return self.constructor.yaml_constructors[tag](self.constructor, node)
+            try:
+                return self.constructor.yaml_constructors[tag](self.constructor, node)
+            except ValueError:  # Python's int-from-text limit (4,300 digits) and the like
+                shown = node.value if len(node.value) <= 20 else node.value[:12] + "…"
+                raise self.fail(
+                    node, path, f"the number {shown} ({len(node.value):,} characters) is too long"
+                ) from None
         if tag == "tag:yaml.org,2002:timestamp":
             raise self.fail(node, path, f"{node.value!r} reads as a date; quote it to make it text")
         raise self.fail(node, path, f"YAML tag {tag!r} is not allowed (plain data only)")

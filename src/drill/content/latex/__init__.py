@@ -34,6 +34,8 @@ Rules, chosen to read well in a monospaced terminal:
   `oneline=True` gives one-line forms for places that cannot take several rows: (1, 0; 0, 1),
   {0, j ≤ i; −∞, j > i}, ─÷√dₖ→, rows joined by "; ".
 * Unknown macros render as their name (`\\foo` -> foo); `unknown_macros` reports them.
+* A formula nested deeper than `MAX_NESTING` levels (`too_deep`) is shown as its source without markup; the
+  content loader refuses one naming file, line and field. Below that bound the work is linear in the length.
 """
 
 from __future__ import annotations
@@ -44,8 +46,18 @@ from functools import lru_cache
 from drill.content import control
 
 from ._box import Box, cell_width
+from ._limits import MAX_NESTING, too_deep
 
-__all__ = ["cell_width", "render_latex", "render_latex_box", "render_text", "split_math", "unknown_macros"]
+__all__ = [
+    "MAX_NESTING",
+    "cell_width",
+    "render_latex",
+    "render_latex_box",
+    "render_text",
+    "split_math",
+    "too_deep",
+    "unknown_macros",
+]
 
 
 @lru_cache(maxsize=4096)
@@ -54,9 +66,11 @@ def render_latex_box(src: str, oneline: bool = False) -> Box:
     from ._render import Renderer
 
     src = control.replace(src)
+    if too_deep(src):  # the loader refuses such content; from anywhere else it is shown without its markup
+        return Box.text(_strip_markup(src))
     try:
         return Renderer(oneline=oneline).render(src)
-    except RecursionError:  # absurdly deep nesting: show the source without its markup
+    except RecursionError:  # pragma: no cover - MAX_NESTING keeps the recursion far below the limit
         return Box.text(_strip_markup(src))
     except Exception:  # a renderer bug must not take a study session down (the tests call Renderer directly)
         return Box.text(_strip_markup(src))
@@ -96,8 +110,11 @@ def unknown_macros(src: str) -> set[str]:
     """Names of the macros in `src` the renderer does not know (shown by name in its output)."""
     from ._render import Renderer
 
+    src = control.replace(src)
+    if too_deep(src):  # not rendered as LaTeX at all (render_latex_box): no macro is shown by name
+        return set()
     renderer = Renderer()
-    renderer.render(control.replace(src))
+    renderer.render(src)
     return set(renderer.unknown)
 
 
