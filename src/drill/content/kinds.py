@@ -29,6 +29,7 @@ from drill.i18n import N_, _
 
 HIDDEN = "［？］"  # what a hidden cell shows
 EMPTY_CELLS = ("", "—", "-")  # cells not worth asking for (the chapter's "no entry")
+FRONT_WIDTH = 76  # a table wider than this (in terminal columns) is shown one row a line, not in columns
 
 
 def _derived(rule: Text | None = None) -> Any:
@@ -136,7 +137,15 @@ class ClozeCard(Card):
     @property
     def front(self) -> str:
         rows = [[_render(cell) for cell in row] for row in table_rows(self.question)]
-        return _(self.PROMPT) + "\n\n" + layout_table(rows)
+        table = layout_table(rows)
+        if max(_width(line) for line in table.splitlines()) > FRONT_WIDTH:  # one row a line, wrapped
+            head = rows[0]
+            table = "\n".join(
+                (row[0] + " — " if row[0] else "")
+                + "；".join(f"{h}：{cell}" if h else cell for h, cell in zip(head[1:], row[1:], strict=True))
+                for row in rows[1:]
+            )
+        return _(self.PROMPT) + "\n\n" + table
 
 
 # ---------------------------------------------------------------------------------------- formula ↔ code
