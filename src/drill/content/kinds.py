@@ -6,7 +6,8 @@ the fields a kind adds that quote the chapter (a table, a formula cell, a code l
 declared verbatim, so `drill check` finds each one in the pack's source. A kind's ``question`` and ``answer``
 are derived from those fields (never read from the file), so every place that shows a card's question or
 answer (browser, reports, Anki export) shows the kind's; ``front`` adds drill's own prompt (through
-`drill.i18n`) for the study screen.
+`drill.i18n`), Markdown and $LaTeX$ like every content text (the Anki export renders it), and ``front_text()``
+is the same laid out as plain text (formulas rendered, a table in columns) for the study screen's question.
 
 One YAML record may make several cards (`expand`): a table makes one cloze card per body row (that row's
 cells hidden, the first column left as the row's label), a formula ↔ code pair makes one card each way.
@@ -136,6 +137,9 @@ class ClozeCard(Card):
 
     @property
     def front(self) -> str:
+        return _(self.PROMPT) + "\n\n" + self.question
+
+    def front_text(self) -> str:
         rows = [[_render(cell) for cell in row] for row in table_rows(self.question)]
         table = layout_table(rows)
         if max(_width(line) for line in table.splitlines()) > FRONT_WIDTH:  # one row a line, wrapped
@@ -188,6 +192,9 @@ class FormulaCard(Card):
 
     @property
     def front(self) -> str:
+        return _(self.PROMPTS[self.direction]) + "\n\n" + self.question
+
+    def front_text(self) -> str:
         shown = _render(self.formula) if self.direction == TO_CODE else self.code
         return _(self.PROMPTS[self.direction]) + "\n\n    " + shown
 
@@ -252,6 +259,9 @@ class CalcCard(Card):
 
     @property
     def front(self) -> str:
+        return _(self.PROMPT).format(element=self.element, decimals=self.decimals) + "\n\n" + self.question
+
+    def front_text(self) -> str:
         head = _(self.PROMPT).format(element=self.element, decimals=self.decimals)
         return head + "\n\n" + "\n\n".join(_render(g) for g in self.given)
 
@@ -277,6 +287,9 @@ class CodeCard(Card):
     @property
     def front(self) -> str:
         return _(self.PROMPT).format(task=self.task)
+
+    def front_text(self) -> str:
+        return self.front
 
 
 # ------------------------------------------------------------------------------------------ the registry

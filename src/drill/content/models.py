@@ -79,6 +79,10 @@ class Card:
         """The question as an interviewer asks it: the bank's wording when the card has one."""
         return self.bank_question or self.question
 
+    def front_text(self) -> str:
+        """The front as plain text, for a view that does not render Markdown (the study screen's question)."""
+        return self.front
+
     @property
     def kind(self) -> str:
         """``qa``, ``cloze``, ``formula``, ``calc`` or ``code`` (drill.content.kinds.KINDS)."""

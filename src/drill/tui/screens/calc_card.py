@@ -84,7 +84,7 @@ class CalcCardScreen(Screen[int | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="calc-card"):
-            yield Static(Text(visible(self.card.front)), id="calc-card-question")
+            yield Static(Text(visible(self.card.front_text())), id="calc-card-question")
             yield Input(
                 placeholder=_("your value (enter to check; enter with nothing typed shows the answer)"),
                 id="calc-answer",
