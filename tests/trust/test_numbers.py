@@ -59,7 +59,7 @@ def test_minus_sign_u2212_as_drill_prints_it_reads_back():
         ("1e308", "magnitude at most 1e+15"),
         ("1e309", "magnitude at most 1e+15"),  # float() makes it inf
         ("-1e16", "magnitude at most 1e+15"),
-        ("9" * 5000, "'99999999999999999999…'"),  # not echoed whole
+        pytest.param("9" * 5000, "'99999999999999999999…'", id="5000-digits"),  # not echoed whole
         ("nan", "must be finite"),
         ("Infinity", "must be finite"),
     ],
