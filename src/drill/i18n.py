@@ -31,7 +31,9 @@ _language = "en"
 
 
 def _(message: str) -> str:
-    """``message`` in the current UI language."""
+    """``message`` in the current UI language (a `Deferred` message: its msgid, translated, then formatted)."""
+    if isinstance(message, Deferred):
+        return message.translated()
     return message if _translation is None else _translation.gettext(message)
 
 
@@ -41,9 +43,67 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction without translating it now (translate with ``_()`` where shown)."""
-    return message
+def N_(message: str, /, **fields: object) -> str:
+    """Mark ``message`` for extraction without translating it now (translate with ``_()`` where shown).
+
+    With ``fields`` the result is a `Deferred`: the English text formatted now, which ``_()`` translates and
+    formats again where it is shown -- for text built before the language is known (an engine step's note)."""
+    return Deferred(message, fields) if fields else message
+
+
+class Deferred(str):
+    """English text formatted from a marked message and its fields; ``_()`` shows it in the UI language.
+
+    It is a ``str`` (the English text), so whatever stores or serialises it (``drill calc --json``) keeps the
+    English; only ``_()`` looks at ``msgid`` and ``fields``. A field that is itself a `Deferred` is translated
+    too; a tuple field is a list of items, each translated, joined by the language's list separator."""
+
+    msgid: str
+    fields: dict[str, object]
+
+    def __new__(cls, msgid: str, fields: dict[str, object]) -> Deferred:
+        english = (
+            msgid.format(**{name: _shown(value, _english) for name, value in fields.items()})
+            if fields
+            else msgid
+        )
+        self = super().__new__(cls, english)
+        self.msgid = str(msgid)
+        self.fields = dict(fields)
+        return self
+
+    def __reduce__(self):  # pickle / deepcopy: rebuilt from the message, not from the English text
+        return (Deferred, (self.msgid, self.fields))
+
+    def translated(self) -> str:
+        if _translation is None:
+            return str.__str__(self)
+        message = _translation.gettext(self.msgid)
+        if not self.fields:
+            return message
+        return message.format(**{name: _shown(value, _) for name, value in self.fields.items()})
+
+
+def deferred(message: str) -> str:
+    """A message marked with ``N_()`` kept as a `Deferred`, so that as a field of another deferred message it is
+    translated with it: ``N_("{kind}, causal", kind=deferred(N_("Self-attention")))``."""
+    return message if isinstance(message, Deferred) else Deferred(message, {})
+
+
+def _english(message: str) -> str:
+    return str.__str__(message)
+
+
+def _shown(value: object, show) -> object:
+    """A field as shown: a tuple is a list joined by the list separator, a `Deferred` goes through ``show``."""
+    if isinstance(value, tuple):
+        separator = ", " if show is _english else _(LIST_SEPARATOR)
+        return separator.join(str(show(item)) if isinstance(item, Deferred) else str(item) for item in value)
+    return show(value) if isinstance(value, Deferred) else value
+
+
+# TRANSLATORS: between the items of a list inside a sentence ("query 1, query 3")
+LIST_SEPARATOR = N_(", ")
 
 
 def current_language() -> str:

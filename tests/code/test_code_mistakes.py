@@ -20,7 +20,7 @@ CHAPTER = next(
     for p in Path(__file__).resolve().parents
     if (p / "shared" / "seed" / "transformer-chapter-7.md").exists()
 )
-# the coding drills' mistakes; the quiz's counts and shapes (drill.engine.quiz_mistakes) share the catalogue
+# the coding drills' mistakes; the quiz's counts and shapes (drill.engine.mistakes.quiz_shapes, .quiz_counts) share the catalogue
 # and are tested in tests/content/test_content_generated.py
 CODE_MISTAKES = sorted(mid for mid, m in MISTAKES.items() if m.task in TASKS)
 HEADINGS = set(re.findall(r"^## (7\.\d+) ", CHAPTER.read_text(encoding="utf-8"), flags=re.M))

@@ -74,7 +74,7 @@ def test_parse_mask():
         (dict(pad=[1, 2, 0]), "only 1 \\(keep\\) and 0"),
         (dict(pad=[[1, 1, 0], [1, 1, 1]]), "X has no batch axis"),
         (dict(x=np.zeros((0, 2))), r"X is empty \(\[0, 2\]\)"),
-        (dict(x=[[1.0, np.nan]]), r"X \[1, 2\] holds nan"),
+        (dict(x=[[1.0, np.nan]]), r"X \[1, 2\] holds nan at element \(1, 2\), counted from 1"),
         (dict(wv=[[np.inf, 0], [0, 1]]), "W_V .* must be finite"),
         (dict(x=np.ones(2)), r"X must be \[S, d_model\] or \[B, S, d_model\], got \[2\]"),
         (dict(heads=0), "heads must be a positive"),

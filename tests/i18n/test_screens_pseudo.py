@@ -16,19 +16,16 @@ KEYS = r"\b(space|enter|esc|ctrl|palette|shift|tab)\b"  # key names (Textual's f
 NAMES = r"\bdrill\b|题库|常见误区"  # the program's name; the chapter's own headings (its question bank, its pitfalls)
 
 
-def engine_words(card) -> str:
-    """NOT YET TRANSLATED (issue 13 §1, left open): the engine's step titles and explanations are English
-    on every screen. Exempt here, by name, so that everything else is still checked."""
+def engine_names(card) -> str:
+    """The engine's identifiers the side pane shows beside its translated words: step names ("weighted_sum"),
+    input names ("W_Q"), symbolic shapes ("[S, d_model]"). Names, not words: the same in every language."""
     from drill.engine.examples import build_example
 
     texts = []
     for example in {ref.split("/")[0] for ref in card.steps}:
         trace = build_example(example)
-        texts += [
-            trace.title,
-            *(step.title for step in trace.steps),
-            *(step.explanation for step in trace.steps),
-        ]
+        for step in trace.steps:
+            texts += [step.name, step.shape, *step.inputs]
     return "\n".join(texts)
 
 
@@ -59,7 +56,7 @@ async def test_study_screen_speaks_only_through_the_catalog(pseudo, library, sto
     app = make_app(
         "study", library=library_of([card], library), store=store, clock=frozen_clock, timer=frozen_timer
     )
-    content = rendered_content(library) + engine_words(card)
+    content = rendered_content(library) + engine_names(card)
     async with app.run_test(size=(120, 40)) as pilot:
         await card_on_screen(pilot)
         assert "⟦" in screen_text(app)

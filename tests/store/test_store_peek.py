@@ -237,7 +237,7 @@ def test_the_peeks_statements_are_the_queues(tmp_path):
             store.sync_content((pack, f"{pack}-{i}", "7.1") for pack in packs for i in range(2))
             for section in (None, "7.1", 'it\'s; -- "x"'):
                 compiled = {
-                    name: peek._compile(stmt, store.engine.dialect)
+                    name: peek.compile_statement(stmt, store.engine.dialect)
                     for name, stmt in next_card_statements(store, section).items()
                 }
                 mine = peek.statements(store.user_id, packs, section)

@@ -94,7 +94,7 @@ def calc(
         from drill.engine.examples import EXAMPLES
 
         for ex in EXAMPLES.values():
-            click.echo(f"{ex.name:<16} {ex.section:<5} {ex.summary}")
+            click.echo(f"{ex.name:<16} {ex.section:<5} {_(ex.summary)}")
         return
     if plain and as_json:
         raise InputError(_("choose one of --plain and --json"))
@@ -174,10 +174,10 @@ def _matrix_table(values, fmt, full: bool, label=None, row_labels: bool = True):
     table = Table(title=Text(label) if label else None, show_header=True, box=None, pad_edge=False)
     if row_labels:
         table.add_column(Text(""), justify="right", style="dim")
-    for c in show_c:
-        table.add_column(Text("…" if c is None else str(c)), justify="right")
+    for c in show_c:  # rows and columns are named from 1, as the chapter counts them (A₁₂)
+        table.add_column(Text("…" if c is None else str(c + 1)), justify="right")
     for r in show_r:
-        label_cell = [Text("…" if r is None else str(r))] if row_labels else []
+        label_cell = [Text("…" if r is None else str(r + 1))] if row_labels else []
         if r is None:
             table.add_row(*label_cell, *[Text("…") for _ in show_c])
             continue
@@ -186,7 +186,7 @@ def _matrix_table(values, fmt, full: bool, label=None, row_labels: bool = True):
 
 
 def _slices(values, shape: str):
-    """Split a 3-D/4-D output into labelled 2-D slices (sequence b / head i)."""
+    """Split a 3-D/4-D output into labelled 2-D slices ("sequence 1, head 2": named from 1)."""
     import numpy as np
 
     axes = [a.strip() for a in shape.strip("[]").split(",")]
@@ -195,7 +195,7 @@ def _slices(values, shape: str):
     for a in axes[:lead]:
         names.append({"B": _("sequence"), "h": _("head"), "G": _("KV head")}.get(a, a))
     for idx in np.ndindex(*values.shape[:lead]):
-        label = ", ".join(f"{n} {i}" for n, i in zip(names, idx, strict=False))
+        label = ", ".join(f"{n} {i + 1}" for n, i in zip(names, idx, strict=False))
         yield label, values[idx]
 
 
@@ -227,7 +227,7 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         console = Console(highlight=False)
         if not console.is_terminal:  # piped to a file or a script: room for wide matrices, still plain text
             console = Console(highlight=False, width=160)
-    head = Text(trace.title, style="bold")
+    head = Text(_(trace.title), style="bold")
     if trace.section:
         head.append("   " + _("(chapter section {section})").format(section=trace.section), style="dim")
     console.print(head)
@@ -256,6 +256,6 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
                 more = _("… {count} more slices (use --full or --json)").format(count=len(body) - 4)
                 body = body[:4] + [Text(more)]
         if step.note:
-            body.append(Text(_("note: {note}").format(note=step.note), style="yellow"))
+            body.append(Text(_("note: {note}").format(note=_(step.note)), style="yellow"))
         title = Text.assemble((f"{i}. {_(step.title)}", "bold"), ("  " + step.name, "cyan"))
         console.print(Panel(Group(*lines, *body), title=title, title_align="left", expand=False))

@@ -3,13 +3,13 @@ cross-attention and KV-cache decoding.
 
 Shapes follow the chapter: X [B, S, d_model] (or [S, d_model] without a batch), W_Q [d_model, h·d_k],
 W_K [d_model, G·d_k], W_V [d_model, G·d_v], W_O [h·d_v, d_model], where h is the number of query heads and
-G the number of KV heads (G = h: MHA, G = 1: MQA, otherwise GQA; query head i reads KV head i // (h/G), as
-PyTorch's repeat_interleave / enable_gqa does). Masks are boolean, True = may attend.
+G the number of KV heads (G = h: MHA, G = 1: MQA, otherwise GQA; 0-based, query head i reads KV head
+i // (h/G), as PyTorch's repeat_interleave / enable_gqa does). Masks are boolean, True = may attend.
 
 A trace is assembled by small builders, in step order: `make_problem` (validated inputs, drill.engine.problem),
-`_input_steps`, `_projections`, `_heads`, `masking.build` + `_attend` (scores to the weighted sum, with the
-numbers from drill.engine.kernels and the mask steps from drill.engine.masking) and `_output` (concatenation
-and W_O).
+`_input_steps`, `_projections`, `drill.engine.heads.split`, `masking.build` + `_attend` (scores to the weighted
+sum, with the numbers from drill.engine.kernels and the mask steps from drill.engine.masking) and `_output`
+(concatenation and W_O). Step words are English, marked for the catalogs (`N_`) and translated where shown.
 """
 
 from __future__ import annotations
@@ -20,9 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from drill.engine import kernels, masking, ops
+from drill.engine.heads import Heads
+from drill.engine.heads import split as split_heads
 from drill.engine.problem import Problem, make_problem
 from drill.engine.trace import Step, Trace
-from drill.i18n import N_
+from drill.i18n import N_, deferred
 
 
 def _input_steps(p: Problem) -> list[Step]:
@@ -101,93 +103,7 @@ def _projections(p: Problem, steps: list[Step]) -> tuple[np.ndarray, np.ndarray,
     return q, k, v
 
 
-@dataclass(frozen=True)
-class _Heads:
-    """Q, K, V per head ([B, h, S, d] when multi-head, else the projections) and the steps they come from."""
-
-    q: np.ndarray
-    k: np.ndarray
-    v: np.ndarray
-    q_step: str
-    k_step: str
-    v_step: str
-
-
-def _heads(p: Problem, steps: list[Step], q, k, v) -> _Heads:
-    """Split Q, K, V into heads and, for GQA/MQA, repeat each KV head for the query heads that share it."""
-    if not p.multi:
-        return _Heads(q, k, v, "project_q", "project_k", "project_v")
-    h, g, d_k, d_v = p.dims.heads, p.dims.kv_heads, p.dims.d_k, p.dims.d_v
-    batch, s_q, s_k, b, sq, sk = p.batch, p.s_q, p.s_k, p.b, p.sq, p.sk
-    # contiguous per-head blocks, so the batched matmuls in drill.engine.kernels go straight to BLAS
-    qh = np.ascontiguousarray(q.reshape(batch, s_q, h, d_k).transpose(0, 2, 1, 3))
-    kh = np.ascontiguousarray(k.reshape(batch, s_k, g, d_k).transpose(0, 2, 1, 3))
-    vh = np.ascontiguousarray(v.reshape(batch, s_k, g, d_v).transpose(0, 2, 1, 3))
-    gg = "G" if g < h else "h"
-    steps += [
-        Step(
-            name="split_heads",
-            title=N_("Split Q into heads"),
-            formula=r"Q_i = Q[:, i d_k:(i+1) d_k]",
-            explanation=f"h = {h} query heads of d_k = {d_k} columns each",
-            inputs=("project_q",),
-            output=p.out(qh),
-            shape=f"[{b}h, {sq}, d_k]",
-        ),
-        Step(
-            name="split_k",
-            title=N_("Split K into heads"),
-            formula=r"K_j = K[:, j d_k:(j+1) d_k]",
-            explanation=f"{g} key head(s) of d_k = {d_k}",
-            inputs=("project_k",),
-            output=p.out(kh),
-            shape=f"[{b}{gg}, {sk}, d_k]",
-        ),
-        Step(
-            name="split_v",
-            title=N_("Split V into heads"),
-            formula=r"V_j = V[:, j d_v:(j+1) d_v]",
-            explanation=f"{g} value head(s) of d_v = {d_v}",
-            inputs=("project_v",),
-            output=p.out(vh),
-            shape=f"[{b}{gg}, {sk}, d_v]",
-        ),
-    ]
-    if g == h:
-        return _Heads(qh, kh, vh, "split_heads", "split_k", "split_v")
-    group = h // g
-    kind = (
-        "MQA: every query head shares the one KV head"
-        if g == 1
-        else f"GQA: query heads {group} at a time share one KV head"
-    )
-    kh = np.repeat(kh, group, axis=1)
-    vh = np.repeat(vh, group, axis=1)
-    steps += [
-        Step(
-            name="repeat_k",
-            title=N_("Share K across query heads"),
-            formula=r"K'_i = K_{\lfloor i / (h/G) \rfloor}",
-            explanation=kind,
-            inputs=("split_k",),
-            output=p.out(kh),
-            shape=f"[{b}h, {sk}, d_k]",
-            note=f"the KV cache stores only {g} of {h} heads ({g / h:.3g} of the MHA size)",
-        ),
-        Step(
-            name="repeat_v",
-            title=N_("Share V across query heads"),
-            formula=r"V'_i = V_{\lfloor i / (h/G) \rfloor}",
-            explanation=kind,
-            inputs=("split_v",),
-            output=p.out(vh),
-            shape=f"[{b}h, {sk}, d_v]",
-        ),
-    ]
-    return _Heads(qh, kh, vh, "split_heads", "repeat_k", "repeat_v")
-
-
-def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | None) -> np.ndarray:
+def _attend(p: Problem, steps: list[Step], heads: Heads, mask: masking.Mask | None) -> np.ndarray:
     """Scores, scaling, the mask, softmax and the weighted sum; returns A·V ([B, h, S_q, d_v] or [B, S_q, d_v])."""
     d_k = p.dims.d_k
     add = None if mask is None else mask.add
@@ -209,7 +125,11 @@ def _attend(p: Problem, steps: list[Step], heads: _Heads, mask: masking.Mask | N
             name="scale",
             title=N_("Scale by √d_k"),
             formula=r"\frac{Q K^\top}{\sqrt{d_k}}",
-            explanation=f"divide by √d_k = √{d_k} ≈ {math.sqrt(d_k):.3f} so the variance stays near 1",
+            explanation=N_(
+                "divide by √d_k = √{d_k} ≈ {root:.3f} so the variance stays near 1",
+                d_k=d_k,
+                root=math.sqrt(d_k),
+            ),
             inputs=("scores",),
             output=p.out(scaled),
             shape=score_shape,
@@ -254,7 +174,7 @@ def _output(p: Problem, steps: list[Step], context: np.ndarray) -> None:
                 name="concat_heads",
                 title=N_("Concatenate heads"),
                 formula=r"\mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h)",
-                explanation=f"{h} heads of d_v = {d_v} side by side",
+                explanation=N_("{h} heads of d_v = {d_v} side by side", h=h, d_v=d_v),
                 inputs=("weighted_sum",),
                 output=p.out(result),
                 shape=f"[{p.b}{p.sq}, h·d_v]",
@@ -293,11 +213,30 @@ def _attention(x, x_kv, wq, wk, wv, wo, *, heads, kv_heads, causal, pad, cross: 
     p = make_problem(x, x_kv, wq, wk, wv, wo, heads, kv_heads, cross)
     steps = _input_steps(p)
     q, k, v = _projections(p, steps)
-    split = _heads(p, steps, q, k, v)
+    split = split_heads(p, steps, q, k, v)
     mask = masking.build(p, pad, causal)
     context = _attend(p, steps, split, mask)
     _output(p, steps, context)
     return Trace(title=title, steps=tuple(steps), inputs=_trace_inputs(p, mask))
+
+
+def _default_title(heads: int, kv_heads: int | None, causal: bool, padded: bool) -> str:
+    """The title of a trace built from typed or random inputs, e.g. "Multi-head attention (h = 4, 2 KV heads)"."""
+    if heads == 1:
+        kind = deferred(N_("Self-attention"))
+    elif kv_heads in (None, heads):
+        kind = N_("Multi-head attention (h = {h})", h=heads)
+    elif kv_heads == 1:
+        kind = N_("Multi-head attention (h = {h}, 1 KV head)", h=heads)
+    else:
+        kind = N_("Multi-head attention (h = {h}, {g} KV heads)", h=heads, g=kv_heads)
+    if causal and padded:
+        return N_("{kind}, causal, padding mask", kind=kind)
+    if causal:
+        return N_("{kind}, causal", kind=kind)
+    if padded:
+        return N_("{kind}, padding mask", kind=kind)
+    return kind
 
 
 def attention_trace(
@@ -319,17 +258,7 @@ def attention_trace(
     Bad shapes raise InputError naming them.
     """
     if title is None:
-        kind = (
-            "Self-attention"
-            if heads == 1
-            else f"Multi-head attention (h = {heads}"
-            + (
-                f", {kv_heads} KV head{'s' if kv_heads != 1 else ''})"
-                if kv_heads not in (None, heads)
-                else ")"
-            )
-        )
-        title = kind + (", causal" if causal else "") + (", padding mask" if pad is not None else "")
+        title = _default_title(heads, kv_heads, causal, pad is not None)
     return _attention(
         x,
         None,
@@ -357,7 +286,7 @@ def cross_attention_trace(
     heads: int = 1,
     kv_heads: int | None = None,
     pad=None,
-    title: str = "Cross-attention",
+    title: str = N_("Cross-attention"),
 ) -> Trace:
     """Queries from the decoder, keys and values from the encoder: scores are [S_dec, S_enc]."""
     return _attention(

@@ -38,15 +38,15 @@ def build(p: Problem, pad, causal: bool) -> Mask | None:
 _MASK_TEXT = {  # (formula, explanation) by which masks are on: (padding, causal)
     (True, False): (
         r"M_{ij} = 0 \text{ if } m_j = 1 \text{ else } -\infty",
-        "PAD keys get -inf so softmax gives them weight 0",
+        N_("PAD keys get -inf so softmax gives them weight 0"),
     ),
     (False, True): (
         r"M_{ij} = 0 \text{ if } j \le i \text{ else } -\infty",
-        "future keys (j > i) get -inf so no token sees ahead",
+        N_("future keys (j > i) get -inf so no token sees ahead"),
     ),
     (True, True): (
         r"M_{ij} = 0 \text{ if } j \le i \wedge m_j = 1 \text{ else } -\infty",
-        "future keys and PAD keys both get -inf",
+        N_("future keys and PAD keys both get -inf"),
     ),
 }
 
@@ -75,7 +75,7 @@ def steps(p: Problem, mask: Mask, logits: np.ndarray) -> list[Step]:
             inputs=("pad_mask",) if mask.keep is not None else (),
             output=p.out(mask.add),
             shape=f"[{p.b}{p.sq}, {p.sk}]",
-            note="the same mask is broadcast over all heads" if p.multi else None,
+            note=N_("the same mask is broadcast over all heads") if p.multi else None,
         ),
         Step(
             name="masked",
@@ -97,10 +97,15 @@ def dead_rows_note(p: Problem, mask: Mask | None) -> str | None:
     dead = np.argwhere(~mask.allowed.any(axis=-1))  # (sequence, query) pairs with no visible key
     if not len(dead):
         return None
-    where = ", ".join(
-        f"query {int(q_i)}" + (f" of sequence {int(b_i)}" if p.dims.batched else "") for b_i, q_i in dead[:6]
-    ) + (" …" if len(dead) > 6 else "")
-    return (
-        f"fully masked row ({where}): every key is masked, so softmax would be 0/0 = NaN; "
-        "drill returns zeros there, as PyTorch's scaled_dot_product_attention does, so the row's output is 0"
+    # named from 1, as the chapter counts tokens ("第 1 个 token"); the arrays stay 0-based
+    where = tuple(
+        N_("query {q} of sequence {b}", q=int(q_i) + 1, b=int(b_i) + 1)
+        if p.dims.batched
+        else N_("query {q}", q=int(q_i) + 1)
+        for b_i, q_i in dead[:6]
+    ) + (("…",) if len(dead) > 6 else ())
+    return N_(
+        "fully masked row ({where}): every key is masked, so softmax would be 0/0 = NaN; "
+        "drill returns zeros there, as PyTorch's scaled_dot_product_attention does, so the row's output is 0",
+        where=where,
     )

@@ -25,7 +25,10 @@ def matrix(value, name: str) -> np.ndarray:
         raise InputError(f"{name} is empty ({shape_str(arr)})")
     if not np.isfinite(arr).all():
         bad = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
-        raise InputError(f"{name} {shape_str(arr)} holds {arr[bad]} at {list(bad)}; values must be finite")
+        where = ", ".join(str(i + 1) for i in bad)  # named from 1, as the chapter counts rows and columns
+        raise InputError(
+            f"{name} {shape_str(arr)} holds {arr[bad]} at element ({where}), counted from 1; values must be finite"
+        )
     return arr
 
 

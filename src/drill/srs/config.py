@@ -7,217 +7,37 @@ A missing file (or a missing key) means the default. Every value is validated on
 Durations (learning and relearning steps) are written as ``"30s"``, ``"1m"``, ``"10m"``, ``"1h"``, ``"1d"``.
 
 Each setting is declared once, in `SrsConfig` (rule, default, help: drill.fields); `SETTINGS`, the TOML reader
-and writer, `drill config` and its messages all follow from the declarations. The rules of the settings live
-here beside them, which is why this module is a little over 400 lines.
+and writer, `drill config` and its messages all follow from the declarations. The rules the declarations use
+(numbers, durations, FSRS weights, ...) are in drill.srs.setting_rules.
 """
 
 from __future__ import annotations
 
-import math
 import os
-import re
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from drill.errors import InputError
-from drill.fields import Errors, Invalid, Rule, Spec, declare, specs
+from drill.fields import Errors, Spec, declare, specs
 from drill.fields import read as read_fields
-from drill.i18n import LANGUAGES, _
-
-# FSRS-6 has 21 weights; their bounds are fsrs.scheduler.LOWER/UPPER_BOUNDS_PARAMETERS (checked on load).
-FSRS_PARAMETER_COUNT = 21
+from drill.i18n import LANGUAGES
+from drill.srs.setting_rules import (
+    Boolean,
+    Choice,
+    Integer,
+    Language,
+    Number,
+    Parameters,
+    Steps,
+    format_duration,
+    parse_duration,
+)
 
 
 class ConfigError(InputError):
     """A config value (in the file or on the command line) is invalid."""
-
-
-# ---------------------------------------------------------------------------------------------- durations
-
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)\s*$")
-_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_MAX_STEP = timedelta(days=365)
-
-
-def parse_duration(text: str) -> timedelta:
-    match = _DURATION.match(text)
-    if not match:
-        raise ValueError(f"{text!r} is not a duration like 30s, 10m, 1h or 1d")
-    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-    if seconds <= 0:
-        raise ValueError(f"{text!r} must be longer than zero")
-    if seconds > _MAX_STEP.total_seconds():  # (and beyond timedelta's range: OverflowError)
-        raise ValueError(f"{text!r}: a step longer than a year is not a learning step")
-    return timedelta(seconds=seconds)
-
-
-def format_duration(delta: timedelta) -> str:
-    seconds = delta.total_seconds()
-    for unit in ("d", "h", "m", "s"):
-        size = _UNIT_SECONDS[unit]
-        if seconds >= size and seconds % size == 0:
-            return f"{int(seconds // size)}{unit}"
-    return f"{seconds:g}s"
-
-
-# ---------------------------------------------------------------------------------------------- rules
-
-
-class _Number(Rule):
-    def __init__(self, low: float, high: float) -> None:
-        self.low, self.high = low, high
-        self.allowed = f"a number from {low:g} to {high:g}"
-
-    def check(self, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise Invalid(f"expected a number, got {value!r}")
-        value = float(value)
-        if not (math.isfinite(value) and self.low <= value <= self.high):
-            raise Invalid(f"{value:g} is out of range")
-        return value
-
-    def parse(self, text: str) -> float:
-        try:
-            number = float(text.strip())
-        except ValueError:
-            raise Invalid(f"expected a number, got {text!r}") from None
-        return self.check(number)
-
-    def show(self, value: float) -> str:
-        return f"{value:g}"
-
-
-class _Integer(Rule):
-    def __init__(self, low: int, high: int, allowed: str) -> None:
-        self.low, self.high, self.allowed = low, high, allowed
-
-    def check(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise Invalid(f"expected a whole number, got {value!r}")
-        if not self.low <= value <= self.high:
-            raise Invalid(f"{value} is out of range")
-        return value
-
-    def parse(self, text: str) -> int:
-        try:
-            number = int(text.strip())
-        except ValueError:
-            raise Invalid(f"expected a whole number, got {text!r}") from None
-        return self.check(number)
-
-
-class _Boolean(Rule):
-    allowed = "true or false"
-
-    def check(self, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise Invalid(f"expected true or false, got {value!r}")
-        return value
-
-    def parse(self, text: str) -> bool:
-        lowered = text.strip().lower()
-        if lowered in {"true", "yes", "on", "1"}:
-            return True
-        if lowered in {"false", "no", "off", "0"}:
-            return False
-        raise Invalid(f"expected true or false, got {text!r}")
-
-    def show(self, value: bool) -> str:
-        return "true" if value else "false"
-
-
-class _Choice(Rule):
-    def __init__(self, *options: str) -> None:
-        self.options = options
-        self.allowed = " or ".join(options)
-
-    def check(self, value: Any) -> str:
-        if value not in self.options:
-            raise Invalid(f"{value!r} is not one of {', '.join(self.options)}")
-        return value
-
-    def parse(self, text: str) -> str:
-        return self.check(text.strip())
-
-
-class _Steps(Rule):
-    """Learning or relearning steps: durations written "30s", "10m", "1h", "1d"."""
-
-    def __init__(self, example: str) -> None:
-        self.allowed = f"a list of durations like {example} (may be empty)"
-
-    def check(self, value: Any) -> tuple[timedelta, ...]:
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise Invalid(f'expected a list of durations like ["1m", "10m"], got {value!r}')
-        try:
-            return tuple(parse_duration(item) for item in value)
-        except ValueError as err:
-            raise Invalid(str(err)) from None
-
-    def dump(self, value: tuple[timedelta, ...]) -> list[str]:
-        return [format_duration(step) for step in value]
-
-    def parse(self, text: str) -> tuple[timedelta, ...]:
-        parts = [part for part in re.split(r"[\s,]+", text.strip().strip("[]")) if part]
-        return self.check([part.strip("\"'") for part in parts])
-
-    def show(self, value: tuple[timedelta, ...]) -> str:
-        return "[" + ", ".join(format_duration(step) for step in value) + "]"
-
-
-class _Parameters(Rule):
-    """FSRS-6 weights within FSRS's own bounds; empty (None) for FSRS's defaults."""
-
-    allowed = f"{FSRS_PARAMETER_COUNT} FSRS-6 weights within FSRS's bounds, or empty"
-
-    def check(self, value: Any) -> tuple[float, ...] | None:
-        if value is None or value == []:
-            return None
-        if not isinstance(value, list) or not all(
-            isinstance(item, int | float) and not isinstance(item, bool) for item in value
-        ):
-            raise Invalid(f"expected a list of {FSRS_PARAMETER_COUNT} numbers")
-        if len(value) != FSRS_PARAMETER_COUNT:
-            raise Invalid(f"expected {FSRS_PARAMETER_COUNT} numbers (FSRS-6 weights), got {len(value)}")
-        from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
-
-        for index, (weight, low, high) in enumerate(
-            zip(value, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
-        ):
-            if not low <= weight <= high:
-                raise Invalid(f"weight {index} = {weight:g} is outside FSRS's bounds {low:g}..{high:g}")
-        return tuple(float(weight) for weight in value)
-
-    def dump(self, value: tuple[float, ...] | None) -> list[float]:
-        return list(value) if value else []
-
-    def parse(self, text: str) -> tuple[float, ...] | None:
-        stripped = text.strip()
-        if stripped.lower() in {"", "default", "none", "[]"}:
-            return None
-        parts = [part for part in re.split(r"[\s,]+", stripped.strip("[]")) if part]
-        try:
-            numbers = [float(part) for part in parts]
-        except ValueError:
-            raise Invalid(f"expected {FSRS_PARAMETER_COUNT} numbers separated by commas") from None
-        return self.check(numbers)
-
-    def show(self, value: tuple[float, ...] | None) -> str:
-        return _("(FSRS defaults)") if value is None else "[" + ", ".join(f"{w:.4f}" for w in value) + "]"
-
-
-class _Language(_Choice):
-    """drill's UI language (drill.i18n); unset (None, the default): the locale decides."""
-
-    def check(self, value: Any) -> str | None:
-        return None if value is None else super().check(value)
-
-    def show(self, value: str | None) -> str:
-        return _("(from the locale)") if value is None else value
 
 
 # ---------------------------------------------------------------------------------------------- settings
@@ -228,56 +48,56 @@ class SrsConfig:
     """The scheduling settings: each is declared once here (rule, default, help) and is a key of drill.toml."""
 
     desired_retention: float = declare(
-        _Number(0.7, 0.99), default=0.9, help="probability of recall FSRS aims for at each review"
+        Number(0.7, 0.99), default=0.9, help="probability of recall FSRS aims for at each review"
     )
     learning_steps: tuple[timedelta, ...] = declare(
-        _Steps('["1m", "10m"]'),
+        Steps('["1m", "10m"]'),
         default=(timedelta(minutes=1), timedelta(minutes=10)),
         help="steps a new card goes through before its first interval in days",
     )
     relearning_steps: tuple[timedelta, ...] = declare(
-        _Steps('["10m"]'),
+        Steps('["10m"]'),
         default=(timedelta(minutes=10),),
         help="steps a forgotten card goes through before returning to review",
     )
     maximum_interval: int = declare(
-        _Integer(1, 36500, "a whole number of days from 1 to 36500"),
+        Integer(1, 36500, "a whole number of days from 1 to 36500"),
         default=36500,
         help="longest interval between reviews, in days",
     )
     enable_fuzzing: bool = declare(
-        _Boolean(),
+        Boolean(),
         default=True,
         help="spread review intervals a little so cards learnt together don't stay together",
     )
     parameters: tuple[float, ...] | None = declare(
-        _Parameters(), default=None, help="FSRS-6 weights fitted by `drill optimize` (empty: FSRS's defaults)"
+        Parameters(), default=None, help="FSRS-6 weights fitted by `drill optimize` (empty: FSRS's defaults)"
     )
     new_per_day: int = declare(
-        _Integer(0, 9999, "a whole number from 0 to 9999"),
+        Integer(0, 9999, "a whole number from 0 to 9999"),
         default=20,
         help="new cards introduced per study day",
     )
     reviews_per_day: int = declare(
-        _Integer(0, 99999, "a whole number from 0 to 99999"), default=200, help="reviews shown per study day"
+        Integer(0, 99999, "a whole number from 0 to 99999"), default=200, help="reviews shown per study day"
     )
     day_starts_at: int = declare(
-        _Integer(0, 23, "an hour from 0 to 23"),
+        Integer(0, 23, "an hour from 0 to 23"),
         default=4,
         help="local hour at which a new study day begins (Anki uses 4)",
     )
     leech_threshold: int = declare(
-        _Integer(1, 99, "a whole number of lapses from 1 to 99"),
+        Integer(1, 99, "a whole number of lapses from 1 to 99"),
         default=8,
         help="lapses after which a card is a leech",
     )
     leech_action: str = declare(
-        _Choice("suspend", "tag"),
+        Choice("suspend", "tag"),
         default="suspend",
         help="what happens to a leech: always tagged; 'suspend' also suspends it",
     )
     ui_language: str | None = declare(
-        _Language(*LANGUAGES),
+        Language(*LANGUAGES),
         default=None,
         key="ui.language",  # a [ui] table in drill.toml
         help="language of drill's own words (unset: the locale, LC_ALL / LC_MESSAGES / LANG)",

@@ -69,6 +69,8 @@ class Store:
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
         self._undo: list = []  # drill.store.undoing.Action records of this session, newest last
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
+        # (file, database) of the next-card peek's plan (drill.store.locate), set by open_store
+        self.plan_target: tuple[Any, str] | None = None
 
     # -- lifecycle and plumbing shared by the concern modules ----------------------------------------
 

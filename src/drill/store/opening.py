@@ -67,6 +67,7 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
     from drill.store import engine as engines
     from drill.store import migrate
     from drill.store.api import Store
+    from drill.store.locate import plan_target
 
     url = engines.resolve_url(url)
     user = check_user_name(user or default_user())
@@ -103,6 +104,7 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
             user_id = _user_id(engine, user, readonly)
         store = Store(engine, url=url, where=where, user=user, user_id=user_id, readonly=readonly)
         store.lock = lock
+        store.plan_target = plan_target(url)
         return store
     except BaseException:
         engine.dispose()

@@ -1,24 +1,25 @@
-"""A read-only look at the first card of a study session before SQLAlchemy is loaded (stdlib only).
+"""A read-only look at the first card of a study session before SQLAlchemy is loaded.
 
 `drill study` must show its first question quickly, but opening the store imports SQLAlchemy (~0.5 s on our
-machines). So whenever a study session opens a SQLite store, the store saves a *plan* beside the database
-file; the next ``drill study`` reads it, runs ``next_card``'s queries with the stdlib ``sqlite3`` on a
-``mode=ro`` connection, and shows the card they name while the real store opens. The store then chooses the
-card itself and the screen swaps it if the two ever differ. Nothing here writes to the database, and
-correctness never depends on it: any doubt (no file, no plan, another drill version, database, schema,
-user, packs or section, a lock, an error) gives None.
+machines). So whenever a study session opens a store, the store saves a *plan* (drill.store.locate: beside a
+SQLite file, or in the user cache directory for a PostgreSQL server); the next ``drill study`` reads it, runs
+``next_card``'s queries in a read-only transaction — the stdlib ``sqlite3`` on a ``mode=ro`` connection, or
+psycopg alone for ``postgresql+psycopg`` URLs — and shows the card they name while the real store opens. The
+store then chooses the card itself and the screen swaps it if the two ever differ. Nothing here writes to the
+database, and correctness never depends on it: any doubt (no file, no plan, another drill version, database,
+schema, user, packs or section, a lock, an unreachable server, an error) gives None.
 
-The plan holds no SQL. The peek runs only the statements written below, and only when each one is exactly
-(text and parameters) the statement drill's queue compiles for SQLite: the plan records a digest of each
-compiled statement, and the peek compares it with the digest of its own. A plan someone edited can at most
-make the peek say "don't know" (or preview a card that the store then replaces); it cannot make it run SQL.
+The plan holds no SQL. The peek runs only the statements of drill.store.peek_sql, and only when each one is
+exactly (text and parameters) the statement drill's queue compiles for that database: the plan records a
+digest of each compiled statement, and the peek compares it with the digest of its own. A plan someone
+edited can at most make the peek say "don't know" (or preview a card that the store then replaces); it
+cannot make it run SQL.
 
 The choice between due and new cards is `drill.store.queue.choose`, shared with ``Store.next_card``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -26,128 +27,50 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
+from drill.store.locate import conninfo, database_file, given_url, plan_path, plan_target, postgres_url
+from drill.store.locate import sqlite_path as sqlite_path
 from drill.store.opening import default_user
+from drill.store.peek_sql import (
+    DUE_COLUMN,
+    POSTGRES,
+    SQLITE,
+    Runtime,
+    compile_statement,
+    digest,
+    marker,
+    statements,
+)
 from drill.store.queue import choose
-from drill.store.times import sqlite_timestamp, sqlite_utc
+from drill.store.times import as_utc, sqlite_timestamp, sqlite_utc
+
+__all__ = ["database_file", "digest", "peek_next_card", "plan_path", "save_plan", "sqlite_path", "statements"]
 
 PLAN_FORMAT = 2
-PLAN_SUFFIX = ".next-card.json"
 BUSY_TIMEOUT_S = 0.2  # a writer holding the database: don't wait, let the real store do it
-RUNTIME = ("now", "start", "end")  # the datetime parameters given when the statements run
-DATETIME_TYPE = "UTCDateTime"
-
-# --- where the database is --------------------------------------------------------------------------------
-
-
-def sqlite_path(url: str) -> Path | None:
-    """The database file a SQLite URL names, as ``drill.store.engine.sqlite_file`` reads it (without
-    SQLAlchemy); None for any other URL, an in-memory database, or a form this reader does not know."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or scheme not in ("sqlite", "sqlite+pysqlite") or not rest.startswith("/"):
-        return None
-    database = unquote(rest[1:].partition("?")[0])
-    if database.startswith("file:"):  # a SQLite URI (uri=true): percent-encoded once more
-        if "mode=memory" in url:
-            return None
-        database = unquote(database[len("file:") :].split("?", 1)[0])
-    if not database or database == ":memory:":
-        return None
-    return Path(database)
-
-
-def database_file(db_url: str | None = None) -> Path | None:
-    """The SQLite file ``open_store(db_url)`` would use (the URL, else $DRILL_DB_URL, else the default
-    database); None when that is not a SQLite file."""
-    url = db_url or os.environ.get("DRILL_DB_URL") or None
-    if url is None:
-        from drill.paths import default_db_path
-
-        return default_db_path()
-    return sqlite_path(url)
-
-
-def plan_path(db_file: str | Path) -> Path:
-    return Path(str(db_file) + PLAN_SUFFIX)
-
-
-# --- the statements the peek runs (next_card's, as drill's queue compiles them for SQLite) ----------------
-
-_DONE = (
-    "SELECT review_logs.state_before, count(*) AS count_1 FROM review_logs WHERE review_logs.user_id = ? "
-    "AND review_logs.reviewed_at >= ? AND review_logs.reviewed_at < ? GROUP BY review_logs.state_before"
-)
-_DUE_COLUMNS = (
-    "cards.content_id, cards.pack, cards.section, card_states.state, card_states.due, card_states.reps, "
-    "card_states.lapses"
-)
-_STUDIED = (
-    "FROM card_states JOIN cards ON cards.id = card_states.card_id WHERE card_states.user_id = ? AND "
-    "card_states.suspended = 0 AND {rows} AND (card_states.buried_until IS NULL OR card_states.buried_until "
-    "<= ?) AND cards.retired = 0 AND cards.pack IN ({packs}){section}"
-)
-DUE_COLUMN = 4  # the due time's place in the due statements' rows
-
-
-class Runtime(str):
-    """The marker of a datetime parameter given when the statement runs (``<now:UTCDateTime>``)."""
-
-
-def _marker(name: str) -> Runtime:
-    return Runtime(f"<{name}:{DATETIME_TYPE}>")
-
-
-def statements(user_id: int, packs: Sequence[str], section: str | None) -> dict[str, tuple[str, list]]:
-    """next_card's statements for this user, packs and section: {name: (SQL, parameters)}, the runtime
-    datetimes as markers (``<now:UTCDateTime>``)."""
-    now = _marker("now")
-    scope = [*packs, *([] if section is None else [section])]
-    studied = {
-        "packs": ", ".join("?" * len(packs)),
-        "section": "" if section is None else " AND cards.section = ?",
-    }
-    due = f"SELECT {_DUE_COLUMNS} " + _STUDIED.format(rows="card_states.due <= ?", **studied)
-    new = "SELECT cards.content_id, cards.pack, cards.section " + _STUDIED.format(
-        rows="card_states.due IS NULL", **studied
-    )
-    return {
-        "done": (_DONE, [user_id, _marker("start"), _marker("end")]),
-        "due": (due + " ORDER BY card_states.due LIMIT ? OFFSET ?", [user_id, now, now, *scope, 1, 0]),
-        "due_no_reviews": (
-            due + " AND card_states.state != 'review' ORDER BY card_states.due LIMIT ? OFFSET ?",
-            [user_id, now, now, *scope, 1, 0],
-        ),
-        "new": (
-            new + " ORDER BY card_states.card_pack, card_states.card_position, card_states.card_id "
-            "LIMIT ? OFFSET ?",
-            [user_id, now, *scope, 1, 0],
-        ),
-    }
-
-
-def digest(sql: str, params: Sequence[Any]) -> str:
-    """A statement's identity: its SQL (whitespace runs as one space) and its parameters."""
-    text = json.dumps([" ".join(sql.split()), list(params)], ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
+SERVER_TIMEOUT_MS = 500  # PostgreSQL: a lock or a slow server: don't wait either
+CONNECT_TIMEOUT_S = 2  # libpq's shortest
 
 # --- writing the plan (store side: called with an open Store, SQLAlchemy already loaded) -------------------
 
 
 def save_plan(store: Any, section: str | None) -> Path | None:
-    """Save the plan for ``store``'s next_card(section) beside its SQLite file; None when there is nothing
-    to save (not SQLite, read-only) or it cannot be written (never an error: the plan is only a shortcut)."""
-    if not store.is_sqlite or store.readonly or store.packs is None:
+    """Save the plan for ``store``'s next_card(section) (beside its SQLite file, or in the cache directory for
+    PostgreSQL); None when there is nothing to save (another kind of database, read-only) or it cannot be
+    written (never an error: the plan is only a shortcut)."""
+    target = getattr(store, "plan_target", None)
+    if target is None or store.readonly or store.packs is None:
         return None
     try:
-        path = plan_path(store.where)
-        plan = build_plan(store, section)
+        path, identity = target
+        plan = build_plan(store, section, identity)
         old = _read_json(path)
         if old is not None and old.get("header") == plan["header"]:
             plan["sections"] = {**old.get("sections", {}), **plan["sections"]}
             if old == plan:
                 return path
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, path)
@@ -156,7 +79,7 @@ def save_plan(store: Any, section: str | None) -> Path | None:
         return None
 
 
-def build_plan(store: Any, section: str | None) -> dict:
+def build_plan(store: Any, section: str | None, identity: str) -> dict:
     from sqlalchemy import text
 
     from drill import __version__
@@ -167,34 +90,18 @@ def build_plan(store: Any, section: str | None) -> dict:
         conn.rollback()
     dialect = store.engine.dialect
     digests = {
-        name: digest(*_compile(stmt, dialect)) for name, stmt in next_card_statements(store, section).items()
+        name: digest(*compile_statement(stmt, dialect))
+        for name, stmt in next_card_statements(store, section).items()
     }
     header = {
         "format": PLAN_FORMAT,
         "drill": __version__,
-        "database": str(Path(store.where).resolve()),
+        "database": identity,
         "revision": revision,
         "user": store.user,
         "packs": list(store.packs),
     }
     return {"header": header, "sections": {_section_key(section): digests}}
-
-
-def _compile(stmt: Any, dialect: Any) -> tuple[str, list]:
-    """SQL text and positional parameters as the SQLite driver gets them, runtime datetimes as markers."""
-    compiled = stmt.compile(dialect=dialect)
-    runtime = [name for name in RUNTIME if name in compiled.binds]
-    expanded = compiled.construct_expanded_state({name: None for name in runtime})  # IN (...) rendered
-    params: list[Any] = []
-    for key in expanded.positiontup:
-        bind = compiled.binds.get(key)
-        if key in runtime:
-            params.append(f"<{key}:{type(bind.type).__name__}>")
-            continue
-        value = expanded.parameters[key]
-        processor = bind.type.dialect_impl(dialect).bind_processor(dialect) if bind is not None else None
-        params.append(processor(value) if processor is not None else value)
-    return expanded.statement, params
 
 
 # --- reading it (the fast path) ----------------------------------------------------------------------------
@@ -214,22 +121,22 @@ def peek_next_card(
     opens, read without SQLAlchemy and without writing; None when that can't be told for sure.
 
     ``content``: the (pack, content id, section) items the session will sync, in content order. With them,
-    a database that does not exist yet (a first-ever start) is answered too: see `first_of_new_database`."""
+    a SQLite database that does not exist yet (a first-ever start) is answered too: see
+    `first_of_new_database`."""
     try:
-        db_file = database_file(db_url)
-        if db_file is None:
-            return None
-        if not db_file.exists():
+        url = given_url(db_url)
+        db_file = database_file(url)
+        if db_file is not None and not db_file.exists():
             if content is None:
                 return None
-            if config is None:
-                from drill.srs import load_config
-
-                config = load_config()
-            return first_of_new_database(content, section, config)
-        if not db_file.is_file():
+            return first_of_new_database(content, section, config or _config())
+        if db_file is not None and not db_file.is_file():
             return None
-        plan = _read_json(plan_path(db_file))
+        target = plan_target(url)
+        if target is None:
+            return None
+        path, identity = target
+        plan = _read_json(path)
         if plan is None:
             return None
         from drill import __version__
@@ -238,7 +145,7 @@ def peek_next_card(
         wanted = {
             "format": PLAN_FORMAT,
             "drill": __version__,
-            "database": str(db_file.resolve()),
+            "database": identity,
             "user": (user or default_user()).strip(),
             "packs": sorted(packs),
         }
@@ -247,13 +154,20 @@ def peek_next_card(
         digests = plan.get("sections", {}).get(_section_key(section))
         if not isinstance(digests, dict):
             return None
-        if config is None:
-            from drill.srs import load_config
-
-            config = load_config()
-        return _run(db_file, header, digests, section, now, config)
+        if db_file is not None:
+            connection = _SqliteReader(db_file)
+        else:
+            connection = _ServerReader(postgres_url(url))
+        with connection as reader:
+            return _run(reader, header, digests, section, now, config or _config())
     except Exception:  # noqa: BLE001 - a damaged plan, a locked or odd database, a bad config: no peek
         return None
+
+
+def _config() -> Any:
+    from drill.srs import load_config
+
+    return load_config()
 
 
 def first_of_new_database(content: Sequence[tuple[str, str, str]], section: str | None, config: Any) -> Any:
@@ -271,46 +185,104 @@ def first_of_new_database(content: Sequence[tuple[str, str, str]], section: str 
     return choose({}, config, lambda include_reviews: None, lambda: row)
 
 
-def _run(db_file: Path, header: dict, digests: dict, section: str | None, now: datetime, config: Any) -> Any:
+class _SqliteReader:
+    """A read-only (``mode=ro``) stdlib connection holding one snapshot for every query."""
+
+    dialect = SQLITE
+
+    def __init__(self, db_file: Path) -> None:
+        self.db_file = db_file
+
+    def __enter__(self) -> _SqliteReader:
+        uri = "file:" + quote(str(self.db_file.resolve())) + "?mode=ro"
+        self.conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        self.conn.execute("BEGIN")  # one snapshot for every query (a writer may commit in between)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+    def fetch(self, sql: str, params: Sequence | dict) -> list[tuple]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def user_id(self, name: str) -> list[tuple]:
+        return self.fetch("SELECT users.id FROM users WHERE users.name = ?", (name,))
+
+    timestamp = staticmethod(sqlite_timestamp)
+    read_time = staticmethod(sqlite_utc)
+
+
+class _ServerReader:
+    """psycopg alone (no SQLAlchemy): a read-only REPEATABLE READ transaction, short timeouts."""
+
+    dialect = POSTGRES
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def __enter__(self) -> _ServerReader:
+        import psycopg
+
+        self.conn = psycopg.connect(conninfo(self.url), connect_timeout=CONNECT_TIMEOUT_S)
+        self.conn.read_only = True
+        self.conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ  # one snapshot for every query
+        self.conn.execute(f"SET LOCAL statement_timeout = {SERVER_TIMEOUT_MS}")
+        self.conn.execute(f"SET LOCAL lock_timeout = {SERVER_TIMEOUT_MS}")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()  # rolls back: nothing was written
+
+    def fetch(self, sql: str, params: Sequence | dict) -> list[tuple]:
+        return self.conn.execute(sql, params).fetchall()
+
+    def user_id(self, name: str) -> list[tuple]:
+        return self.fetch("SELECT users.id FROM users WHERE users.name = %s", (name,))
+
+    @staticmethod
+    def timestamp(value: datetime) -> datetime:
+        return value
+
+    read_time = staticmethod(as_utc)
+
+
+def _run(reader: Any, header: dict, digests: dict, section: str | None, now: datetime, config: Any) -> Any:
     from drill.srs import day_bounds
 
-    uri = "file:" + quote(str(db_file.resolve())) + "?mode=ro"
-    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-    try:
-        conn.execute("BEGIN")  # one snapshot for every query (a writer may commit in between)
-        revision = conn.execute("SELECT version_num FROM alembic_version").fetchall()
-        users = conn.execute("SELECT users.id FROM users WHERE users.name = ?", (header["user"],)).fetchall()
-        if revision != [(header["revision"],)] or len(users) != 1:
+    revision = reader.fetch("SELECT version_num FROM alembic_version", ())
+    users = reader.user_id(header["user"])
+    if revision != [(header["revision"],)] or len(users) != 1:
+        return None
+    mine = statements(users[0][0], header["packs"], section, reader.dialect)
+    if any(digests.get(name) != digest(sql, params) for name, (sql, params) in mine.items()):
+        return None  # not the statements this drill's queue runs: don't guess
+    start, end = day_bounds(now, config.day_starts_at, None)
+    values = {marker("now"): now, marker("start"): start, marker("end"): end}
+
+    def given(param: Any) -> Any:
+        return reader.timestamp(values[param]) if isinstance(param, Runtime) else param
+
+    def fetch(name: str) -> list[tuple]:
+        sql, params = mine[name]
+        if isinstance(params, dict):
+            return reader.fetch(sql, {key: given(p) for key, p in params.items()})
+        return reader.fetch(sql, [given(p) for p in params])
+
+    def first(name: str) -> tuple | None:
+        rows = fetch(name)
+        if not rows:
             return None
-        mine = statements(users[0][0], header["packs"], section)
-        if any(digests.get(name) != digest(sql, params) for name, (sql, params) in mine.items()):
-            return None  # not the statements this drill's queue runs: don't guess
-        start, end = day_bounds(now, config.day_starts_at, None)
-        values = {_marker("now"): now, _marker("start"): start, _marker("end"): end}
+        row = rows[0]
+        if name != "new":
+            row = (*row[:DUE_COLUMN], reader.read_time(row[DUE_COLUMN]), *row[DUE_COLUMN + 1 :])
+        return row
 
-        def fetch(name: str) -> list[tuple]:
-            sql, params = mine[name]
-            return conn.execute(
-                sql, [sqlite_timestamp(values[p]) if isinstance(p, Runtime) else p for p in params]
-            ).fetchall()
-
-        def first(name: str) -> tuple | None:
-            rows = fetch(name)
-            if not rows:
-                return None
-            row = rows[0]
-            if name != "new":
-                row = (*row[:DUE_COLUMN], sqlite_utc(row[DUE_COLUMN]), *row[DUE_COLUMN + 1 :])
-            return row
-
-        return choose(
-            dict(fetch("done")),
-            config,
-            lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
-            lambda: first("new"),
-        )
-    finally:
-        conn.close()
+    return choose(
+        dict(fetch("done")),
+        config,
+        lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
+        lambda: first("new"),
+    )
 
 
 def _read_json(path: Path) -> dict | None:

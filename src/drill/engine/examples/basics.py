@@ -12,14 +12,17 @@ from drill.engine.attention import attention_trace
 from drill.engine.examples.common import W_K, W_Q, W_V, X, arr
 from drill.engine.examples.registry import example
 from drill.engine.trace import Step, Trace
+from drill.i18n import N_
 
 
-@example("worked", section="7.12", summary="3 tokens × 2 dims, every step by hand")
+@example("worked", section="7.12", summary=N_("3 tokens × 2 dims, every step by hand"))
 def worked() -> Trace:
-    return attention_trace(X, W_Q, W_K, W_V, title="7.12 Worked example: 3 tokens × 2 dims")
+    return attention_trace(X, W_Q, W_K, W_V, title=N_("7.12 Worked example: 3 tokens × 2 dims"))
 
 
-@example("xxt", section="7.6", summary="X Xᵀ and shared projections: symmetric scores, asymmetric weights")
+@example(
+    "xxt", section="7.6", summary=N_("X Xᵀ and shared projections: symmetric scores, asymmetric weights")
+)
 def xxt() -> Trace:
     s = X @ X.T
     shared = X @ W_Q @ W_Q.T @ X.T
@@ -29,104 +32,106 @@ def xxt() -> Trace:
     steps = (
         Step(
             name="x",
-            title="Input",
+            title=N_("Input"),
             formula="X",
-            explanation="the worked example's three tokens",
+            explanation=N_("the worked example's three tokens"),
             inputs=("X",),
             output=X,
             shape="[S, d_model]",
         ),
         Step(
             name="xxt",
-            title="Raw scores without projections",
+            title=N_("Raw scores without projections"),
             formula=r"S = X X^\top",
-            explanation="S_ij = x_i · x_j = S_ji: symmetric",
+            explanation=N_("S_ij = x_i · x_j = S_ji: symmetric"),
             inputs=("x",),
             output=s,
             shape="[S, S]",
         ),
         Step(
             name="softmax",
-            title="Row-wise softmax of X Xᵀ",
+            title=N_("Row-wise softmax of X Xᵀ"),
             formula=r"A = \mathrm{softmax}(X X^\top)",
-            explanation="each row normalises by its own sum, so A_ij ≠ A_ji in general (no √d_k here, as in 7.6)",
+            explanation=N_(
+                "each row normalises by its own sum, so A_ij ≠ A_ji in general (no √d_k here, as in 7.6)"
+            ),
             inputs=("xxt",),
             output=ops.softmax(s),
             shape="[S, S]",
-            note="S is symmetric but A is not: A[0, 2] ≠ A[2, 0] because rows 0 and 2 have different sums",
+            note=N_("S is symmetric but A is not: A₁₃ ≠ A₃₁ because rows 1 and 3 have different sums"),
         ),
         Step(
             name="w_shared",
-            title="One shared projection",
+            title=N_("One shared projection"),
             formula="W = W_Q",
-            explanation="use the same W for queries and keys",
+            explanation=N_("use the same W for queries and keys"),
             inputs=("W",),
             output=W_Q,
             shape="[d_model, d_k]",
         ),
         Step(
             name="shared_scores",
-            title="Scores with a shared projection",
+            title=N_("Scores with a shared projection"),
             formula=r"S = X W W^\top X^\top",
-            explanation="(XW)(XW)ᵀ is still symmetric",
+            explanation=N_("(XW)(XW)ᵀ is still symmetric"),
             inputs=("x", "w_shared"),
             output=shared,
             shape="[S, S]",
         ),
         Step(
             name="shared_softmax",
-            title="Softmax of the shared-projection scores",
+            title=N_("Softmax of the shared-projection scores"),
             formula=r"A = \mathrm{softmax}(X W W^\top X^\top)",
-            explanation="symmetric logits, asymmetric weights",
+            explanation=N_("symmetric logits, asymmetric weights"),
             inputs=("shared_scores",),
             output=ops.softmax(shared),
             shape="[S, S]",
         ),
         Step(
             name="project_q",
-            title="Query projection",
+            title=N_("Query projection"),
             formula="Q = X W_Q",
-            explanation="separate projection for queries",
+            explanation=N_("separate projection for queries"),
             inputs=("x", "W_Q"),
             output=q,
             shape="[S, d_k]",
         ),
         Step(
             name="project_k",
-            title="Key projection",
+            title=N_("Key projection"),
             formula="K = X W_K",
-            explanation="separate projection for keys",
+            explanation=N_("separate projection for keys"),
             inputs=("x", "W_K"),
             output=k,
             shape="[S, d_k]",
         ),
         Step(
             name="bilinear",
-            title="The bilinear form of separate projections",
+            title=N_("The bilinear form of separate projections"),
             formula=r"W_Q W_K^\top",
-            explanation="S_ij = x_i W_Q W_Kᵀ x_jᵀ; S is symmetric for every X iff this matrix is",
+            explanation=N_("S_ij = x_i W_Q W_Kᵀ x_jᵀ; S is symmetric for every X iff this matrix is"),
             inputs=("W_Q", "W_K"),
             output=bilinear,
             shape="[d_model, d_model]",
-            note=(
+            note=N_(
                 "W_Q W_Kᵀ is symmetric for the chapter's W_Q, W_K, so this S = QKᵀ is symmetric for every X: "
-                "S_12 = S_21 is not a coincidence here (the chapter's 7.7 says it is)"
+                "S₁₂ = S₂₁ is not a coincidence here (the chapter's 7.7 says it is)"
             )
             if sym
             else None,
         ),
         Step(
             name="separate_scores",
-            title="Scores with separate projections",
+            title=N_("Scores with separate projections"),
             formula=r"S = Q K^\top",
-            explanation="independent W_Q, W_K allow (but do not force) an asymmetric S",
+            explanation=N_("independent W_Q, W_K allow (but do not force) an asymmetric S"),
             inputs=("project_q", "project_k"),
             output=q @ k.T,
             shape="[S, S]",
         ),
     )
     return Trace(
-        "7.6 Symmetric raw scores, asymmetric weights", steps, {"X": X, "W": W_Q, "W_Q": W_Q, "W_K": W_K}
+        N_("7.6 Symmetric raw scores, asymmetric weights"), steps, {"X": X, "W": W_Q, "W_Q": W_Q, "W_K": W_K}
     )
 
 
@@ -156,7 +161,7 @@ def dot_variance(d_k: int) -> tuple[float, float]:
     return var, float(pmf @ (scaled - scaled_mean) ** 2)
 
 
-@example("scaling", section="7.9", summary="dividing by √d_k and the max-probability table")
+@example("scaling", section="7.9", summary=N_("dividing by √d_k and the max-probability table"))
 def scaling() -> Trace:
     raw = arr([0, 1, 2, 3])
     row = arr([3, 2, 1])
@@ -172,16 +177,16 @@ def scaling() -> Trace:
     steps = (
         Step(
             name="raw",
-            title="Raw scores of the worked example",
+            title=N_("Raw scores of the worked example"),
             formula="s",
-            explanation="the distinct values in QKᵀ (7.12)",
+            explanation=N_("the distinct values in QKᵀ (7.12)"),
             inputs=(),
             output=raw,
             shape="[4]",
         ),
         Step(
             name="scale",
-            title="Scaled by √2",
+            title=N_("Scaled by √2"),
             formula=r"s / \sqrt{d_k},\ d_k = 2",
             explanation="√2 ≈ 1.414",
             inputs=("raw",),
@@ -190,35 +195,37 @@ def scaling() -> Trace:
         ),
         Step(
             name="row",
-            title="A row of scores",
+            title=N_("A row of scores"),
             formula="s = [3, 2, 1]",
-            explanation="the chapter's example row",
+            explanation=N_("the chapter's example row"),
             inputs=(),
             output=row,
             shape="[3]",
         ),
         Step(
             name="scaled_rows",
-            title="The row divided by √d_k",
+            title=N_("The row divided by √d_k"),
             formula=r"s / \sqrt{d_k},\ d_k \in \{1, 16, 64\}",
-            explanation="one row per d_k",
+            explanation=N_("one row per d_k"),
             inputs=("row",),
             output=scaled_rows,
             shape="[3, 3]",
-            note="the chapter divides the same row by √d_k; real raw scores would grow like √d_k (see table)",
+            note=N_(
+                "the chapter divides the same row by √d_k; real raw scores would grow like √d_k (see table)"
+            ),
         ),
         Step(
             name="softmax_rows",
-            title="Softmax of each scaled row",
+            title=N_("Softmax of each scaled row"),
             formula=r"\mathrm{softmax}(s / \sqrt{d_k})",
-            explanation="row-wise",
+            explanation=N_("row-wise"),
             inputs=("scaled_rows",),
             output=soft,
             shape="[3, 3]",
         ),
         Step(
             name="max_prob",
-            title="Largest probability per d_k",
+            title=N_("Largest probability per d_k"),
             formula=r"\max_j A_j",
             explanation="d_k = 1, 16, 64",
             inputs=("softmax_rows",),
@@ -227,45 +234,47 @@ def scaling() -> Trace:
         ),
         Step(
             name="unscaled_row",
-            title="Unscaled scores at d_k = 64",
+            title=N_("Unscaled scores at d_k = 64"),
             formula=r"s \cdot \sqrt{64}",
-            explanation="a dot product of 64 unit-variance terms has std √64 = 8",
+            explanation=N_("a dot product of 64 unit-variance terms has std √64 = 8"),
             inputs=("row",),
             output=unscaled,
             shape="[3]",
         ),
         Step(
             name="unscaled_softmax",
-            title="Softmax without scaling",
+            title=N_("Softmax without scaling"),
             formula=r"\mathrm{softmax}(s \sqrt{d_k})",
-            explanation="saturates",
+            explanation=N_("saturates"),
             inputs=("unscaled_row",),
             output=ops.softmax(unscaled),
             shape="[3]",
         ),
         Step(
             name="unscaled_max_prob",
-            title="Largest probability without scaling",
+            title=N_("Largest probability without scaling"),
             formula=r"\max_j A_j",
-            explanation="≈ one-hot",
+            explanation=N_("≈ one-hot"),
             inputs=("unscaled_softmax",),
             output=np.asarray(ops.softmax(unscaled).max()),
             shape="[]",
         ),
         Step(
             name="table",
-            title="Max probability with and without scaling",
+            title=N_("Max probability with and without scaling"),
             formula=r"\left[d_k,\ \max \mathrm{softmax}(s),\ \max \mathrm{softmax}(s\sqrt{d_k})\right]",
-            explanation="raw scores s·√d_k: scaling brings them back to s whatever d_k is; unscaled they saturate",
+            explanation=N_(
+                "raw scores s·√d_k: scaling brings them back to s whatever d_k is; unscaled they saturate"
+            ),
             inputs=("row",),
             output=table,
             shape="[6, 3]",
         ),
         Step(
             name="dot_variance",
-            title="Variance of q·k, exactly (components ±1)",
+            title=N_("Variance of q·k, exactly (components ±1)"),
             formula=r"\left[d_k,\ \mathrm{Var}(q \cdot k),\ \mathrm{Var}(q \cdot k / \sqrt{d_k})\right]",
-            explanation=(
+            explanation=N_(
                 "q, k with independent ±1 components (mean 0, variance 1): the exact distribution of q·k "
                 "has variance d_k; after scaling it is 1"
             ),
@@ -274,10 +283,10 @@ def scaling() -> Trace:
             shape="[4, 3]",
         ),
     )
-    return Trace("7.9 Why divide by √d_k", steps, {})
+    return Trace(N_("7.9 Why divide by √d_k"), steps, {})
 
 
-@example("softmax", section="7.10", summary="row-wise softmax, naive and stable")
+@example("softmax", section="7.10", summary=N_("row-wise softmax, naive and stable"))
 def softmax_example() -> Trace:
     logits = (X @ W_Q) @ (X @ W_K).T / math.sqrt(2)
     e = np.exp(logits)
@@ -290,103 +299,105 @@ def softmax_example() -> Trace:
     steps = (
         Step(
             name="logits",
-            title="Scaled scores (7.12 step 3)",
+            title=N_("Scaled scores (7.12 step 3)"),
             formula=r"s = QK^\top / \sqrt{d_k}",
-            explanation="one row per query",
+            explanation=N_("one row per query"),
             inputs=(),
             output=logits,
             shape="[S, S]",
         ),
         Step(
             name="exp",
-            title="Exponentials",
+            title=N_("Exponentials"),
             formula=r"e^{s_{ij}}",
-            explanation="non-negative, and bigger scores grow faster",
+            explanation=N_("non-negative, and bigger scores grow faster"),
             inputs=("logits",),
             output=e,
             shape="[S, S]",
         ),
         Step(
             name="row_sum",
-            title="Row sums",
+            title=N_("Row sums"),
             formula=r"\sum_j e^{s_{ij}}",
-            explanation="the normaliser of each row",
+            explanation=N_("the normaliser of each row"),
             inputs=("exp",),
             output=total,
             shape="[S]",
         ),
         Step(
             name="softmax",
-            title="Normalise",
+            title=N_("Normalise"),
             formula=r"A_{ij} = e^{s_{ij}} / \sum_{j'} e^{s_{ij'}}",
-            explanation="each row sums to 1",
+            explanation=N_("each row sums to 1"),
             inputs=("exp", "row_sum"),
             output=e / total[:, None],
             shape="[S, S]",
         ),
         Step(
             name="row_max",
-            title="Row maxima",
+            title=N_("Row maxima"),
             formula=r"m_i = \max_j s_{ij}",
-            explanation="subtracting it changes nothing but the scale",
+            explanation=N_("subtracting it changes nothing but the scale"),
             inputs=("logits",),
             output=m,
             shape="[S]",
         ),
         Step(
             name="shifted",
-            title="Shifted scores",
+            title=N_("Shifted scores"),
             formula=r"s_{ij} - m_i",
-            explanation="every row's largest entry becomes 0",
+            explanation=N_("every row's largest entry becomes 0"),
             inputs=("logits", "row_max"),
             output=shifted,
             shape="[S, S]",
         ),
         Step(
             name="stable_exp",
-            title="Exponentials of the shifted scores",
+            title=N_("Exponentials of the shifted scores"),
             formula=r"e^{s_{ij} - m_i}",
-            explanation="all in (0, 1]: no overflow",
+            explanation=N_("all in (0, 1]: no overflow"),
             inputs=("shifted",),
             output=se,
             shape="[S, S]",
         ),
         Step(
             name="stable_softmax",
-            title="Stable softmax",
+            title=N_("Stable softmax"),
             formula=r"\frac{e^{s_{ij} - m_i}}{\sum_{j'} e^{s_{ij'} - m_i}}",
-            explanation="the same A as the naive formula",
+            explanation=N_("the same A as the naive formula"),
             inputs=("stable_exp",),
             output=se / se.sum(axis=1, keepdims=True),
             shape="[S, S]",
         ),
         Step(
             name="sigmoid",
-            title="Sigmoid instead (wrong)",
+            title=N_("Sigmoid instead (wrong)"),
             formula=r"\sigma(s_{ij})",
-            explanation="element-wise: rows do not sum to 1",
+            explanation=N_("element-wise: rows do not sum to 1"),
             inputs=("logits",),
             output=sig,
             shape="[S, S]",
         ),
         Step(
             name="sigmoid_row_sum",
-            title="Sigmoid row sums",
+            title=N_("Sigmoid row sums"),
             formula=r"\sum_j \sigma(s_{ij})",
-            explanation="not a distribution",
+            explanation=N_("not a distribution"),
             inputs=("sigmoid",),
             output=sig.sum(axis=1),
             shape="[S]",
         ),
         Step(
             name="overflow_threshold",
-            title="Where e^x overflows",
+            title=N_("Where e^x overflows"),
             formula=r"\ln(\mathrm{max\ float})",
-            explanation="float16, float32, float64: e^x is inf beyond these x",
+            explanation=N_("float16, float32, float64: e^x is inf beyond these x"),
             inputs=(),
             output=limits,
             shape="[3]",
-            note="float16 overflows already at e^11.09 (max 65504); e^89 is the float32 limit (≈ e^88.72)",
+            note=N_(
+                "float16 overflows already at e^11.09 (max 65504); e^89 is the float32 limit (≈ e^88.72)"
+            ),
         ),
     )
-    return Trace("7.10 Softmax, row by row", steps, {})
+    return Trace(N_("7.10 Softmax, row by row"), steps, {})

@@ -9,9 +9,10 @@ from drill.engine.attention import attention_trace, decode_with_cache
 from drill.engine.examples.common import W_K, W_Q, W_V, X, arr
 from drill.engine.examples.registry import example
 from drill.engine.trace import Step, Trace
+from drill.i18n import N_
 
 
-@example("kvcache", section="7.22", summary="KV-cache decoding equals the causal pass")
+@example("kvcache", section="7.22", summary=N_("KV-cache decoding equals the causal pass"))
 def kvcache() -> Trace:
     x = np.vstack([X, [[0.5, -1.0]]])
     full = attention_trace(x, W_Q, W_K, W_V, causal=True)["weighted_sum"].output
@@ -20,119 +21,123 @@ def kvcache() -> Trace:
     steps = (
         Step(
             name="x",
-            title="Four tokens",
+            title=N_("Four tokens"),
             formula="X",
-            explanation="<BOS> I love AI",
+            explanation=N_("<BOS> I love AI"),
             inputs=("X",),
             output=x,
             shape="[S, d_model]",
         ),
         Step(
             name="full_causal",
-            title="Training: one causal pass",
+            title=N_("Training: one causal pass"),
             formula=r"\mathrm{softmax}(QK^\top / \sqrt{d_k} + M) V",
-            explanation="all positions at once",
+            explanation=N_("all positions at once"),
             inputs=("x",),
             output=full,
             shape="[S, d_v]",
         ),
         Step(
             name="decoded",
-            title="Inference: one token at a time with a KV cache",
+            title=N_("Inference: one token at a time with a KV cache"),
             formula=r"o_t = \mathrm{softmax}(q_t K_{\le t}^\top / \sqrt{d_k}) V_{\le t}",
-            explanation="each step projects only the new token and reads the cache",
+            explanation=N_("each step projects only the new token and reads the cache"),
             inputs=("x",),
             output=decoded,
             shape="[S, d_v]",
         ),
         Step(
             name="max_difference",
-            title="Cache vs full pass",
+            title=N_("Cache vs full pass"),
             formula=r"\max |o^{cache} - o^{full}|",
-            explanation="0 up to rounding",
+            explanation=N_("0 up to rounding"),
             inputs=("full_causal", "decoded"),
             output=np.asarray(np.abs(full - decoded).max()),
             shape="[]",
         ),
         Step(
             name="cache_k",
-            title="Cached keys",
+            title=N_("Cached keys"),
             formula=r"K_{\le S}",
-            explanation="grows by one row per step",
+            explanation=N_("grows by one row per step"),
             inputs=("x",),
             output=cache.k,
             shape="[S, d_k]",
         ),
         Step(
             name="cache_v",
-            title="Cached values",
+            title=N_("Cached values"),
             formula=r"V_{\le S}",
-            explanation="grows by one row per step",
+            explanation=N_("grows by one row per step"),
             inputs=("x",),
             output=cache.v,
             shape="[S, d_v]",
         ),
         Step(
             name="passes",
-            title="Forward passes",
+            title=N_("Forward passes"),
             formula="[1,\\ S - 1]",
-            explanation="training: one pass for all positions; inference: one pass per generated token after <BOS>",
+            explanation=N_(
+                "training: one pass for all positions; inference: one pass per generated token after <BOS>"
+            ),
             inputs=(),
             output=arr([1, s - 1]),
             shape="[2]",
         ),
         Step(
             name="kv_projections",
-            title="K/V projections computed",
+            title=N_("K/V projections computed"),
             formula=r"\left[\tfrac{S(S+1)}{2},\ S\right]",
-            explanation="recomputing the prefix every step vs caching it",
+            explanation=N_("recomputing the prefix every step vs caching it"),
             inputs=(),
             output=arr([s * (s + 1) // 2, s]),
             shape="[2]",
         ),
     )
     return Trace(
-        "KV-cache decoding equals the full causal pass", steps, {"X": x, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}
+        N_("KV-cache decoding equals the full causal pass"),
+        steps,
+        {"X": x, "W_Q": W_Q, "W_K": W_K, "W_V": W_V},
     )
 
 
-@example("noam", section="7.23", summary="the Noam learning-rate schedule")
+@example("noam", section="7.23", summary=N_("the Noam learning-rate schedule"))
 def noam() -> Trace:
     d_model, warmup = 512, 4000
     step = arr([1, 1000, 2000, 4000, 8000, 16000, 100000])
     steps = (
         Step(
             name="step",
-            title="Training steps",
+            title=N_("Training steps"),
             formula="step",
-            explanation=f"warmup_steps = {warmup}, d_model = {d_model}",
+            explanation=N_("warmup_steps = {warmup}, d_model = {d_model}", warmup=warmup, d_model=d_model),
             inputs=(),
             output=step,
             shape="[7]",
         ),
         Step(
             name="lr",
-            title="Learning rate",
+            title=N_("Learning rate"),
             formula=r"d_{model}^{-0.5} \min(\mathrm{step}^{-0.5},\ \mathrm{step} \cdot \mathrm{warmup}^{-1.5})",
-            explanation="linear warm-up, then 1/√step decay",
+            explanation=N_("linear warm-up, then 1/√step decay"),
             inputs=("step",),
             output=ops.noam_lr(step, d_model, warmup),
             shape="[7]",
         ),
         Step(
             name="peak",
-            title="Peak learning rate",
+            title=N_("Peak learning rate"),
             formula=r"(d_{model} \cdot \mathrm{warmup})^{-0.5}",
-            explanation="reached at step = warmup",
+            explanation=N_("reached at step = warmup"),
             inputs=(),
             output=np.asarray(ops.noam_lr(warmup, d_model, warmup)),
             shape="[]",
         ),
     )
-    return Trace("7.23 The Noam learning-rate schedule", steps, {})
+    return Trace(N_("7.23 The Noam learning-rate schedule"), steps, {})
 
 
-@example("params", section="7.21", summary="parameter counts: attention vs FFN")
+@example("params", section="7.21", summary=N_("parameter counts: attention vs FFN"))
 def params() -> Trace:
     d, h, d_ff = 768, 12, 3072
     d_swiglu = 8 * d // 3
@@ -143,52 +148,52 @@ def params() -> Trace:
     steps = (
         Step(
             name="attention",
-            title="Attention weights",
+            title=N_("Attention weights"),
             formula="W_Q, W_K, W_V, W_O: 4 d_{model}^2",
-            explanation=f"d_model = {d}, h = {h} (biases left out)",
+            explanation=N_("d_model = {d}, h = {h} (biases left out)", d=d, h=h),
             inputs=(),
             output=attn,
             shape="[5]",
         ),
         Step(
             name="ffn",
-            title="FFN weights",
+            title=N_("FFN weights"),
             formula=r"W_1, W_2: 2\, d_{model} d_{ff}",
-            explanation=f"d_ff = 4 d_model = {d_ff}",
+            explanation=N_("d_ff = 4 d_model = {d_ff}", d_ff=d_ff),
             inputs=(),
             output=ffn_p,
             shape="[3]",
         ),
         Step(
             name="swiglu",
-            title="SwiGLU weights",
+            title=N_("SwiGLU weights"),
             formula=r"W_1, W_3, W_2: 3\, d_{model} d_{ff}',\ d_{ff}' = \tfrac{8}{3} d_{model}",
-            explanation=f"d_ff' = {d_swiglu} keeps the FFN's budget",
+            explanation=N_("d_ff' = {d_ff} keeps the FFN's budget", d_ff=d_swiglu),
             inputs=(),
             output=swi,
             shape="[4]",
         ),
         Step(
             name="qkv_heads",
-            title="Q/K/V weights: one head, h reduced heads, h full heads",
+            title=N_("Q/K/V weights: one head, h reduced heads, h full heads"),
             formula=r"\left[3 d^2,\ h \cdot 3 d \tfrac{d}{h},\ h \cdot 3 d^2\right]",
-            explanation="reducing each head to d/h keeps the budget; full-size heads cost h times more",
+            explanation=N_("reducing each head to d/h keeps the budget; full-size heads cost h times more"),
             inputs=(),
             output=qkv,
             shape="[3]",
         ),
         Step(
             name="kv_cache_fraction",
-            title="KV-cache size vs MHA, 32 query heads",
+            title=N_("KV-cache size vs MHA, 32 query heads"),
             formula=r"\left[G / h\ (G = 8),\ 1 / h\ (\mathrm{MQA})\right],\ h = 32",
-            explanation="GQA with 8 KV heads keeps 1/4 of the cache, MQA 1/32",
+            explanation=N_("GQA with 8 KV heads keeps 1/4 of the cache, MQA 1/32"),
             inputs=(),
             output=arr([8 / 32, 1 / 32]),
             shape="[2]",
         ),
         Step(
             name="per_d2",
-            title="In units of d_model²",
+            title=N_("In units of d_model²"),
             formula=r"\left[\mathrm{QKV}_h,\ \mathrm{attn},\ \mathrm{FFN},\ \mathrm{SwiGLU}\right] / d^2",
             explanation="3, 4, 8, 8",
             inputs=("qkv_heads", "attention", "ffn", "swiglu"),
@@ -196,10 +201,10 @@ def params() -> Trace:
             shape="[4]",
         ),
     )
-    return Trace("Parameter counts: attention vs FFN", steps, {})
+    return Trace(N_("Parameter counts: attention vs FFN"), steps, {})
 
 
-@example("complexity", section="7.4", summary="O(S²): doubling S quadruples the score matrix")
+@example("complexity", section="7.4", summary=N_("O(S²): doubling S quadruples the score matrix"))
 def complexity() -> Trace:
     s, d = 512, 512
     lengths = arr([s, 2 * s])
@@ -208,25 +213,25 @@ def complexity() -> Trace:
     steps = (
         Step(
             name="lengths",
-            title="Sequence lengths",
+            title=N_("Sequence lengths"),
             formula="S,\\ 2S",
-            explanation="doubling the context",
+            explanation=N_("doubling the context"),
             inputs=(),
             output=lengths,
             shape="[2]",
         ),
         Step(
             name="elements",
-            title="Entries of the score matrix",
+            title=N_("Entries of the score matrix"),
             formula="S^2",
-            explanation="one score per (query, key) pair",
+            explanation=N_("one score per (query, key) pair"),
             inputs=("lengths",),
             output=elements,
             shape="[2]",
         ),
         Step(
             name="flops",
-            title="Floating-point operations in QKᵀ and A·V",
+            title=N_("Floating-point operations in QKᵀ and A·V"),
             formula="2 \\cdot 2 S^2 d",
             explanation=f"d = {d}",
             inputs=("lengths",),
@@ -235,12 +240,12 @@ def complexity() -> Trace:
         ),
         Step(
             name="ratio",
-            title="Growth when S doubles",
+            title=N_("Growth when S doubles"),
             formula="(2S)^2 / S^2",
-            explanation="4×: time and memory of the S × S matrix",
+            explanation=N_("4×: time and memory of the S × S matrix"),
             inputs=("elements",),
             output=np.asarray(elements[1] / elements[0]),
             shape="[]",
         ),
     )
-    return Trace("7.4 Why attention is O(S²)", steps, {})
+    return Trace(N_("7.4 Why attention is O(S²)"), steps, {})

@@ -10,9 +10,10 @@ from drill.engine import ops
 from drill.engine.examples.common import arr
 from drill.engine.examples.registry import example
 from drill.engine.trace import Step, Trace
+from drill.i18n import N_
 
 
-@example("posenc", section="7.3", summary="sinusoidal PE and embedding × √d_model")
+@example("posenc", section="7.3", summary=N_("sinusoidal PE and embedding × √d_model"))
 def posenc() -> Trace:
     d, s = 8, 4
     rng = np.random.default_rng(3)
@@ -31,43 +32,43 @@ def posenc() -> Trace:
     steps = (
         Step(
             name="embedding",
-            title="Token embeddings",
+            title=N_("Token embeddings"),
             formula=r"E,\ \mathrm{Var}(E_{ij}) = 1/d_{model}",
-            explanation="d_model = 8, 4 tokens",
+            explanation=N_("d_model = 8, 4 tokens"),
             inputs=(),
             output=emb,
             shape="[S, d_model]",
         ),
         Step(
             name="scaled_embedding",
-            title="Embeddings × √d_model",
+            title=N_("Embeddings × √d_model"),
             formula=r"E \sqrt{d_{model}}",
-            explanation="variance back to about 1",
+            explanation=N_("variance back to about 1"),
             inputs=("embedding",),
             output=emb * math.sqrt(d),
             shape="[S, d_model]",
         ),
         Step(
             name="pe",
-            title="Sinusoidal positional encoding",
+            title=N_("Sinusoidal positional encoding"),
             formula=r"PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d}),\ PE_{(pos, 2i+1)} = \cos(pos / 10000^{2i/d})",
-            explanation="fast frequencies in the first columns, slow ones in the last",
+            explanation=N_("fast frequencies in the first columns, slow ones in the last"),
             inputs=(),
             output=pe,
             shape="[S, d_model]",
         ),
         Step(
             name="input",
-            title="Transformer input",
+            title=N_("Transformer input"),
             formula=r"E \sqrt{d_{model}} + PE",
-            explanation="embedding and position added",
+            explanation=N_("embedding and position added"),
             inputs=("scaled_embedding", "pe"),
             output=emb * math.sqrt(d) + pe,
             shape="[S, d_model]",
         ),
         Step(
             name="embedding_var",
-            title="Variance of raw embeddings (d = 512)",
+            title=N_("Variance of raw embeddings (d = 512)"),
             formula=r"\mathrm{Var}(E)",
             explanation="≈ 1/512",
             inputs=(),
@@ -76,7 +77,7 @@ def posenc() -> Trace:
         ),
         Step(
             name="scaled_var",
-            title="Variance after × √512",
+            title=N_("Variance after × √512"),
             formula=r"\mathrm{Var}(E \sqrt{d})",
             explanation="≈ 1",
             inputs=(),
@@ -85,37 +86,37 @@ def posenc() -> Trace:
         ),
         Step(
             name="pe_mean_square",
-            title="Mean square of PE (512 × 512)",
+            title=N_("Mean square of PE (512 × 512)"),
             formula=r"\overline{PE^2}",
-            explanation="sin² + cos² = 1 per pair, so exactly 1/2",
+            explanation=N_("sin² + cos² = 1 per pair, so exactly 1/2"),
             inputs=(),
             output=np.asarray((big_pe**2).mean()),
             shape="[]",
         ),
         Step(
             name="pe_variance",
-            title="Variance of PE values (512 positions × 512 dims)",
+            title=N_("Variance of PE values (512 positions × 512 dims)"),
             formula=r"\mathrm{Var}(PE)",
-            explanation="slow dimensions sit near sin = 0, cos = 1",
+            explanation=N_("slow dimensions sit near sin = 0, cos = 1"),
             inputs=(),
             output=np.asarray(big_pe.var()),
             shape="[]",
-            note="the PE values are not uniform on [-1, 1]: their spread depends on S and d",
+            note=N_("the PE values are not uniform on [-1, 1]: their spread depends on S and d"),
         ),
         Step(
             name="shift_error",
-            title="PE(pos + 3) as a rotation of PE(pos)",
+            title=N_("PE(pos + 3) as a rotation of PE(pos)"),
             formula=r"\max \left| R_k\,PE(pos) - PE(pos + k) \right|,\ k = 3",
-            explanation="sin(a + b) = sin a cos b + cos a sin b: a fixed linear map per offset",
+            explanation=N_("sin(a + b) = sin a cos b + cos a sin b: a fixed linear map per offset"),
             inputs=(),
             output=np.asarray(err),
             shape="[]",
         ),
     )
-    return Trace("7.3 Positional encoding and embedding scaling", steps, {})
+    return Trace(N_("7.3 Positional encoding and embedding scaling"), steps, {})
 
 
-@example("rope", section="7.3", summary="RoPE and its relative-position property")
+@example("rope", section="7.3", summary=N_("RoPE and its relative-position property"))
 def rope_example() -> Trace:
     s = 5
     q = arr([1.0, 0.0, 0.5, -1.0])
@@ -130,75 +131,75 @@ def rope_example() -> Trace:
     steps = (
         Step(
             name="q",
-            title="A query vector",
+            title=N_("A query vector"),
             formula="q",
-            explanation="the same q placed at positions 0..4",
+            explanation=N_("the same q at positions 1 to 5 (m = 0, …, 4 in the formula)"),
             inputs=(),
             output=q,
             shape="[d]",
         ),
         Step(
             name="k",
-            title="A key vector",
+            title=N_("A key vector"),
             formula="k",
-            explanation="the same k placed at positions 0..4",
+            explanation=N_("the same k at positions 1 to 5 (n = 0, …, 4 in the formula)"),
             inputs=(),
             output=k,
             shape="[d]",
         ),
         Step(
             name="angles",
-            title="Rotation angles",
+            title=N_("Rotation angles"),
             formula=r"\theta_{m,i} = m \cdot 10000^{-2i/d}",
-            explanation="one angle per position and pair",
+            explanation=N_("one angle per position and pair"),
             inputs=(),
             output=ops.rope_angles(pos, 4),
             shape="[S, d/2]",
         ),
         Step(
             name="q_rot",
-            title="Rotated queries",
+            title=N_("Rotated queries"),
             formula=r"R_m q",
-            explanation="pairs (q_{2i}, q_{2i+1}) rotated by θ_{m,i}",
+            explanation=N_("pairs (q_{2i}, q_{2i+1}) rotated by θ_{m,i}"),
             inputs=("q", "angles"),
             output=qr,
             shape="[S, d]",
         ),
         Step(
             name="k_rot",
-            title="Rotated keys",
+            title=N_("Rotated keys"),
             formula=r"R_n k",
-            explanation="same rotation for keys",
+            explanation=N_("same rotation for keys"),
             inputs=("k", "angles"),
             output=kr,
             shape="[S, d]",
         ),
         Step(
             name="scores",
-            title="Scores between positions",
+            title=N_("Scores between positions"),
             formula=r"(R_m q)^\top (R_n k)",
-            explanation="constant along each diagonal",
+            explanation=N_("constant along each diagonal"),
             inputs=("q_rot", "k_rot"),
             output=scores,
             shape="[S, S]",
         ),
         Step(
             name="offset_scores",
-            title="Scores by relative offset",
+            title=N_("Scores by relative offset"),
             formula=r"q^\top R_{n-m} k,\ n - m = -4..4",
-            explanation="the score depends on n - m only",
+            explanation=N_("the score depends on n - m only"),
             inputs=("q", "k"),
             output=by_offset,
             shape="[2S-1]",
         ),
         Step(
             name="toeplitz_error",
-            title="Largest deviation from the offset rule",
+            title=N_("Largest deviation from the offset rule"),
             formula=r"\max_{m,n} |(R_m q)^\top R_n k - q^\top R_{n-m} k|",
-            explanation="0 up to rounding",
+            explanation=N_("0 up to rounding"),
             inputs=("scores", "offset_scores"),
             output=np.asarray(toeplitz),
             shape="[]",
         ),
     )
-    return Trace("RoPE: rotations whose dot products see only the offset", steps, {})
+    return Trace(N_("RoPE: rotations whose dot products see only the offset"), steps, {})

@@ -74,11 +74,11 @@ class TraceStepsDemo(Demo):
         parts += [flow, Text("")]
         for name in names:
             step = self.trace[name]
-            parts.append(matrix_block(self.trace, name, f"{step.name}: {step.title}"))
+            parts.append(matrix_block(self.trace, name, f"{step.name}: {_(step.title)}"))
             if step.explanation:
-                parts.append(Text(step.explanation, style="italic"))
+                parts.append(Text(_(step.explanation), style="italic"))
             if step.note:
-                parts.append(Text(_("note: {note}").format(note=step.note), style="bold"))
+                parts.append(Text(_("note: {note}").format(note=_(step.note)), style="bold"))
         parts += self.stage_notes()
         return Group(*parts)
 

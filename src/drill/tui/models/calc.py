@@ -18,6 +18,7 @@ from drill.engine.attention import attention_trace
 from drill.engine.parse import parse_mask, parse_matrix, shape_str
 from drill.engine.trace import Trace
 from drill.errors import InputError
+from drill.i18n import N_, deferred
 
 # The matrices a learner can type, in the order the editor shows them (pad is a 0/1 row, not a matrix).
 EDITABLE = ("X", "W_Q", "W_K", "W_V", "W_O")
@@ -137,7 +138,7 @@ class CalcModel:
         return self.state
 
     def _apply(self, state: CalcState) -> Trace:
-        title = f"{self.original_title} — changed" if self.trace.example else None
+        title = N_("{title} — changed", title=deferred(self.original_title)) if self.trace.example else None
         trace = state.compute(title=title)
         if self.trace.example:
             trace = replace(trace, example=self.trace.example, section=self.trace.section)
@@ -218,7 +219,7 @@ class CalcModel:
         if state is None:
             zero = np.zeros((4, 4))
             state = CalcState(zero, zero.copy(), zero.copy(), zero.copy(), None)
-            self.original_title = "Random inputs"
+            self.original_title = N_("Random inputs")
             self.trace = replace(self.trace, example=None)
         rng = np.random.default_rng(self.seed)
 

@@ -175,9 +175,9 @@ class CalcScreen(ModeScreen):
             else:
                 text.append(" · " + _("pad off"))
         else:
-            text.append(" · fixed example", style="dim")
+            text.append(" · " + _("fixed example"), style="dim")
         text.append("  │  ")
-        text.append(visible(self.trace.title), style="dim")
+        text.append(visible(_(self.trace.title)), style="dim")
         self.query_one("#calc-header", Static).update(text)
 
     def load_editor(self) -> None:

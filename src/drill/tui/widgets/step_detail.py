@@ -118,5 +118,5 @@ def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
     parts.append(Columns(tables, padding=(0, 3)))
     if step.note:
         parts.append(Text(""))
-        parts.append(Text(_("note: {note}").format(note=step.note), style="bold"))
+        parts.append(Text(_("note: {note}").format(note=_(step.note)), style="bold"))
     return Group(*parts)

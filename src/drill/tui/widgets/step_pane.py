@@ -96,5 +96,5 @@ def step_body(view: StepView) -> Group:
         parts.append(Text(""))
         parts.append(Text(_(step.explanation)))
     if step.note:
-        parts.append(Text(_("note: {note}").format(note=step.note), style="italic"))
+        parts.append(Text(_("note: {note}").format(note=_(step.note)), style="italic"))
     return Group(*parts)
