@@ -25,6 +25,7 @@ from drill.i18n_click import VERSION_OPTION_HELP, DrillGroup, lang_option
 COMMANDS: dict[str, str] = {
     "study": "drill.commands.study:study",
     "quiz": "drill.commands.quiz:quiz",
+    "interview": "drill.commands.interview:interview",
     "calc": "drill.commands.calc:calc",
     "demo": "drill.commands.demo:demo",
     "report": "drill.commands.report:report",

@@ -8,7 +8,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from operator import attrgetter
 
-SCHEMA_VERSION = "1.2"  # 1.1: the interview section (drill plan); 1.2: the coding section (drill code)
+from drill.report.interview_scores import InterviewScores
+
+SCHEMA_VERSION = (
+    "1.3"  # 1.1: the interview section (drill plan); 1.2: the coding section (drill code); 1.3: mock
+)
+# interview scorecards (drill interview: drill.report.interview_scores)
 
 # The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
 # cards are out of rotation whatever their FSRS state was.
@@ -242,6 +247,9 @@ class ReportData:
     cohort: Cohort | None = None
     interview: Interview | None = None
     coding: Coding | None = None  # drill code (None only for a ReportData built without it)
+    interview_scores: InterviewScores | None = (
+        None  # drill interview scorecards (None: no interview answered)
+    )
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict:

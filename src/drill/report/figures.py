@@ -38,6 +38,7 @@ from drill.report.data import (
     Totals,
 )
 from drill.report.interview import interview_figure
+from drill.report.interview_scores import interview_scores
 from drill.report.queries import Queries, coding_figures
 from drill.report.sections import in_section, section_key
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
@@ -214,6 +215,9 @@ class _Report:
             most_lapses=self.listed(most_lapsed, cards, scope, r, last_ratings),
             quizzes=queries.quizzes(user_id, since_at),
             coding=coding_figures(queries.conn, user_id, since_at),
+            interview_scores=interview_scores(
+                queries.conn, user_id, since_at, filters.section, self.questions
+            ),
             mastery=self.mastery(scope, r, retention),
             cards=cards,
             cohort=cohort(queries, scope, card_ids, since_day, self.questions) if filters.cohort else None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from drill.report import charts
+from drill.report import charts, interview_scores
 from drill.report.data import STATES, CardFigure, ReportData
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~])")
@@ -40,6 +40,8 @@ def to_markdown(data: ReportData) -> str:
         parts.append(_interview(data))
     if data.coding is not None and data.coding.attempts:
         parts.append(_coding(data))
+    if data.interview_scores is not None:
+        parts.append(interview_scores.markdown(data.interview_scores))
     if data.cohort is not None:
         parts.append(_cohort(data))
     return "\n\n".join(parts) + "\n"

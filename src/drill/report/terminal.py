@@ -8,7 +8,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from drill.report import charts
+from drill.report import charts, interview_scores
 from drill.report.data import STATES, CardFigure, ReportData
 
 HEAT_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
@@ -40,6 +40,8 @@ def renderables(data: ReportData) -> list[RenderableType]:
         parts.append(_coding(data))
     if data.interview is not None:
         parts += _interview(data)
+    if data.interview_scores is not None:
+        parts += interview_scores.terminal(data.interview_scores)
     if data.cohort is not None:
         parts += _cohort(data)
     return parts

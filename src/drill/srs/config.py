@@ -102,6 +102,29 @@ class SrsConfig:
         key="ui.language",  # a [ui] table in drill.toml
         help="language of drill's own words (unset: the locale, LC_ALL / LC_MESSAGES / LANG)",
     )
+    # `drill interview` (a [ui] table too): the time budget, the follow-up chance, the rubric's thresholds
+    # (share of a question's key points covered that proposes Easy / Good / Hard; below hard: Again).
+    interview_minutes: float = declare(
+        Number(0.25, 60),
+        default=3.0,
+        key="ui.interview_minutes",
+        help="drill interview: minutes per question",
+    )
+    interview_follow_up: float = declare(
+        Number(0, 1),
+        default=0.5,
+        key="ui.interview_follow_up",
+        help="drill interview: chance that the next question follows up from the same section",
+    )
+    rubric_easy: float = declare(
+        Number(0, 1), default=1.0, key="ui.rubric_easy", help="drill interview: coverage that proposes Easy"
+    )
+    rubric_good: float = declare(
+        Number(0, 1), default=0.75, key="ui.rubric_good", help="drill interview: coverage that proposes Good"
+    )
+    rubric_hard: float = declare(
+        Number(0, 1), default=0.4, key="ui.rubric_hard", help="drill interview: coverage that proposes Hard"
+    )
     # Where each value came from: key -> "default" | "file". Not part of equality (two configs with the
     # same values schedule identically).
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)

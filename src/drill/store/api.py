@@ -27,7 +27,7 @@ from sqlalchemy import Connection, Engine, select
 
 from drill.errors import StoreError
 from drill.srs import SrsConfig, load_config
-from drill.store import browsing, code_attempts, plans, queue, reviewing, sessions, sync, undoing
+from drill.store import browsing, code_attempts, interviews, plans, queue, reviewing, sessions, sync, undoing
 from drill.store import engine as engines
 from drill.store.tables import cards_t, users_t
 from drill.store.types import (
@@ -338,3 +338,20 @@ class Store:
     def code_status(self) -> dict:
         """Per touched task: attempts, passed ever, the last run, solution seen (CodeTaskStatus)."""
         return code_attempts.status(self)
+
+    # -- drill interview -----------------------------------------------------------------------------
+
+    def start_interview(self, started_at: datetime, settings: dict[str, Any]) -> int:
+        """Open a mock interview's row (committed at once); its id for the answers."""
+        return interviews.start(self, started_at, settings)
+
+    def record_interview_answer(self, interview_id: int, answer: interviews.InterviewAnswerRecord) -> int:
+        """Save one question's scorecard row (after its grade went through ``grade``)."""
+        return interviews.record_answer(self, interview_id, answer)
+
+    def finish_interview(self, interview_id: int, finished_at: datetime) -> None:
+        interviews.finish(self, interview_id, finished_at)
+
+    def interview_history(self, limit: int | None = None) -> list[interviews.InterviewRecord]:
+        """The user's mock interviews, newest first, with their answers."""
+        return interviews.interviews(self, limit)

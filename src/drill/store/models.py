@@ -36,7 +36,7 @@ from sqlalchemy.types import TypeDecorator
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -320,6 +320,48 @@ class CodeSolutionView(Base):
     task: Mapped[str] = mapped_column(String(100))
     shown_at: Mapped[datetime] = mapped_column(UTCDateTime)
     reason: Mapped[str] = mapped_column(String(10))  # "passed" or "asked"
+
+
+class InterviewSession(Base):
+    """One `drill interview`: when, with which settings; its answers are the scorecard (drill.store.interviews)."""
+
+    __tablename__ = "interview_sessions"
+    __table_args__ = (Index("ix_interview_sessions_user_started", "user_id", "started_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # None: stopped early
+    settings: Mapped[dict] = mapped_column(JSON)  # questions, minutes, section, follow-up, thresholds, seed
+
+
+class InterviewAnswer(Base):
+    """One question of a mock interview: the answer, its time, the rubric's ticks and the grade confirmed."""
+
+    __tablename__ = "interview_answers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    session_id: Mapped[int] = mapped_column(
+        ForeignKey("interview_sessions.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int] = mapped_column(Integer)  # 1, 2, ... in the order asked
+    card_id: Mapped[str] = mapped_column(String(100))  # the card's content id
+    section: Mapped[str] = mapped_column(String(50))
+    follow_up: Mapped[bool] = mapped_column(Boolean)  # asked as a follow-up from the previous one's section
+    mode: Mapped[str] = mapped_column(String(10))  # "typed" or "aloud"
+    answer: Mapped[str | None] = mapped_column(Text, nullable=True)  # the typed text (None: aloud)
+    duration_ms: Mapped[int] = mapped_column(Integer)
+    budget_ms: Mapped[int] = mapped_column(Integer)
+    timed_out: Mapped[bool] = mapped_column(Boolean)
+    points_total: Mapped[int] = mapped_column(Integer)
+    points_covered: Mapped[list] = mapped_column(JSON)  # indexes into the card's points
+    points_missed: Mapped[list] = mapped_column(JSON)  # the missed points' text, as shown
+    traps_hit: Mapped[list] = mapped_column(JSON)  # the traps' text
+    coverage: Mapped[float] = mapped_column(Float)
+    proposed: Mapped[int] = mapped_column(SmallInteger)  # the rubric's grade, 1-4
+    rating: Mapped[int] = mapped_column(SmallInteger)  # the grade confirmed (Store.grade)
+    review_log_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the grade's log row
+    answered_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 metadata = Base.metadata

@@ -10,7 +10,9 @@ from drill.store.models import (
     CardState,
     CodeAttempt,
     CodeSolutionView,
+    InterviewAnswer,
     InterviewPlan,
+    InterviewSession,
     QuizAnswer,
     QuizAttempt,
     ReviewLog,
@@ -30,6 +32,8 @@ answers_t = QuizAnswer.__table__
 plans_t = InterviewPlan.__table__
 code_attempts_t = CodeAttempt.__table__
 solution_views_t = CodeSolutionView.__table__
+interview_sessions_t = InterviewSession.__table__
+interview_answers_t = InterviewAnswer.__table__
 
 
 def insert_ignore(engine_or_conn, table):

@@ -24,6 +24,7 @@ from drill.tui.options import AppOptions
 from drill.tui.palette import ScreenCommands
 
 if TYPE_CHECKING:
+    from drill.store.interviews import InterviewAnswerRecord
     from drill.tui.models.quiz import QuizRun
     from drill.tui.models.study import SessionStats
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 MODES: dict[str, str] = {
     "study": "drill.tui.screens.study:StudyScreen",
     "quiz": "drill.tui.screens.quiz:QuizScreen",
+    "interview": "drill.tui.screens.interview:InterviewScreen",
     "calc": "drill.tui.screens.calc:CalcScreen",
     "code": "drill.tui.screens.code:CodeScreen",
     "demo": "drill.tui.screens.demo:DemoListScreen",
@@ -66,6 +68,7 @@ class DrillApp(App[None]):
         # Set by the study / quiz screen once they have them; the CLI prints a line from them on exit.
         self.study_stats: SessionStats | None = None
         self.quiz_run: QuizRun | None = None
+        self.interview_answers: list[InterviewAnswerRecord] | None = None  # the interview's graded questions
         translate_bindings(self)
 
     def get_default_screen(self) -> Screen:

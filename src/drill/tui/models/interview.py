@@ -9,30 +9,52 @@ Proposed grade from coverage = points ticked / points (thresholds in `Thresholds
 - below → Again
 
 Each trap hit lowers the proposal by one grade (never below Again): an answer that states a pitfall as fact is
-not a covered answer. Pure Python: no textual, no fsrs (grades are their numbers 1–4, as `drill.srs.Rating`).
+not a covered answer. The defaults are the config's (`drill config set ui.rubric_good 0.8`: declared once, in
+`drill.srs.config.SrsConfig`). Pure Python: no textual, no fsrs (grades are their numbers 1–4, as
+`drill.srs.Rating`).
+
+The session (`InterviewSession`): N bank questions with points, in the order `question_order` gives — with an
+interview date set (`drill plan`), weakest on the day first (`quiz_order.interview_order`); otherwise the
+cards due now first, then the weakest now (lowest recall; a new card counts as 0), equals in a seeded random
+order. After each question, with probability ``follow_up`` (a seeded draw), the next comes from the same
+section as the last one (the first such card in the order) when one is left: an interviewer's follow-up.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from drill.errors import InputError
+from drill.srs.config import DEFAULT_CONFIG, SrsConfig
+
+if TYPE_CHECKING:
+    from drill.content.models import Card
+    from drill.store import Store
 
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
 class Thresholds:
-    easy: float = 1.0
-    good: float = 0.75
-    hard: float = 0.4
+    easy: float = DEFAULT_CONFIG.rubric_easy
+    good: float = DEFAULT_CONFIG.rubric_good
+    hard: float = DEFAULT_CONFIG.rubric_hard
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.hard <= self.good <= self.easy <= 1.0:
             raise InputError(
                 f"rubric thresholds must satisfy 0 <= hard <= good <= easy <= 1, got "
-                f"hard={self.hard}, good={self.good}, easy={self.easy}"
+                f"hard={self.hard}, good={self.good}, easy={self.easy} "
+                "(drill config: ui.rubric_hard, ui.rubric_good, ui.rubric_easy)"
             )
+
+    @classmethod
+    def of(cls, config: SrsConfig) -> Thresholds:
+        return cls(easy=config.rubric_easy, good=config.rubric_good, hard=config.rubric_hard)
 
 
 @dataclass
@@ -86,3 +108,110 @@ def propose_grade(coverage: float, traps_hit: int = 0, thresholds: Thresholds | 
     else:
         grade = AGAIN
     return max(AGAIN, grade - traps_hit)
+
+
+# --- the session -------------------------------------------------------------------------------------------
+
+
+def in_section(card_section: str, wanted: str | None) -> bool:
+    return wanted is None or card_section == wanted or card_section.startswith(wanted + ".")
+
+
+def bank_cards(cards: Sequence[Card], section: str | None = None) -> list[Card]:
+    """The 7.24 bank's cards that have a rubric (points), in content order, of ``section`` if given."""
+    return [c for c in cards if c.bank is not None and c.points and in_section(c.section, section)]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A card as `quiz_order.weakest_first` sees an item: its own id is the card it is judged by."""
+
+    card: Card
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return (self.card.id,)
+
+    @property
+    def section(self) -> str:
+        return self.card.section
+
+
+def question_order(
+    cards: Sequence[Card],
+    states: dict[str, Any],
+    now: datetime,
+    config: SrsConfig = DEFAULT_CONFIG,
+    *,
+    seed: int = 0,
+) -> list[Card]:
+    """``cards`` due now first (earliest due first), then weakest now; ``states``: card id -> CardState (a card
+    without one is new). Equal cards in an order drawn from ``seed``."""
+    from drill.srs.deadline import recall
+
+    shuffled = list(cards)
+    random.Random(seed).shuffle(shuffled)
+
+    def key(card: Card) -> tuple:
+        state = states.get(card.id)
+        if state is None or state.is_new:
+            return (1, 0.0, 0.0)
+        due = state.due is not None and state.due <= now
+        return (0 if due else 1, state.due.timestamp() if due else 0.0, recall(state, now, config))
+
+    return sorted(shuffled, key=key)
+
+
+def store_order(cards: Sequence[Card], store: Store, now: datetime, *, seed: int = 0) -> list[Card]:
+    """The order for ``store``'s learner: weakest on the interview day first when a date is set (the quiz's
+    `interview_order`), else `question_order` (due, then weakest now)."""
+    from drill.tui.models.quiz_order import interview_order
+
+    ordered = question_order(
+        cards, {cid: st for cid, _s, st in store.plan_cards()}, now, store.config, seed=seed
+    )
+    if store.interview_plan(now) is None:
+        return ordered
+    return [c.card for c in interview_order([Candidate(c) for c in ordered], store, now)]
+
+
+@dataclass(frozen=True)
+class Asked:
+    card: Card
+    position: int  # 1, 2, ...
+    follow_up: bool  # chosen as a follow-up from the previous question's section
+
+
+class InterviewSession:
+    """Which bank question comes next: ``count`` of ``ordered`` (most wanted first), with follow-ups."""
+
+    def __init__(self, ordered: Sequence[Card], count: int, follow_up: float, seed: int) -> None:
+        if not 0.0 <= follow_up <= 1.0:
+            raise InputError(f"the follow-up probability must be between 0 and 1, got {follow_up}")
+        if count < 1:
+            raise InputError(f"an interview needs at least 1 question, got {count}")
+        self.pool = list(ordered)
+        self.count = min(count, len(self.pool))
+        self.follow_up = follow_up
+        self._rng = random.Random(seed)
+        self.asked: list[Asked] = []
+
+    @property
+    def finished(self) -> bool:
+        return len(self.asked) >= self.count
+
+    def next_question(self) -> Asked | None:
+        if self.finished:
+            return None
+        seen = {a.card.id for a in self.asked}
+        left = [c for c in self.pool if c.id not in seen]
+        choice, follow = left[0], False
+        if self.asked:
+            draw = self._rng.random()  # drawn after every question, so a seed gives one sequence
+            if draw < self.follow_up:
+                same = [c for c in left if c.section == self.asked[-1].card.section]
+                if same:
+                    choice, follow = same[0], True
+        asked = Asked(choice, len(self.asked) + 1, follow)
+        self.asked.append(asked)
+        return asked

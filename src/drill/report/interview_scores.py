@@ -1,0 +1,261 @@
+"""The report's mock-interview section (`drill interview` scorecards): each interview in time order (questions,
+mean coverage of the key points, traps hit, time) — coverage over time — the slowest questions and the points
+missed most often. Figures, their query and their terminal / Markdown renderings live here; JSON is the
+figures themselves (``ReportData.interview_scores``, schema 1.3).
+
+Rows are one per question answered (a learner answers tens, not thousands), added up in Python. ``--since``
+counts interviews started on or after the day; ``--section`` keeps the questions of that section.
+No heavy import at module level: ``drill.report.data`` imports the figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from drill.i18n import _
+
+TOP = 5
+
+
+@dataclass(frozen=True)
+class ScoredInterview:
+    started_at: datetime
+    finished: bool  # False: stopped before the last question
+    questions: int
+    coverage: float  # mean share of the key points covered
+    traps_hit: int
+    seconds: float  # answering time, summed
+
+
+@dataclass(frozen=True)
+class SlowQuestion:
+    card: str
+    section: str
+    question: str
+    answers: int
+    mean_seconds: float
+    timed_out: int  # answers that ran out of time
+
+
+@dataclass(frozen=True)
+class MissedPoint:
+    point: str
+    count: int
+
+
+@dataclass(frozen=True)
+class InterviewScores:
+    interviews: list[ScoredInterview]  # oldest first
+    questions: int
+    mean_coverage: float
+    slowest: list[SlowQuestion]  # the longest mean answering time first
+    most_missed: list[MissedPoint]
+
+
+def _in_section(section: str, wanted: str | None) -> bool:
+    return wanted is None or section == wanted or section.startswith(wanted + ".")
+
+
+def interview_scores(
+    conn: Any, user_id: int, since_at: datetime | None, section: str | None, questions: dict[str, str]
+) -> InterviewScores | None:
+    """The figures for ``user_id``, or None when the user answered no interview question in scope."""
+    from sqlalchemy import select
+
+    from drill.store.tables import interview_answers_t, interview_sessions_t
+    from drill.store.times import as_utc
+
+    s, a = interview_sessions_t.c, interview_answers_t.c
+    query = (
+        select(
+            s.id,
+            s.started_at,
+            s.finished_at,
+            a.card_id,
+            a.section,
+            a.duration_ms,
+            a.timed_out,
+            a.coverage,
+            a.traps_hit,
+            a.points_missed,
+        )
+        .select_from(interview_answers_t.join(interview_sessions_t, a.session_id == s.id))
+        .where(s.user_id == user_id)
+        .order_by(s.started_at, s.id, a.position, a.id)
+    )
+    if since_at is not None:
+        query = query.where(s.started_at >= since_at)
+    rows = [r for r in conn.execute(query) if _in_section(r.section, section)]
+    if not rows:
+        return None
+    sessions: dict[int, list] = {}
+    per_card: dict[str, list] = {}
+    missed: dict[str, int] = {}
+    for row in rows:
+        sessions.setdefault(row.id, []).append(row)
+        per_card.setdefault(row.card_id, []).append(row)
+        for point in row.points_missed or ():
+            missed[point] = missed.get(point, 0) + 1
+    interviews = [
+        ScoredInterview(
+            started_at=as_utc(group[0].started_at),
+            finished=group[0].finished_at is not None,
+            questions=len(group),
+            coverage=sum(r.coverage for r in group) / len(group),
+            traps_hit=sum(len(r.traps_hit or ()) for r in group),
+            seconds=sum(r.duration_ms for r in group) / 1000,
+        )
+        for group in sessions.values()
+    ]
+    slowest = sorted(
+        (
+            SlowQuestion(
+                card=card,
+                section=group[0].section,
+                question=questions.get(card, ""),
+                answers=len(group),
+                mean_seconds=sum(r.duration_ms for r in group) / len(group) / 1000,
+                timed_out=sum(1 for r in group if r.timed_out),
+            )
+            for card, group in per_card.items()
+        ),
+        key=lambda q: (-q.mean_seconds, q.card),
+    )[:TOP]
+    return InterviewScores(
+        interviews=interviews,
+        questions=len(rows),
+        mean_coverage=sum(r.coverage for r in rows) / len(rows),
+        slowest=slowest,
+        most_missed=[MissedPoint(p, n) for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:TOP]],
+    )
+
+
+# --- renderings ------------------------------------------------------------------------------------------
+
+
+def _summary(scores: InterviewScores) -> str:
+    return _(
+        "{interviews} mock interviews, {questions} questions, mean coverage of the key points {coverage}."
+    ).format(
+        interviews=len(scores.interviews), questions=scores.questions, coverage=f"{scores.mean_coverage:.0%}"
+    )
+
+
+def terminal(scores: InterviewScores) -> list:
+    """Rich renderables; every stored or chapter string goes in as ``Text`` (never markup)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from drill.report import charts
+
+    parts: list = [Text(_("Mock interviews (drill interview)"), style="bold"), Text(_summary(scores))]
+    parts.append(
+        Text(
+            _("coverage over time: {spark}").format(
+                spark=charts.sparkline([i.coverage for i in scores.interviews], 1)
+            )
+        )
+    )
+    table = Table(box=box.SIMPLE_HEAD)
+    for name, justify in (
+        (_("started"), "left"),
+        (_("questions"), "right"),
+        (_("coverage"), "right"),
+        (_("traps hit"), "right"),
+        (_("time"), "right"),
+    ):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for i in scores.interviews[-10:]:
+        mark = "" if i.finished else " " + _("(stopped)")
+        table.add_row(
+            Text(f"{i.started_at:%Y-%m-%d %H:%M}{mark}"),
+            str(i.questions),
+            f"{i.coverage:.0%}",
+            str(i.traps_hit),
+            charts.duration(i.seconds),
+        )
+    parts.append(table)
+    slow = Table(box=box.SIMPLE_HEAD, title=Text(_("slowest questions")), title_justify="left")
+    for name, justify in (
+        (_("card"), "left"),
+        (_("section"), "left"),
+        (_("mean time"), "right"),
+        (_("timed out"), "right"),
+        (_("question"), "left"),
+    ):
+        slow.add_column(name, justify=justify, no_wrap=name != _("question"))
+    for q in scores.slowest:
+        slow.add_row(
+            Text(q.card),
+            Text(q.section),
+            charts.duration(q.mean_seconds),
+            f"{q.timed_out}/{q.answers}",
+            Text(charts.one_line(charts.display_text(q.question), 50)),
+        )
+    parts.append(slow)
+    if scores.most_missed:
+        missed = Table(box=box.SIMPLE_HEAD, title=Text(_("points missed most often")), title_justify="left")
+        missed.add_column(_("point"))
+        missed.add_column(_("times"), justify="right")
+        for m in scores.most_missed:
+            missed.add_row(Text(charts.one_line(charts.display_text(m.point), 70)), str(m.count))
+        parts.append(missed)
+    return parts
+
+
+def markdown(scores: InterviewScores) -> str:
+    from drill.report import charts
+    from drill.report.markdown import _table, escape
+
+    rows = [
+        [
+            f"{i.started_at:%Y-%m-%d %H:%M}" + ("" if i.finished else " " + _("(stopped)")),
+            str(i.questions),
+            f"{i.coverage:.0%}",
+            str(i.traps_hit),
+            charts.duration(i.seconds),
+        ]
+        for i in scores.interviews
+    ]
+    parts = [
+        "## " + _("Mock interviews (drill interview)"),
+        _summary(scores),
+        "```text\n"
+        + _("coverage over time: {spark}").format(
+            spark=charts.sparkline([i.coverage for i in scores.interviews], 1)
+        )
+        + "\n```",
+        _table(
+            [_("started"), _("questions"), _("coverage"), _("traps hit"), _("time")],
+            rows,
+            "lrrrr",
+        ),
+        "### " + _("slowest questions"),
+        _table(
+            [_("card"), _("section"), _("mean time"), _("timed out"), _("question")],
+            [
+                [
+                    escape(q.card),
+                    escape(q.section),
+                    charts.duration(q.mean_seconds),
+                    f"{q.timed_out}/{q.answers}",
+                    escape(charts.display_text(q.question)),
+                ]
+                for q in scores.slowest
+            ],
+            "llrrl",
+        ),
+    ]
+    if scores.most_missed:
+        parts += [
+            "### " + _("points missed most often"),
+            _table(
+                [_("point"), _("times")],
+                [[escape(charts.display_text(m.point)), str(m.count)] for m in scores.most_missed],
+                "lr",
+            ),
+        ]
+    return "\n\n".join(parts)

@@ -1,0 +1,88 @@
+"""`drill interview` at 80×24 and 120×40, in English and in Chinese (pytest-textual-snapshot): the question with
+its time budget and a typed answer, the rubric with a point and a grade chosen, and the scorecard.
+
+Deterministic: a fixed seed, a frozen clock and a timer the test moves. Regenerate with
+``pytest tests/interview/test_snapshots.py --snapshot-update`` and look at the SVGs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import drill.i18n
+from drill.tui.widgets.checklist import Checklist
+from tests.interview.pilot import ManualTimer, interview_app, phase
+from tests.tui.conftest import wait_until
+
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+LANGUAGES = pytest.mark.parametrize("language", ["en", "zh"])
+
+
+@pytest.fixture
+def language_set():
+    def use(language: str) -> None:
+        drill.i18n.set_language(language)
+
+    yield use
+    drill.i18n.set_language("en")
+
+
+def build(library, store, timer=None):
+    return interview_app(library, store, timer or ManualTimer(), seed=3, questions=2, minutes=3)
+
+
+async def typed(pilot) -> None:
+    await phase(pilot, "asking")
+    screen = pilot.app.mode_screen
+    screen.query_one("#iv-answer").insert("因为点积的方差随 d_k 增大，softmax 会饱和。")
+    screen.options.timer.now = 75
+    screen.query_one("#countdown").check()
+    await pilot.pause()
+
+
+async def rubric(pilot) -> None:
+    await typed(pilot)
+    screen = pilot.app.mode_screen
+    await pilot.press("ctrl+d")
+    await phase(pilot, "rubric")
+    screen.query_one("#iv-points", Checklist).select(0)
+    await wait_until(pilot, lambda: screen.rubric.covered == {0})
+    await pilot.press("3")
+    await wait_until(pilot, lambda: screen.chosen == 3)
+    await pilot.pause()
+
+
+async def scorecard(pilot) -> None:
+    await rubric(pilot)
+    screen = pilot.app.mode_screen
+    await pilot.press("enter")
+    await phase(pilot, "asking")
+    screen.options.timer.now += 200
+    screen.query_one("#countdown").check()  # the second question times out
+    await phase(pilot, "rubric")
+    await pilot.press("enter")
+    await phase(pilot, "done")
+    for toast in pilot.app.query("Toast"):  # the "Graded …" notices fade on their own: not part of the layout
+        toast.remove()
+    await pilot.pause()
+
+
+@SIZES
+@LANGUAGES
+def test_interview_question(snap_compare, library, store, language_set, language, size):
+    language_set(language)
+    assert snap_compare(build(library, store), terminal_size=size, run_before=typed)
+
+
+@SIZES
+@LANGUAGES
+def test_interview_rubric(snap_compare, library, store, language_set, language, size):
+    language_set(language)
+    assert snap_compare(build(library, store), terminal_size=size, run_before=rubric)
+
+
+@SIZES
+@LANGUAGES
+def test_interview_scorecard(snap_compare, library, store, language_set, language, size):
+    language_set(language)
+    assert snap_compare(build(library, store), terminal_size=size, run_before=scorecard)
