@@ -351,3 +351,8 @@ def test_values_at_the_cap_give_no_nan_and_no_numpy_warning():
     assert out.returncode == 0, out.stderr
     assert out.stderr == ""  # no RuntimeWarning on the terminal
     assert "NaN" not in out.stdout and "Infinity" not in out.stdout.replace("-Infinity", "")
+
+
+def test_a_5000_digit_port_in_a_db_url_is_one_line():
+    out = run_drill("report", "--db", f"postgresql+psycopg://u@localhost:{HUGE_INT}/drill")
+    assert_one_error_line(out, "--db", "port must be a number")

@@ -441,18 +441,38 @@ class StudyScreen(ModeScreen):
         self._save_grade(self.card.id, rating, duration_ms)
         self.set_timer(SLOW_SAVE_S, self._still_saving)
 
-    @work(thread=True, group="grade")
     def _save_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
+        """Write the grade in a daemon thread, not a Textual worker: workers run in asyncio's default executor,
+        which the app's exit joins, so quitting while the grade waits for a database another program holds
+        would hang until SQLite's busy timeout (30 s). A daemon thread still waiting when drill exits is
+        dropped with its grade: it was never written, and the screen never said it was saved."""
+        import threading
+
+        args = (card_id, rating, duration_ms)
+        threading.Thread(target=self._write_grade, args=args, name="drill-grade", daemon=True).start()
+
+    def _write_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
         assert self.session is not None
         try:
             self.session.grade(card_id, rating, duration_ms)
         except DrillError as err:
-            self.app.call_from_thread(self._grade_done, card_id, err)
+            self._from_thread(self._grade_done, card_id, err)
             return
-        except BaseException as err:
-            self.app.call_from_thread(self._grade_done, card_id, err)
-            raise
-        self.app.call_from_thread(self._grade_done, card_id, None)
+        except BaseException as err:  # a bug: shown, then raised on the UI thread (the app ends with it)
+            self._from_thread(self._grade_done, card_id, err)
+            self._from_thread(self._raise, err)
+            return
+        self._from_thread(self._grade_done, card_id, None)
+
+    def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
+        try:
+            self.app.call_from_thread(callback, *args)
+        except RuntimeError:  # the app has ended: the learner quit while this grade waited; nothing to show
+            pass
+
+    @staticmethod
+    def _raise(err: BaseException) -> None:
+        raise err
 
     def _grade_done(self, card_id: str, error: BaseException | None) -> None:
         self.saving = None
@@ -593,7 +613,9 @@ class StudyScreen(ModeScreen):
             self.show_card(card)
 
     def on_unmount(self) -> None:
-        if self.session is not None:
+        # Closing the session row is a write: with a grade still waiting for the database (quit while
+        # another program holds it) it would wait just as long, so the row is left open, as after a kill.
+        if self.session is not None and self.saving is None:
             self.session.close()
         if self._gc_state == "frozen":
             import gc
