@@ -11,7 +11,10 @@ painted. Each session starts in a fresh data directory, as a learner's day does:
 the content; space reveals the answer and 3 (Good) grades it as soon as the app takes grades (the store is
 open: the "ready" mark), nothing waits for the rest of the background work (the side pane's traces, ...).
 The config lets one session hold 50 grades of the 41 shipped cards: new_per_day = 100, learning steps of 1 s.
-Sessions and bare batches alternate; the medians are compared.
+Sessions and bare batches alternate; the medians are compared. For scale, the disk's floor is printed too: one
+commit of a row with raw sqlite3 in WAL mode with synchronous=FULL (as drill commits a grade) in the session's
+data directory, timed between the sessions — every grade pays it before its next card may be shown, and on a
+busy disk it is most of the round trip.
 
     python benchmarks/grade_roundtrip.py [--sessions 3] [--grades 50]
 """
@@ -20,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -78,6 +83,26 @@ def bare_batch(script: Path, env: dict[str, str], marks: Path, presses: int) -> 
     return samples
 
 
+def commit_floor(folder: Path, commits: int) -> list[float]:
+    """Seconds per commit of one small row, raw sqlite3, WAL and synchronous=FULL (drill's grade commit)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(folder / "floor.sqlite3", isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, at REAL, note TEXT)")
+        samples = []
+        for i in range(commits):
+            started = time.perf_counter()
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t (at, note) VALUES (?, ?)", (started, f"grade {i}"))
+            conn.execute("COMMIT")
+            samples.append(time.perf_counter() - started)
+        return samples
+    finally:
+        conn.close()
+
+
 def drill_session(drill: str, env: dict[str, str], marks: Path, grades: int) -> tuple[list[float], float]:
     """One study session of ``grades`` grades; (round trips, peak memory in MB)."""
     samples = []
@@ -111,6 +136,7 @@ def main() -> None:
     bare: list[float] = []
     grade: list[float] = []
     peaks: list[float] = []
+    floor: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         script = tmp_path / "bare_app.py"
@@ -128,6 +154,7 @@ def main() -> None:
             for key, value in (("new_per_day", "100"), ("learning_steps", "1s,1s")):
                 subprocess.run([drill, "config", "set", key, value], env=env, check=True, capture_output=True)
             bare += bare_batch(script, base, marks, args.grades)
+            floor += commit_floor(root / "floor", args.grades)
             samples, peak = drill_session(drill, env, marks, args.grades)
             grade += samples
             peaks.append(peak)
@@ -140,6 +167,11 @@ def main() -> None:
         f"  drill grade -> next card painted       median {drill_ms:7.2f} ms  (n={len(grade)}; "
         f"first grades {', '.join(f'{s * 1000:.0f}' for s in grade[: args.grades][:3])} ms; "
         f"p90 {statistics.quantiles(grade, n=10)[-1] * 1000:.1f} ms)"
+    )
+    floor_ms = statistics.median(floor) * 1000
+    print(
+        f"  disk floor: one WAL commit with synchronous=FULL (raw sqlite3, same disk) median {floor_ms:7.2f} ms"
+        f"  (n={len(floor)}; p90 {statistics.quantiles(floor, n=10)[-1] * 1000:.1f} ms)"
     )
     ratio = drill_ms / bare_ms
     print(

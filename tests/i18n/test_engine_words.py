@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import pickle
 import re
 
@@ -215,3 +216,32 @@ def test_calc_plain_speaks_chinese():
     assert text.startswith("左侧填充 + 因果掩码：一个看不到任何键的查询")
     assert "注：整行被掩码（第 1 个查询）" in text
     assert "Row-wise" not in text and "fully masked" not in text
+
+
+def test_check_results_speak_the_learners_language():
+    """`drill check` shows a mismatch's message: English in the result, Chinese where shown under zh."""
+    from types import SimpleNamespace
+
+    from drill.engine.verify import verify_checks
+
+    wrong = SimpleNamespace(
+        id="x",
+        section="7.12",
+        example="worked",
+        step="softmax",
+        index=(0, 0),
+        claimed=0.5,
+        decimals=3,
+        erratum=None,
+    )
+    missing = SimpleNamespace(**{**vars(wrong), "step": "nope"})
+    bad, absent = verify_checks([wrong, missing])
+    a11 = f"{1 / (1 + 2 * math.exp(1 / math.sqrt(2))):.6f}"  # the worked example's A₁₁, recomputed
+    assert (
+        bad.message
+        == f"the chapter printed 0.5 (to 3 decimals) but the engine says {a11}; difference 0.3 > 0.0005"
+    )
+    assert absent.message == "example 'worked' has no step 'nope'"
+    drill.i18n.set_language("zh")
+    assert _(bad.message) == f"本章写的是 0.5（3 位小数），但计算引擎算得 {a11}；差值 0.3 > 0.0005"
+    assert _(absent.message) == "示例 'worked' 没有步骤 'nope'"

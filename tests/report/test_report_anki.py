@@ -52,7 +52,7 @@ def test_the_package_holds_every_card(tmp_path, library):
     # LaTeX uses Anki's MathJax delimiters.
     assert fields["q04"][0] == "为什么除 \\(\\sqrt{d_k}\\)？"
     assert "\\[A = \\mathrm{softmax}(QK^T/\\sqrt{d_k})V\\]" in fields["q06"][0]
-    assert "$" not in "".join(f[0] + f[1] for f in fields.values())
+    assert "$" not in "".join(f[0] for f in fields.values())
     assert any("section::7.9" in n[3] for n in notes)
 
 
@@ -81,12 +81,18 @@ def test_section_filter_and_errors(tmp_path, library):
         ("a $x^2$ b", "a \\(x^2\\) b"),
         ("$$\\frac{a}{b}$$", "\\[\\frac{a}{b}\\]"),
         ("price \\$5 and $a<b$", "price $5 and \\(a&lt;b\\)"),
-        ("line1\nline2", "line1<br>line2"),
+        ("line1\n\nline2", "<p>line1</p>\n<p>line2</p>"),
+        ("**bold** and `code`", "<strong>bold</strong> and <code>code</code>"),
         ("<b>x</b> & y", "&lt;b&gt;x&lt;/b&gt; &amp; y"),
         # the same formulas as the terminal renderer finds (drill.content.latex.split_math)
         ("It costs $5 and $6 today.", "It costs $5 and $6 today."),
-        ("It costs $5 and $6 today; code `$x$` stays", "It costs $5 and $6 today; code `$x$` stays"),
-        ("a `$y$` then $\\$5$", "a `$y$` then \\(\\$5\\)"),
+        # a formula in a code span stays code (issue 13: `$x$` in code became MathJax)
+        (
+            "It costs $5 and $6 today; code `$x$` stays",
+            "It costs $5 and $6 today; code <code>$x$</code> stays",
+        ),
+        ("a `$y$` then $\\$5$", "a <code>$y$</code> then \\(\\$5\\)"),
+        ("![x](http://e/x.png) [a](http://e)", '!<a href="http://e/x.png">x</a> <a href="http://e">a</a>'),
     ],
 )
 def test_latex_and_escaping(source, expected):

@@ -112,3 +112,91 @@ def test_the_html_report_renders_in_headless_chromium(tmp_path, history, library
     assert (rgb == [0xF4, 0xF6, 0xF8]).all(axis=1).mean() > 0.2
     for green in ([0x17, 0x60, 0x2D], [0x6C, 0xC3, 0x6B]):
         assert (rgb == green).all(axis=1).any(), green
+
+
+MEASURE = """<script>
+addEventListener("load", () => {
+  const root = document.documentElement;
+  const sizes = [...document.querySelectorAll("svg text")].map(
+    (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a
+  );
+  const wide = [...document.querySelectorAll("section, .kpi, header")]
+    .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
+    .map((e) => e.tagName + "." + e.className);
+  parent.postMessage(JSON.stringify({
+    viewport: innerWidth, page: root.scrollWidth, body: document.body.scrollWidth,
+    smallest_chart_text: Math.min(...sizes), chart_texts: sizes.length, wide: wide,
+  }), "*");
+});
+</script>"""
+# Chromium's headless window is at least 500 px wide: a phone's 390 px is an iframe of that width.
+FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{src}" style="width:{width}px;height:900px;border:0"></iframe>
+<script>
+addEventListener("message", (event) => {{
+  const out = document.createElement("pre");
+  out.id = "measure";
+  out.textContent = event.data;
+  document.body.appendChild(out);
+}});
+</script></body></html>"""
+
+
+def _measure(page_html: str, tmp_path, width: int) -> dict:
+    """Load the report at ``width`` CSS px in headless Chromium and measure it with a script added to a copy
+    (the report itself has none and forbids them: the copy drops its Content-Security-Policy)."""
+    import json
+    import re
+
+    probe = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page_html)
+    probe = probe.replace("</body>", MEASURE + "</body>")
+    page = tmp_path / f"probe-{width}.html"
+    page.write_text(probe, encoding="utf-8")
+    path = tmp_path / f"frame-{width}.html"
+    path.write_text(FRAME.format(src=page.name, width=width), encoding="utf-8")
+    result = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / f'profile-{width}'}",
+            "--window-size=1400,1000",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            path.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'<pre id="measure">(.*?)</pre>', result.stdout, re.S)
+    assert found, result.stderr[-2000:]
+    import html as html_module
+
+    return json.loads(html_module.unescape(found.group(1)))
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_page_is_never_wider_than_the_screen(tmp_path, history, library, width):
+    """Issue 13: at 390 px (a phone) the report scrolled sideways to 734 px and chart text shrank to 5-7 px.
+    Now wide tables and charts scroll inside their cards, charts keep their 11 px text, and the page is no
+    wider than the viewport, on a phone and on a desktop."""
+    from dataclasses import replace
+
+    from sqlalchemy import create_engine
+
+    engine = create_engine(history.url)
+    data = compute_report(engine, library, user="alice", cohort=True)
+    engine.dispose()
+    # A long unbroken name as a planted one could be: it must wrap, not widen the page.
+    data = replace(data, user="m" * 120)
+    m = _measure(to_html(data), tmp_path, width)
+    assert m["viewport"] == width, m
+    assert m["page"] <= width and m["body"] <= width, m  # (scrollWidth: the page's whole width)
+    assert m["wide"] == [], m
+    assert m["chart_texts"] > 20 and m["smallest_chart_text"] >= 11 - 1e-6, m

@@ -85,3 +85,25 @@ def test_no_runs_no_section(tmp_path):
     with open_store(f"sqlite:///{tmp_path / 'empty.sqlite3'}", "bob") as store:
         data = compute(store, now=NOW, tz=UTC)
     assert data.coding.attempts == 0 and "Coding" not in to_markdown(data)
+
+
+def test_coding_figures_in_html(store):
+    from html.parser import HTMLParser
+
+    from drill.report.html import to_html
+
+    class Text(HTMLParser):
+        chunks: list[str] = []
+
+        def handle_data(self, data):
+            self.chunks.append(data)
+
+    parser = Text()
+    parser.chunks = []
+    parser.feed(to_html(compute(store, now=NOW, tz=UTC)))
+    text = " ".join(" ".join(parser.chunks).split())
+    want = expected(RUNS)
+    assert "Coding (drill code)" in text
+    assert f"{want['tasks_passed']} of {want['tasks_tried']} tasks passed, {want['attempts']} runs" in text
+    for m in want["mistakes"]:
+        assert f"{m['mistake']} {m['count']}" in text

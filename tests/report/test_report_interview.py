@@ -104,7 +104,7 @@ def test_the_interview_section_in_every_format(store):
     console = Console(width=140, record=True)
     render(data, console)
     out = console.export_text()
-    assert "Interview day" in out and "20 days left" in out and "most at risk" in out
+    assert "Interview day" in out and "20 days left" in out and "Most at risk" in out
 
 
 def test_a_section_filter_keeps_only_its_cards(store):

@@ -37,6 +37,8 @@ def expected_counts(store, now, section):
         "new_today": new_done,
         "reviews_today": reviews_done,
         "next_due": min(later, default=None),
+        "learning": len(due) - reviews,
+        "review": min(reviews, reviews_left),
     }
 
 

@@ -118,7 +118,7 @@ def _erratum_line(r) -> str:
 
 def _mismatch_line(r) -> str:
     # r.message already states both values (or why there is no engine value: no such step or index)
-    return f"{_where(r)}: {r.message}"
+    return f"{_where(r)}: {_(r.message)}"
 
 
 def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:

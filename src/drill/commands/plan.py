@@ -9,7 +9,8 @@ from datetime import UTC, date, datetime
 import click
 
 from drill.commands.options import content_option, store_options
-from drill.i18n import _
+from drill.i18n import N_, _
+from drill.i18n_click import DrillCommand
 
 
 def _parse_day(text: str) -> date:
@@ -112,31 +113,39 @@ def _as_json(ready, plan_day: date) -> str:
     )
 
 
-@click.command()
+@click.command(
+    cls=DrillCommand,
+    short_help=N_("An interview date: readiness on the day, reviews that land before it."),
+    help=N_(
+        "Plan for an interview day: readiness on the day, the cards most at risk, and reviews that land "
+        "before it.\n\n"
+        "While a date is set, no card whose recall on the day would fall below the target is scheduled after "
+        "it; new cards come at a pace that reaches every card before the day. After the day, plain FSRS resumes."
+    ),
+)
 @click.option(
-    "--interview", "interview", default=None, metavar="YYYY-MM-DD", help="Set (or move) the interview date."
+    "--interview",
+    "interview",
+    default=None,
+    metavar="YYYY-MM-DD",
+    help=N_("Set (or move) the interview date."),
 )
 @click.option(
     "--target",
     type=click.FloatRange(0.5, 0.99),
     default=None,
-    help="Recall to aim for on the day (default 0.9).",
+    help=N_("Recall to aim for on the day (default 0.9)."),
 )
 @click.option(
-    "--clear", "clear", is_flag=True, help="Remove the date: plain FSRS again, every interval kept."
+    "--clear", "clear", is_flag=True, help=N_("Remove the date: plain FSRS again, every interval kept.")
 )
 @click.option(
-    "--yes", "-y", "yes", is_flag=True, help="Set the date without asking (the forecast is still shown)."
+    "--yes", "-y", "yes", is_flag=True, help=N_("Set the date without asking (the forecast is still shown).")
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (for scripts).")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the plan as JSON (for scripts)."))
 @store_options
 @content_option
 def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path) -> None:
-    """Plan for an interview day: readiness on the day, the cards most at risk, and reviews that land before it.
-
-    While a date is set, no card whose recall on the day would fall below the target is scheduled after it;
-    new cards come at a pace that reaches every card before the day. After the day, plain FSRS resumes.
-    """
     from drill.content import load_content
     from drill.errors import InputError
     from drill.srs.deadline import DEFAULT_TARGET

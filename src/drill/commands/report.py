@@ -48,24 +48,15 @@ def _choose_format(fmt: str | None, output: str | None) -> str:
 
 
 def _write(text: str, output: str | None) -> None:
-    from drill.errors import InputError
-
     if output is None or output == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    path = Path(output)
-    if path.is_dir():
-        raise InputError(_("-o {output!r} is a directory: give a file name").format(output=output))
-    try:
-        path.write_text(text, encoding="utf-8", newline="")
-    except OSError as err:
-        raise InputError(
-            _("-o {output!r}: cannot write the report: {error}").format(
-                output=output, error=err.strerror or err
-            )
-        ) from None
-    click.echo(_("report written to {path}").format(path=path), err=True)
+    from drill.report.files import write_text
+
+    # A temporary file beside it, fsynced, then one rename: a kill or a full disk leaves the old file whole.
+    write_text(output, text, what="-o")
+    click.echo(_("report written to {path}").format(path=output), err=True)
 
 
 def _open_store(db_url: str | None, user_name: str | None):
@@ -125,12 +116,21 @@ def _library(content_path: str | None):
     help=N_("Only the cards of this chapter section (e.g. 7.9; includes its sub-sections)."),
 )
 @click.option("--cohort", is_flag=True, help=N_("Add the cohort view: every user of the (shared) database."))
+@click.option(
+    "--excel",
+    is_flag=True,
+    help=N_("CSV for Excel: start the file with a UTF-8 byte order mark (Excel needs it to show Chinese)."),
+)
 @store_options
 @content_option
-def report(fmt, output, since, section, cohort, db_url, user_name, content_path) -> None:
+def report(fmt, output, since, section, cohort, excel, db_url, user_name, content_path) -> None:
     from drill.report.figures import parse_since
 
     chosen = _choose_format(fmt, output)
+    if excel and chosen != "csv":
+        from drill.errors import InputError
+
+        raise InputError(_("--excel is for the CSV report: add --format csv (or -o FILE.csv)"))
     since_day = parse_since(since)
     if section is not None and not section.strip():
         from drill.errors import InputError
@@ -162,10 +162,10 @@ def report(fmt, output, since, section, cohort, db_url, user_name, content_path)
 
         render(data, Console())
         return
-    _write(render_text(data, chosen), output)
+    _write(render_text(data, chosen, excel=excel), output)
 
 
-def render_text(data, fmt: str) -> str:
+def render_text(data, fmt: str, *, excel: bool = False) -> str:
     if fmt == "md":
         from drill.report.markdown import to_markdown
 
@@ -180,7 +180,7 @@ def render_text(data, fmt: str) -> str:
         return to_json(data)
     from drill.report.csvout import to_csv
 
-    return to_csv(data)
+    return to_csv(data, excel=excel)
 
 
 @click.command(

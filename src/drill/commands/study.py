@@ -1,11 +1,11 @@
-"""`drill study`: review due cards in the Textual study screen."""
+"""`drill study`: review due cards in the Textual study screen; custom study with filters and modes."""
 
 from __future__ import annotations
 
 import click
 
 from drill.commands.options import content_option, store_options
-from drill.i18n import N_, ngettext
+from drill.i18n import N_, _, ngettext
 from drill.i18n_click import DrillCommand
 
 
@@ -14,11 +14,35 @@ from drill.i18n_click import DrillCommand
     short_help=N_("Review the cards that are due, graded 1-4."),
     help=N_(
         "Review the cards that are due: reveal, grade 1-4 (Again/Hard/Good/Easy), FSRS schedules the next "
-        "review.\n\nPress ? in the app for every key; ctrl+p opens the command palette."
+        "review.\n\nCustom study: --section, --tag and --kind (each may be repeated) keep only those cards; "
+        "--ahead N reviews the cards due within N days, --forgotten the cards answered Again today, "
+        "--preview shows new cards without scheduling them (nothing is saved).\n\n"
+        "Press ? in the app for every key; ctrl+p opens the command palette."
     ),
 )
 @click.option(
-    "--section", default=None, metavar="S", help=N_("Only cards from this chapter section (e.g. 7.9).")
+    "--section",
+    "sections",
+    multiple=True,
+    metavar="S",
+    help=N_("Only cards from this chapter section (e.g. 7.9); repeat for several."),
+)
+@click.option(
+    "--tag", "tags", multiple=True, metavar="TAG", help=N_("Only cards with this tag; repeat for several.")
+)
+@click.option(
+    "--kind", "kinds", multiple=True, metavar="KIND", help=N_("Only cards of this kind; repeat for several.")
+)
+@click.option(
+    "--ahead",
+    type=click.IntRange(min=1, max=365),
+    default=None,
+    metavar="N",
+    help=N_("Review ahead: the cards due within the next N days (an early review, counted by FSRS)."),
+)
+@click.option("--forgotten", is_flag=True, help=N_("Review the cards answered Again today."))
+@click.option(
+    "--preview", is_flag=True, help=N_("Preview new cards without scheduling them (nothing is saved).")
 )
 @click.option(
     "--new",
@@ -33,15 +57,36 @@ from drill.i18n_click import DrillCommand
 )
 @content_option
 @store_options
-def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
+def study(
+    sections, tags, kinds, ahead, forgotten, preview, new_limit, limit, content_path, db_url, user_name
+) -> None:
+    from drill.errors import InputError
     from drill.tui.app import make_app
+    from drill.tui.models.custom_study import StudyFilter
 
+    modes = [
+        name
+        for name, on in (("--ahead", ahead is not None), ("--forgotten", forgotten), ("--preview", preview))
+        if on
+    ]
+    if len(modes) > 1:
+        raise InputError(_("{options}: choose one of them").format(options=" / ".join(modes)))
+    mode = "ahead" if ahead is not None else "forgotten" if forgotten else "preview" if preview else "due"
+    study_filter = StudyFilter(
+        sections=tuple(dict.fromkeys(sections)),
+        tags=tuple(dict.fromkeys(tags)),
+        kinds=tuple(dict.fromkeys(kinds)),
+        mode=mode,
+        ahead_days=ahead or 0,
+    )
     app = make_app(
         "study",
         content_path=content_path,
         db_url=db_url,
         user=user_name,
-        section=section,
+        # Today's schedule for one section (or all): the store's own queue, first card peeked at once.
+        section=study_filter.single_section,
+        study=None if study_filter.is_plain else study_filter,
         new_limit=new_limit,
         limit=limit,
     )
@@ -49,7 +94,15 @@ def study(section, new_limit, limit, content_path, db_url, user_name) -> None:
     if app.error is not None:
         raise app.error
     stats = app.study_stats
-    if stats is not None and stats.reviewed:
+    if preview and stats is not None and stats.card_ids:
+        click.echo(
+            ngettext(
+                "drill: previewed {count} card; nothing was saved.",
+                "drill: previewed {count} cards; nothing was saved.",
+                len(stats.card_ids),
+            ).format(count=len(stats.card_ids))
+        )
+    elif stats is not None and stats.reviewed:
         click.echo(
             ngettext(
                 "drill: reviewed {count} card ({again} again); every grade is saved.",

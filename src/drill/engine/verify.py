@@ -17,6 +17,7 @@ import numpy as np
 from drill.engine.examples import build_example
 from drill.engine.trace import Trace
 from drill.errors import DrillError
+from drill.i18n import N_
 
 if TYPE_CHECKING:
     from drill.content.models import Check
@@ -62,13 +63,20 @@ def _verify(check: Check, cache: dict[str, Trace | DrillError]) -> CheckResult:
     if isinstance(trace, DrillError):
         return CheckResult(check, None, MISMATCH, str(trace))
     if step not in trace:
-        return CheckResult(check, None, MISMATCH, f"example {example!r} has no step {step!r}")
+        return CheckResult(
+            check, None, MISMATCH, N_("example {example!r} has no step {step!r}", example=example, step=step)
+        )
     output = np.asarray(trace[step].output)
     if len(index) != output.ndim or any(not -n <= i < n for i, n in zip(index, output.shape, strict=True)):
         shape = list(output.shape)
-        return CheckResult(
-            check, None, MISMATCH, f"index {list(index)} is not valid for {example}/{step} of shape {shape}"
+        message = N_(
+            "index {index} is not valid for {example}/{step} of shape {shape}",
+            index=list(index),
+            example=example,
+            step=step,
+            shape=shape,
         )
+        return CheckResult(check, None, MISMATCH, message)
     value = float(output[index])
     return CheckResult(check, value, *_judge(value, check.claimed, check.decimals, check.erratum))
 
@@ -78,15 +86,27 @@ def _judge(value: float, claimed: float, decimals: int, erratum: str | None) -> 
     agrees = abs(value - claimed) <= tolerance(decimals)
     shown = f"{value:.{decimals + 3}f}"
     if agrees and not erratum:
-        return OK, f"chapter {claimed:g} agrees with the engine's {shown}"
+        return OK, N_("chapter {claimed:g} agrees with the engine's {shown}", claimed=claimed, shown=shown)
     if not agrees and erratum:
-        return ERRATUM, f"chapter prints {claimed:g}; the engine computes {shown} ({erratum})"
-    if agrees:
-        return MISMATCH, (
-            f"an erratum is recorded but the chapter's {claimed:g} agrees with the engine's {shown}: "
-            "remove the erratum"
+        return ERRATUM, N_(
+            "chapter prints {claimed:g}; the engine computes {shown} ({erratum})",
+            claimed=claimed,
+            shown=shown,
+            erratum=erratum,
         )
-    return MISMATCH, (
-        f"the chapter printed {claimed:g} (to {decimals} decimals) but the engine says {shown}; "
-        f"difference {abs(value - claimed):.2g} > {tolerance(decimals):.2g}"
+    if agrees:
+        return MISMATCH, N_(
+            "an erratum is recorded but the chapter's {claimed:g} agrees with the engine's {shown}: "
+            "remove the erratum",
+            claimed=claimed,
+            shown=shown,
+        )
+    return MISMATCH, N_(
+        "the chapter printed {claimed:g} (to {decimals} decimals) but the engine says {shown}; "
+        "difference {difference:.2g} > {tolerance:.2g}",
+        claimed=claimed,
+        decimals=decimals,
+        shown=shown,
+        difference=abs(value - claimed),
+        tolerance=tolerance(decimals),
     )

@@ -1,8 +1,17 @@
 """`drill export --anki`: the cards as an Anki package (genanki), one note per card.
 
 Ids are stable (derived from the pack and card ids), so importing a newer export updates the same notes
-instead of duplicating them. Card text is HTML-escaped; ``$…$`` and ``$$…$$`` become Anki's MathJax
-delimiters ``\\(…\\)`` and ``\\[…\\]``.
+instead of duplicating them. Review history is not exported: Anki schedules the deck from scratch (drill's
+FSRS state could be carried over, but Anki's own FSRS recomputes it from its review log, which an .apkg built
+this way has none of).
+
+Card text is Markdown with ``$…$`` formulas: the formulas are found by drill's one splitter
+(drill.content.latex.split_math: code spans and blocks, ``\\$`` and currency stay text) and become MathJax's
+``\\(…\\)`` / ``\\[…\\]``; the Markdown around them becomes HTML with markdown-it-py (CommonMark plus tables
+and strikethrough, raw HTML off, images off), so ``**bold**`` and backtick spans look as they do everywhere
+else. Every string passes the output sanitiser (drill.report.sanitise) first. A bank card shows the bank's
+question on the front (``Card.front``, as the study screen does) and, on the back, the bank's answer, then the
+section's question with its answer; pitfalls and errata follow.
 """
 
 from __future__ import annotations
@@ -10,10 +19,12 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from drill.errors import InputError
+from drill.report import sanitise
 
 # Fixed forever: Anki keys the note type by this id (changing it would make every import a new note type).
 MODEL_ID = 1_607_392_319
@@ -25,6 +36,11 @@ CSS = """
   text-align: left; color: #1f2328; background: #fff; }
 .section { color: #656d76; font-size: 14px; margin-bottom: 8px; }
 .pitfalls { margin-top: 12px; color: #8a4b08; font-size: 16px; }
+.bank, .section-question { color: #656d76; font-size: 15px; font-weight: 600; margin: 8px 0 4px; }
+.errata { color: #b42318; }
+code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; background: #f3f4f6;
+  padding: 0 3px; border-radius: 3px; }
+table { border-collapse: collapse; } td, th { border: 1px solid #d8dee4; padding: 2px 6px; }
 """
 
 
@@ -34,24 +50,65 @@ def stable_id(*parts: str) -> int:
     return (1 << 30) + int.from_bytes(digest[:4], "big") % (1 << 30)
 
 
-def to_anki_html(text: str) -> str:
-    """Escape the text for HTML, turn $…$ / $$…$$ into MathJax delimiters and newlines into <br>.
+# A formula's place while the Markdown around it is rendered: control characters, which the sanitised text
+# cannot hold (they are stand-ins by then) and markdown-it passes through.
+_SLOT = re.compile("\x02(\\d+)\x03")
 
-    The formulas are the ones the terminal renderer finds (drill.content.latex.split_math): currency
-    ("$5 and $6") and code spans stay text.
+
+@lru_cache(maxsize=1)
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
+
+
+def to_anki_html(text: str) -> str:
+    """Card Markdown as Anki HTML: formulas as MathJax delimiters, the rest rendered by markdown-it-py.
+
+    One paragraph comes back without its ``<p>`` (a question reads as a line, as before).
     """
     from drill.content.latex import split_math
 
-    parts = []
-    for kind, value in split_math(text):
-        escaped = html.escape(value, quote=False)
+    formulas: list[str] = []
+    source = []
+    for kind, value in split_math(sanitise.text(text.replace("\r\n", "\n"))):
         if kind == "text":
-            parts.append(escaped.replace("\\$", "$"))
-        elif kind == "display":
-            parts.append("\\[" + escaped.strip() + "\\]")
-        else:
-            parts.append("\\(" + escaped.strip() + "\\)")
-    return "".join(parts).replace("\r\n", "\n").replace("\n", "<br>")
+            source.append(value)
+            continue
+        escaped = html.escape(value.strip(), quote=False)
+        formulas.append(f"\\[{escaped}\\]" if kind == "display" else f"\\({escaped}\\)")
+        source.append(f"\x02{len(formulas) - 1}\x03")
+    rendered = _markdown().render("".join(source)).strip()
+    if rendered.startswith("<p>") and rendered.endswith("</p>") and rendered.count("<p>") == 1:
+        rendered = rendered[3:-4]
+    return _SLOT.sub(lambda m: formulas[int(m.group(1))], rendered)
+
+
+def _answer(card: Any) -> str:
+    """The back: as the study screen reveals it (drill.tui.widgets.card_view.answer_markdown)."""
+    if getattr(card, "bank_question", None):
+        bank = to_anki_html(card.bank_answer or card.answer)
+        section = (
+            f'<div class="section-question">§{html.escape(sanitise.text(card.section))} '
+            f"{to_anki_html(card.question)}</div>{to_anki_html(card.answer)}"
+        )
+        return f'<div class="bank">题库答案（7.24）</div>{bank}<hr>{section}'
+    parts = [to_anki_html(card.answer)]
+    if getattr(card, "bank_answer", None):
+        parts.append(f'<hr><div class="bank">题库答案（7.24）</div>{to_anki_html(card.bank_answer)}')
+    return "".join(parts)
+
+
+def _pitfalls(card: Any) -> str:
+    parts = []
+    if card.pitfalls:
+        items = "".join(f"<li>{to_anki_html(p)}</li>" for p in card.pitfalls)
+        parts.append(f"<ul>{items}</ul>")
+    errata = getattr(card, "errata", ())
+    if errata:
+        items = "".join(f"<li>{to_anki_html(note)}</li>" for note in errata)
+        parts.append(f'<div class="errata">⚠</div><ul class="errata">{items}</ul>')
+    return "".join(parts)
 
 
 def _model():
@@ -81,7 +138,7 @@ def _model():
 
 
 def _tag(text: str) -> str:
-    return re.sub(r"\s+", "_", text.strip())
+    return re.sub(r"\s+", "_", sanitise.text(text).strip())
 
 
 def build_decks(library: Any, section: str | None = None) -> list:
@@ -98,17 +155,16 @@ def build_decks(library: Any, section: str | None = None) -> list:
         if deck is None:
             deck = genanki.Deck(stable_id("deck", card.pack), f"drill::{titles.get(card.pack, card.pack)}")
             decks[card.pack] = deck
-        pitfalls = "".join(f"<li>{to_anki_html(p)}</li>" for p in card.pitfalls)
         tags = [_tag(t) for t in card.tags if t.strip()] + [f"section::{_tag(card.section)}"]
         deck.add_note(
             genanki.Note(
                 model=model,
                 fields=[
-                    to_anki_html(card.question),
-                    to_anki_html(card.answer),
-                    html.escape(card.section),
-                    f"<ul>{pitfalls}</ul>" if pitfalls else "",
-                    html.escape(card.id),
+                    to_anki_html(getattr(card, "front", card.question)),
+                    _answer(card),
+                    sanitise.html(card.section),
+                    _pitfalls(card),
+                    sanitise.html(card.id),
                 ],
                 guid=genanki.guid_for("drill", card.pack, card.id),
                 tags=tags,
@@ -122,16 +178,11 @@ def build_decks(library: Any, section: str | None = None) -> list:
 
 
 def write_apkg(library: Any, path: str | Path, section: str | None = None) -> int:
-    """Write the package; returns the number of notes."""
+    """Write the package (atomically: drill.report.files); returns the number of notes."""
     import genanki
 
+    from drill.report.files import write_with
+
     decks = build_decks(library, section)
-    path = Path(path)
-    tmp = path.with_name(path.name + ".partial")
-    try:
-        genanki.Package(decks).write_to_file(str(tmp))
-        tmp.replace(path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise InputError(f"--anki {str(path)!r}: cannot write the package: {err.strerror or err}") from None
+    write_with(path, lambda tmp: genanki.Package(decks).write_to_file(str(tmp)), what="--anki")
     return sum(len(deck.notes) for deck in decks)

@@ -10,12 +10,31 @@ import math
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from drill.report.data import Calendar
+from drill.i18n import N_, _
+from drill.report.data import Calendar, ReportData
 
 HEAT_CHARS = ("·", "░", "▒", "▓", "█")  # level 0..4; a shape per level, so colour is never the only carrier
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 EIGHTHS = " ▏▎▍▌▋▊▉"
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+WEEKDAYS = (N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"), N_("Sat"), N_("Sun"))
+# The card states' names as a report shows them (CSV and JSON keep the English keys of data.STATES).
+STATE_NAMES = {
+    "new": N_("new"),
+    "learning": N_("learning"),
+    "review": N_("review"),
+    "relearning": N_("relearning"),
+    "suspended": N_("suspended"),
+    "retired": N_("retired"),
+}
+
+
+def weekday(day: date) -> str:
+    """The day's weekday, abbreviated, in the report's language (the fixed-width heatmaps keep WEEKDAYS)."""
+    return _(WEEKDAYS[day.weekday()])
+
+
+def state_name(state: str) -> str:
+    return _(STATE_NAMES[state])
 
 
 def heat_level(count: int, max_count: int) -> int:
@@ -160,3 +179,19 @@ def display_text(text: str) -> str:
         return render_text(text)
     except Exception:  # a formula the renderer cannot draw is shown as written
         return text
+
+
+def empty_cards_note(data: ReportData, lapses: bool = False) -> str:
+    """What an empty weakest-cards (or, ``lapses``, most-lapses) list means, in every format.
+
+    The weakest list holds reviewed cards in rotation: when every reviewed card is suspended or retired it is
+    empty although cards were reviewed, so "no reviewed cards yet" would be wrong (issue 13).
+    """
+    by_state = data.totals.by_state
+    in_rotation = by_state["learning"] + by_state["review"] + by_state["relearning"]
+    out = by_state["suspended"] + by_state["retired"]
+    if lapses and (in_rotation or out):
+        return _("No card has lapsed yet.")
+    if not lapses and out:
+        return _("No card in rotation has been reviewed (suspended and retired cards are not listed).")
+    return _("No reviewed cards yet.")

@@ -1,18 +1,36 @@
 """One CSV row per card. Text that a spreadsheet would run as a formula is neutralised; numbers stay numbers.
 
-``interview_recall`` is the card's predicted recall on the interview day set with ``drill plan`` if it is not
-reviewed again (empty when no date is set, or for a card not in the plan)."""
+Every text cell passes the output sanitiser (drill.report.sanitise.cell): control and format characters become
+visible stand-ins, then a cell starting with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a ``'`` prefix.
+
+``section`` is the card's section as written; ``section_key`` the same with every number after the first two
+digits wide (7.02, 7.10), so sorting the column, or reading it as a number (pandas, Excel), keeps the chapter's
+order and never merges 7.10 with 7.1. ``interview_recall`` is the card's predicted recall on the interview
+day set with ``drill plan`` if it is not reviewed again (empty when no date is set, or for a card not in the
+plan). ``code_*`` are filled on a `drill code` task's card (``code-<task>``) once the task was run: runs,
+whether a run passed every hidden test (1/0), time spent (seconds, runs plus writing) and the mistakes
+diagnosed, most often first, joined by ``;`` (the report's coding section, per task). ``excel=True`` starts the file with a UTF-8 byte order mark, without which Excel shows Chinese as
+mojibake. The rows are written from the report's card columns (drill.report.card_columns): no object per card.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 
-from drill.report.data import CardFigure, ReportData
+import numpy as np
+
+from drill.report import sanitise
+from drill.report.card_columns import CardColumns
+from drill.report.data import ReportData
+from drill.report.sanitise import FORMULA_STARTS, neutralise
+from drill.report.sections import sortable
 
 COLUMNS = (
     "id",
     "section",
+    "section_key",
     "state",
     "due",
     "stability",
@@ -23,44 +41,71 @@ COLUMNS = (
     "last_rating",
     "question",
     "interview_recall",
+    "code_runs",
+    "code_passed",
+    "code_seconds",
+    "code_mistakes",
 )
-# A cell starting with one of these is a formula (or becomes one) in Excel, LibreOffice and Google Sheets.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CODE_CARD = "code-"  # a `drill code` task's card: code-<task> (drill.tui.screens.code)
+BOM = "\ufeff"
 
 
-def neutralise(text: str) -> str:
-    """Prefix a single quote to text a spreadsheet would evaluate (OWASP's CSV-injection advice)."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+def _numbers(values: list[float | None]) -> list[str]:
+    """Each value rounded to 6 decimals as Python writes it (``repr``), empty for None: numpy rounds the
+    column at once, json's C encoder writes it (NaN, which None became, as an empty cell)."""
+    if not values:
+        return []
+    rounded = np.round(np.array(values, dtype=np.float64), 6).tolist()
+    return json.dumps(rounded).replace("NaN", "")[1:-1].split(", ")
 
 
-def _number(value: float | None, digits: int = 6) -> str:
-    return "" if value is None else repr(round(value, digits))
+def _cells(values: list[str]) -> list[str]:
+    return list(map(neutralise, sanitise.texts(values)))
 
 
-def row(card: CardFigure, interview_recall: float | None = None) -> list[str]:
+def _code_columns(data: ReportData, ids: list[str]) -> list[list]:
+    tasks = {} if data.coding is None else {CODE_CARD + t.task: t for t in data.coding.tasks}
+    if not tasks:
+        return [[""] * len(ids)] * 4
+    rows = [tasks.get(cid) for cid in ids]
     return [
-        neutralise(card.id),
-        neutralise(card.section),
-        card.state,
-        card.due.isoformat() if card.due else "",
-        _number(card.stability),
-        _number(card.difficulty),
-        _number(card.retrievability),
-        str(card.reviews),
-        str(card.lapses),
-        card.last_rating or "",
-        neutralise(" ".join(card.question.split())),
-        _number(interview_recall),
+        ["" if t is None else t.runs for t in rows],
+        ["" if t is None else int(t.passed) for t in rows],
+        ["" if t is None else repr(round(t.seconds, 3)) for t in rows],
+        ["" if t is None else sanitise.cell(";".join(t.mistakes)) for t in rows],
     ]
 
 
-def to_csv(data: ReportData) -> str:
+def to_csv(data: ReportData, *, excel: bool = False) -> str:
     if data.cards is None:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
+    cards = CardColumns.of(data.cards)
+    sections = {s: (sanitise.cell(s), sanitise.cell(sortable(s))) for s in set(cards.section)}
+    questions = {q: sanitise.cell(" ".join(q.split())) for q in set(cards.question)}
+    recall = {} if data.interview is None else data.interview.recall
+    columns = [
+        _cells(cards.id),
+        [sections[s][0] for s in cards.section],
+        [sections[s][1] for s in cards.section],
+        cards.state,
+        ["" if d is None else d for d in cards.due],
+        _numbers(cards.stability),
+        _numbers(cards.difficulty),
+        _numbers(cards.retrievability),
+        cards.reviews,
+        cards.lapses,
+        ["" if r is None else r for r in cards.last_rating],
+        list(map(questions.__getitem__, cards.question)),
+        _numbers([recall.get(cid) for cid in cards.id]) if recall else [""] * len(cards),
+        *_code_columns(data, cards.id),
+    ]
     out = io.StringIO()
+    if excel:
+        out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
-    recall = {} if data.interview is None else data.interview.recall
-    for card in data.cards:
-        writer.writerow(row(card, recall.get(card.id)))
+    writer.writerows(zip(*columns, strict=True))
     return out.getvalue()
+
+
+__all__ = ["BOM", "COLUMNS", "FORMULA_STARTS", "neutralise", "to_csv"]

@@ -7,6 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from operator import attrgetter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 from drill.report.interview_scores import InterviewScores
 
@@ -133,6 +137,17 @@ class MistakeCount:
 
 
 @dataclass(frozen=True)
+class CodingTask:
+    """One `drill code` task's runs: the CSV's code columns on its card (``code-<task>``)."""
+
+    task: str
+    runs: int
+    passed: bool  # some run passed every hidden test
+    seconds: float
+    mistakes: list[str]  # diagnosed, most often first
+
+
+@dataclass(frozen=True)
 class Coding:
     """`drill code`: tasks tried and passed, runs, time spent (writing in the code screen plus the runs), and
     the mistakes diagnosed most often."""
@@ -142,6 +157,8 @@ class Coding:
     attempts: int
     seconds: float
     mistakes: list[MistakeCount]
+    # Per task, for the CSV (its code cards' rows); not in the JSON document, whose schema 1.2 has the totals.
+    tasks: list[CodingTask] = field(default_factory=list, metadata={"json": False})
 
 
 @dataclass(frozen=True)
@@ -243,7 +260,9 @@ class ReportData:
     most_lapses: list[CardFigure]
     quizzes: list[QuizPoint]
     mastery: list[SectionMastery]
-    cards: list[CardFigure] | None  # None when computed without the per-card list (compute(cards=False))
+    # Every card (drill.report.card_columns.CardColumns: a sequence of CardFigure kept as columns), or None
+    # when computed without the per-card list (compute(cards=False))
+    cards: Sequence[CardFigure] | None
     cohort: Cohort | None = None
     interview: Interview | None = None
     coding: Coding | None = None  # drill code (None only for a ReportData built without it)
@@ -264,7 +283,9 @@ def jsonable(value, skip: tuple[str, ...] = ()):
         return card_json(value)
     if hasattr(value, "__dataclass_fields__"):
         return {
-            name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__ if name not in skip
+            name: _jsonable(getattr(value, name))
+            for name, spec in value.__dataclass_fields__.items()
+            if name not in skip and spec.metadata.get("json", True)
         }
     return _jsonable(value)
 
@@ -274,6 +295,8 @@ def _jsonable(value):
         return value
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if hasattr(value, "json_lines"):  # the report's card columns: a list of cards in JSON
+        return [card_json(card) for card in value]
     if hasattr(value, "__dataclass_fields__"):
         return jsonable(value)
     if isinstance(value, dict):

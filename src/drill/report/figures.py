@@ -21,6 +21,8 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
+from drill.report import card_columns
+from drill.report.card_columns import CardColumns
 from drill.report.card_table import CardTable
 from drill.report.cohort import cohort
 from drill.report.data import (
@@ -128,8 +130,9 @@ def _connectable(source: Any) -> tuple[Engine | Connection, Any]:
 
 
 def _questions(library: Any) -> dict[str, str]:
+    """Each card's question as an interviewer asks it: a bank card's 7.24 wording (``Card.front``)."""
     cards = getattr(library, "cards", None) or {}
-    return {cid: card.question for cid, card in cards.items()}
+    return {cid: getattr(card, "front", card.question) for cid, card in cards.items()}
 
 
 @dataclass(frozen=True)
@@ -159,7 +162,7 @@ class _Report:
         weakest, most_lapsed = scope.weakest(r, TOP_CARDS), scope.most_lapsed(r, TOP_CARDS)
         if with_cards:
             last_ratings = queries.last_ratings(user_id)
-            cards = scope.figures(range(len(scope)), r, self.questions, last_ratings)
+            cards = card_columns.build(scope, r, self.questions, last_ratings)
         else:
             listed = [int(scope.db_id[i]) for i in {*weakest, *most_lapsed}]
             last_ratings = queries.last_ratings(user_id, listed) if listed else {}
@@ -237,12 +240,12 @@ class _Report:
     def listed(
         self,
         indexes: list[int],
-        cards: list[CardFigure] | None,
+        cards: CardColumns | None,
         scope: CardTable,
         r,
         last_ratings: dict[int, int],
     ) -> list[CardFigure]:
-        """The figures of a top ten: the export's own objects when every card was built, else built here."""
+        """The figures of a top ten: from the export's columns when every card was listed, else built here."""
         if cards is not None:
             return [cards[i] for i in indexes]
         return scope.figures(indexes, r, self.questions, last_ratings)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from drill.report import charts
+from drill.i18n import current_language
+from drill.report import charts, sanitise
 from drill.report.data import STATES, ReportData
 
 HEAT_COLOURS = ("#ebedf0", "#b7e4a0", "#6cc36b", "#2f9a4a", "#17602d")
@@ -247,16 +248,33 @@ def mastery_rows(data: ReportData) -> list[dict]:
     return rows
 
 
+def _finalize(value):
+    """Every ``{{ … }}`` value on its way out: text through the output sanitiser (autoescape follows); the
+    template's own markup (a macro's output) as it is."""
+    from markupsafe import Markup
+
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return sanitise.text(value)
+    return value
+
+
 def _environment():
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
+    from drill.i18n import _, ngettext
+
     env = Environment(
+        extensions=["jinja2.ext.i18n"],
         loader=PackageLoader("drill.report", "templates"),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_finalize,
     )
+    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
+    env.filters["state_name"] = charts.state_name
+    env.filters["weekday"] = charts.weekday
     env.filters["pct"] = charts.pct
     env.filters["num"] = charts.num
     env.filters["duration"] = charts.duration
@@ -266,6 +284,7 @@ def _environment():
 
 
 def to_html(data: ReportData) -> str:
+    data = sanitise.clean(data)
     template = _environment().get_template("report.html.j2")
     return template.render(
         data=data,
@@ -280,4 +299,7 @@ def to_html(data: ReportData) -> str:
         quiz=quiz_chart(data),
         readiness=readiness_chart(data),
         mastery=mastery_rows(data),
+        empty_weakest=charts.empty_cards_note(data),
+        empty_lapses=charts.empty_cards_note(data, lapses=True),
+        lang="zh-CN" if current_language() == "zh" else "en",
     )

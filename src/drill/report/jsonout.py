@@ -1,7 +1,9 @@
 """The report as JSON, following the versioned JSON Schema shipped as ``drill/report/schema.json``.
 
-Indented for reading, with one card per line in ``cards``: a collection can hold 100k cards, and json's
-indenting encoder is pure Python (seconds for such a list), while the compact one is C.
+Indented for reading, with one card per line in ``cards``: a collection can hold 100k cards, so the cards are
+written from the report's columns (drill.report.card_columns), one compact object per line, while the rest is
+indented by json. Every string passes the output sanitiser first (drill.report.sanitise): a control or format
+character in a stored name or section arrives as a visible stand-in, never raw.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import json
 import uuid
 from importlib import resources
 
-from drill.report.data import ReportData, card_json, jsonable
+from drill.report import sanitise
+from drill.report.card_columns import CardColumns
+from drill.report.data import ReportData, jsonable
 
 SCHEMA_ID = "https://drill.invalid/schemas/report-1.json"
 
@@ -18,15 +22,19 @@ SCHEMA_ID = "https://drill.invalid/schemas/report-1.json"
 def to_json(data: ReportData) -> str:
     if data.cards is None:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
+    data = sanitise.clean(data)
     placeholder = f"drill-cards-{uuid.uuid4().hex}"  # stands for the list while the rest is indented
     fields = jsonable(data, skip=("cards",))
     document = {
         "$schema": SCHEMA_ID,
-        **{name: placeholder if name == "cards" else fields[name] for name in data.__dataclass_fields__},
+        **{
+            name: placeholder if name == "cards" else fields[name]
+            for name in data.__dataclass_fields__
+            if name == "cards" or name in fields
+        },
     }
     text = json.dumps(document, ensure_ascii=False, indent=2)
-    encode = json.JSONEncoder(ensure_ascii=False).encode
-    cards = ",\n    ".join(map(encode, map(card_json, data.cards)))
+    cards = ",\n    ".join(CardColumns.of(data.cards).json_lines())
     cards_text = f"[\n    {cards}\n  ]" if cards else "[]"
     return text.replace(json.dumps(placeholder), cards_text, 1) + "\n"
 

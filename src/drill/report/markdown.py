@@ -5,34 +5,19 @@ Card text is escaped so no Markdown or HTML in it takes effect when the file is 
 
 from __future__ import annotations
 
-import re
-
-from drill.report import charts, interview_scores
+from drill.i18n import _
+from drill.report import charts, interview_scores, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~])")
-
-
-def escape(text: str) -> str:
-    """Inline text for a Markdown table cell: one line, HTML entities, Markdown punctuation backslashed."""
-    flat = " ".join(text.split())
-    flat = flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MD_SPECIAL.sub(r"\\\1", flat)
-
-
-def _table(header: list[str], rows: list[list[str]], align: str | None = None) -> str:
-    align = align or "l" + "r" * (len(header) - 1)
-    rule = ["---" if a == "l" else "--:" for a in align]
-    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
+from drill.report.mdtext import escape
+from drill.report.mdtext import table as _table
 
 
 def to_markdown(data: ReportData) -> str:
+    data = sanitise.clean(data)  # every string a visible stand-in for control/format characters
     parts = [_header(data), _totals(data), _heatmap(data), _retention(data), _forecast(data)]
     parts += [
-        _cards("Weakest cards (lowest retrievability now)", data.weakest),
-        _cards("Most lapses", data.most_lapses),
+        _cards(_("Weakest cards (lowest retrievability now)"), data.weakest, charts.empty_cards_note(data)),
+        _cards(_("Most lapses"), data.most_lapses, charts.empty_cards_note(data, lapses=True)),
         _quizzes(data),
         _mastery(data),
     ]
@@ -50,28 +35,43 @@ def to_markdown(data: ReportData) -> str:
 def _header(data: ReportData) -> str:
     f = data.filters
     lines = [
-        f"# drill progress report — {escape(data.user)}",
+        "# " + _("drill progress report") + f" — {escape(data.user)}",
         "",
-        f"Generated {data.generated_at:%Y-%m-%d %H:%M} UTC. Days are local days in {escape(data.timezone)}, "
-        f"starting at {data.day_start_hour:02d}:00 ({escape(data.day_start_source)}).",
+        _("Generated {when} UTC. Days are local days in {zone}, starting at {hour}:00 ({source}).").format(
+            when=f"{data.generated_at:%Y-%m-%d %H:%M}",
+            zone=escape(data.timezone),
+            hour=f"{data.day_start_hour:02d}",
+            source=escape(data.day_start_source),
+        ),
     ]
     active = []
     if f.since:
-        active.append(f"since {f.since.isoformat()}")
+        active.append(_("since {day}").format(day=f.since.isoformat()))
     if f.section:
-        active.append(f"section {escape(f.section)}")
+        active.append(_("section {section}").format(section=escape(f.section)))
     if f.cohort:
-        active.append("cohort: all users")
+        active.append(_("cohort: all users"))
     if active:
-        lines += ["", "Filters: " + ", ".join(active) + "."]
+        lines += ["", _("Filters:") + " " + ", ".join(active) + "."]
     return "\n".join(lines)
 
 
 def _totals(data: ReportData) -> str:
     t = data.totals
-    states = _table([*STATES, "total"], [[str(t.by_state[s]) for s in STATES] + [str(t.cards)]], "r" * 7)
+    states = _table(
+        [*(charts.state_name(s) for s in STATES), _("total")],
+        [[str(t.by_state[s]) for s in STATES] + [str(t.cards)]],
+        "r" * 7,
+    )
     activity = _table(
-        ["reviews", "study time", "answering", "sessions", "days studied", "current streak"],
+        [
+            _("reviews"),
+            _("study time"),
+            _("answering"),
+            _("session time"),
+            _("days studied"),
+            _("current streak"),
+        ],
         [
             [
                 str(t.reviews),
@@ -84,7 +84,8 @@ def _totals(data: ReportData) -> str:
         ],
         "r" * 6,
     )
-    return f"## Totals\n\n### Cards by state\n\n{states}\n\n### Activity\n\n{activity}"
+    totals, by_state, active = _("Totals"), _("Cards by state"), _("Activity")
+    return f"## {totals}\n\n### {by_state}\n\n{states}\n\n### {active}\n\n{activity}"
 
 
 def _heatmap(data: ReportData) -> str:
@@ -108,8 +109,15 @@ def _heatmap(data: ReportData) -> str:
     )
     lines += ["", f"less {legend}  more"]
     return (
-        f"## Reviews per day, last 26 weeks\n\n{cal.start.isoformat()} to {cal.end.isoformat()}; "
-        f"busiest day: {cal.max_reviews} reviews.\n\n```text\n" + "\n".join(lines) + "\n```"
+        "## "
+        + _("Reviews per day, last 26 weeks")
+        + "\n\n"
+        + _("{start} to {end}; busiest day: {count} reviews.").format(
+            start=cal.start.isoformat(), end=cal.end.isoformat(), count=cal.max_reviews
+        )
+        + "\n\n```text\n"
+        + "\n".join(lines)
+        + "\n```"
     )
 
 
@@ -118,7 +126,7 @@ def _retention(data: ReportData) -> str:
     overall = data.retention.overall
     rows.append(
         [
-            "**all**",
+            "**" + _("all") + "**",
             str(overall.reviews),
             str(overall.passed),
             charts.pct(overall.rate),
@@ -136,11 +144,9 @@ def _retention(data: ReportData) -> str:
                 charts.bar(r.rate or 0, 1, 20),
             ]
         )
-    table = _table(["section", "reviews", "passed", "retention", ""], rows, "lrrrl")
-    return (
-        "## True retention\n\nThe first review of a card on each day counts; Again is a fail, Hard, Good and "
-        f"Easy pass.\n\n{table}"
-    )
+    table = _table([_("section"), _("reviews"), _("passed"), _("retention"), ""], rows, "lrrrl")
+    note = _("The first review of a card on each day counts; Again is a fail, Hard, Good and Easy pass.")
+    return "## " + _("True retention") + f"\n\n{note}\n\n{table}"
 
 
 def _forecast(data: ReportData) -> str:
@@ -150,19 +156,26 @@ def _forecast(data: ReportData) -> str:
     axis = "".join(f"{(fc.days[i].day):%d}" if i % 7 == 0 else "  " for i in range(len(fc.days)))
     top = max(counts, default=0)
     body = "\n".join(chart + ["─" * (2 * len(counts)), axis])
-    summary = (
-        f"Overdue now: **{fc.overdue}**. Due in the next 7 days: **{sum(counts[:7])}**, "
-        f"in 30 days: **{sum(counts)}** (busiest day {top})."
-    )
+    summary = _(
+        "Overdue now: **{overdue}**. Due in the next 7 days: **{week}**, in 30 days: **{month}** (busiest day "
+        "{top})."
+    ).format(overdue=fc.overdue, week=sum(counts[:7]), month=sum(counts), top=top)
     first = fc.days[0].day if fc.days else None
     last = fc.days[-1].day if fc.days else None
-    span = f" ({first:%Y-%m-%d} to {last:%Y-%m-%d}; day of month below each week)" if first and last else ""
-    return f"## Due in the next 30 days\n\n{summary}{span}\n\n```text\n{body}\n```"
+    span = (
+        " "
+        + _("({start} to {end}; day of month below each week)").format(
+            start=f"{first:%Y-%m-%d}", end=f"{last:%Y-%m-%d}"
+        )
+        if first and last
+        else ""
+    )
+    return "## " + _("Due in the next 30 days") + f"\n\n{summary}{span}\n\n```text\n{body}\n```"
 
 
-def _cards(title: str, cards: list[CardFigure]) -> str:
+def _cards(title: str, cards: list[CardFigure], empty: str) -> str:
     if not cards:
-        return f"## {title}\n\nNo reviewed cards yet."
+        return f"## {title}\n\n{empty}"
     rows = [
         [
             escape(c.id),
@@ -176,13 +189,13 @@ def _cards(title: str, cards: list[CardFigure]) -> str:
         for c in cards
     ]
     return f"## {title}\n\n" + _table(
-        ["card", "section", "question", "R", "lapses", "reviews", "last"], rows, "lllrrrl"
+        [_("card"), _("section"), _("question"), "R", _("lapses"), _("reviews"), _("last")], rows, "lllrrrl"
     )
 
 
 def _quizzes(data: ReportData) -> str:
     if not data.quizzes:
-        return "## Quiz scores over time\n\nNo quizzes taken."
+        return "## " + _("Quiz scores over time") + "\n\n" + _("No quizzes taken.")
     rows = [
         [
             f"{q.started_at:%Y-%m-%d %H:%M}",
@@ -194,27 +207,38 @@ def _quizzes(data: ReportData) -> str:
         for q in data.quizzes
     ]
     trend = charts.sparkline([q.percent or 0 for q in data.quizzes], 1)
-    return f"## Quiz scores over time\n\nTrend (oldest first): `{trend}`\n\n" + _table(
-        ["when (UTC)", "quiz", "score", "%", ""], rows, "llrrl"
-    )
+    head = "## " + _("Quiz scores over time") + "\n\n" + _("Trend (oldest first):")
+    return f"{head} `{trend}`\n\n" + _table([_("when (UTC)"), _("quiz"), _("score"), "%", ""], rows, "llrrl")
 
 
 def _interview(data: ReportData) -> str:
     iv = data.interview
     lines = [
-        "## Interview day",
+        "## " + _("Interview day"),
         "",
-        f"Interview on {iv.interview_day.isoformat()} ({iv.days_left} days left), target recall {charts.pct(iv.target, 0)}. "
-        f"Readiness on the day: **{charts.pct(iv.if_followed, 0)}** if the plan is followed, "
-        f"{charts.pct(iv.if_no_reviews, 0)} if reviews stop now.",
+        _(
+            "Interview on {day} ({left} days left), target recall {target}. Readiness on the day: **{followed}** "
+            "if the plan is followed, {stopped} if reviews stop now."
+        ).format(
+            day=iv.interview_day.isoformat(),
+            left=iv.days_left,
+            target=charts.pct(iv.target, 0),
+            followed=charts.pct(iv.if_followed, 0),
+            stopped=charts.pct(iv.if_no_reviews, 0),
+        ),
     ]
     if iv.new_needed_per_day > iv.new_limit:
-        lines += ["", f"{iv.new_needed_per_day} new cards a day needed, your limit is {iv.new_limit}."]
+        lines += [
+            "",
+            _("{needed} new cards a day needed, your limit is {limit}.").format(
+                needed=iv.new_needed_per_day, limit=iv.new_limit
+            ),
+        ]
     trend = charts.sparkline([d.readiness for d in iv.days], 1)
-    lines += ["", f"Readiness over the days to come (if followed, today first): `{trend}`", ""]
+    lines += ["", _("Readiness over the days to come (if followed, today first):") + f" `{trend}`", ""]
     lines.append(
         _table(
-            ["day", "reviews", "new", "readiness", ""],
+            [_("day"), _("reviews"), _("new"), _("readiness"), ""],
             [
                 [
                     d.day.isoformat(),
@@ -231,7 +255,7 @@ def _interview(data: ReportData) -> str:
     lines += [
         "",
         _table(
-            ["section", "cards", "if followed", "if reviews stop"],
+            [_("section"), _("cards"), _("if followed"), _("if reviews stop")],
             [
                 [
                     escape(s.section),
@@ -247,10 +271,10 @@ def _interview(data: ReportData) -> str:
     if iv.at_risk:
         lines += [
             "",
-            "Most at risk (recall on the day if not reviewed again):",
+            _("Most at risk (recall on the day if not reviewed again):"),
             "",
             _table(
-                ["card", "section", "recall", "question"],
+                [_("card"), _("section"), _("recall"), _("question")],
                 [
                     [escape(c.card), escape(c.section), charts.pct(c.recall, 0), escape(c.question)]
                     for c in iv.at_risk
@@ -264,16 +288,20 @@ def _interview(data: ReportData) -> str:
 def _coding(data: ReportData) -> str:
     c = data.coding
     head = (
-        f"## Coding (drill code)\n\n{c.tasks_passed} of {c.tasks_tried} tasks passed, {c.attempts} runs, "
-        f"{charts.duration(c.seconds)}."
+        "## "
+        + _("Coding (drill code)")
+        + "\n\n"
+        + _("{passed} of {tried} tasks passed, {runs} runs, {time}.").format(
+            passed=c.tasks_passed, tried=c.tasks_tried, runs=c.attempts, time=charts.duration(c.seconds)
+        )
     )
     if not c.mistakes:
-        return head + " No mistakes diagnosed."
+        return head + " " + _("No mistakes diagnosed.")
     return (
         head
         + "\n\n"
         + _table(
-            ["mistake diagnosed most often", "runs"],
+            [_("mistake diagnosed most often"), _("runs")],
             [[escape(m.mistake), str(m.count)] for m in c.mistakes],
             "lr",
         )
@@ -298,30 +326,28 @@ def _mastery(data: ReportData) -> str:
     ]
     table = _table(
         [
-            "section",
-            "cards",
-            "new",
-            "learning",
-            "review",
-            "mastered",
-            "out",
-            "mean R",
-            "retention",
-            "mastery",
+            _("section"),
+            _("cards"),
+            _("new"),
+            _("learning"),
+            _("review"),
+            _("mastered"),
+            _("out"),
+            _("mean R"),
+            _("retention"),
+            _("mastery"),
         ],
         rows,
         "lrrrrrrrrl",
     )
-    return (
-        "## Mastery by section\n\nMastered: in review with a stability of 21 days or more. "
-        f"*out*: suspended or retired.\n\n{table}"
-    )
+    note = _("Mastered: in review with a stability of 21 days or more. *out*: suspended or retired.")
+    return "## " + _("Mastery by section") + f"\n\n{note}\n\n{table}"
 
 
 def _cohort(data: ReportData) -> str:
     cohort = data.cohort
     users = _table(
-        ["#", "user", "cards seen", "mastered", "reviews", "retention", "progress"],
+        ["#", _("user"), _("cards seen"), _("mastered"), _("reviews"), _("retention"), _("progress")],
         [
             [
                 str(u.rank),
@@ -337,7 +363,7 @@ def _cohort(data: ReportData) -> str:
         "rlrrrrr",
     )
     questions = _table(
-        ["card", "section", "question", "users", "reviews", "fails", "failure rate"],
+        [_("card"), _("section"), _("question"), _("users"), _("reviews"), _("fails"), _("failure rate")],
         [
             [
                 escape(q.card),
@@ -353,8 +379,14 @@ def _cohort(data: ReportData) -> str:
         "lllrrrr",
     )
     return (
-        "## Cohort\n\n### Users ranked by progress\n\n"
+        "## "
+        + _("Cohort")
+        + "\n\n### "
+        + _("Users ranked by progress")
+        + "\n\n"
         + users
-        + "\n\n### Questions by failure rate across the cohort\n\n"
+        + "\n\n### "
+        + _("Questions by failure rate across the cohort")
+        + "\n\n"
         + questions
     )

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
 from drill.report.card_table import CardTable, utc
-from drill.report.data import Coding, MistakeCount, QuizPoint
+from drill.report.data import Coding, CodingTask, MistakeCount, QuizPoint
 from drill.store.tables import (
     attempts_t,
     cards_t,
@@ -239,15 +239,31 @@ def coding_figures(conn: Connection, user_id: int, since_at: datetime | None) ->
     if since_at is not None:
         query = query.where(t.ran_at >= since_at)
     tried, passed, runs, ms, counts = set(), set(), 0, 0, Counter()
+    per_task: dict[str, list] = {}  # task -> [runs, passed, ms, Counter of mistakes]
     for task, all_passed, mistakes, elapsed_ms, writing_ms in conn.execute(query):
         runs += 1
         tried.add(task)
         if all_passed:
             passed.add(task)
-        ms += int(elapsed_ms or 0) + int(writing_ms or 0)
-        counts.update(set(mistakes or ()))
-    top = [MistakeCount(m, n) for m, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]]
-    return Coding(len(tried), len(passed), runs, ms / 1000.0, top)
+        spent = int(elapsed_ms or 0) + int(writing_ms or 0)
+        ms += spent
+        diagnosed = {str(m) for m in mistakes or ()}
+        counts.update(diagnosed)
+        figures = per_task.setdefault(task, [0, False, 0, Counter()])
+        figures[0] += 1
+        figures[1] = figures[1] or bool(all_passed)
+        figures[2] += spent
+        figures[3].update(diagnosed)
+    top = [MistakeCount(m, n) for m, n in _most_often(counts)[:5]]
+    tasks = [
+        CodingTask(task, n, ok, spent / 1000.0, [m for m, _ in _most_often(found)])
+        for task, (n, ok, spent, found) in sorted(per_task.items())
+    ]
+    return Coding(len(tried), len(passed), runs, ms / 1000.0, top, tasks)
+
+
+def _most_often(counts: Counter) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def _passed():

@@ -8,7 +8,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from drill.report import charts, interview_scores
+from drill.i18n import N_, _
+from drill.report import charts, interview_scores, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 
 HEAT_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
@@ -28,6 +29,7 @@ def render(data: ReportData, console: Console) -> None:
 
 
 def renderables(data: ReportData) -> list[RenderableType]:
+    data = sanitise.clean(data)  # every string a visible stand-in for control/format characters
     parts: list[RenderableType] = [
         _header(data),
         _totals(data),
@@ -53,36 +55,43 @@ def _title(text: str) -> Text:
 
 def _header(data: ReportData) -> RenderableType:
     lines = Text()
-    lines.append("drill progress report", style="bold cyan")
+    lines.append(_("drill progress report"), style="bold cyan")
     lines.append("  —  ")
     lines.append(data.user, style="bold")
-    lines.append(f"\ngenerated {data.generated_at:%Y-%m-%d %H:%M} UTC · days in {data.timezone}, ")
-    lines.append(f"starting at {data.day_start_hour:02d}:00 ({data.day_start_source})")
+    lines.append(
+        "\n"
+        + _("generated {when} UTC · days in {zone}, starting at {hour}:00 ({source})").format(
+            when=f"{data.generated_at:%Y-%m-%d %H:%M}",
+            zone=data.timezone,
+            hour=f"{data.day_start_hour:02d}",
+            source=data.day_start_source,
+        )
+    )
     active = [f"{name} {value}" for name, value in _filters(data) if value]
     if active:
-        lines.append("\nfilters: " + ", ".join(active), style="italic")
+        lines.append("\n" + _("filters:") + " " + ", ".join(active), style="italic")
     return Panel(lines, box=box.ROUNDED, expand=False)
 
 
 def _filters(data: ReportData) -> list[tuple[str, object]]:
     f = data.filters
     return [
-        ("since", f.since.isoformat() if f.since else None),
-        ("section", f.section),
-        ("cohort", "all users" if f.cohort else None),
+        (_("since"), f.since.isoformat() if f.since else None),
+        (_("section"), f.section),
+        (_("cohort"), _("all users") if f.cohort else None),
     ]
 
 
 def _totals(data: ReportData) -> RenderableType:
     t = data.totals
-    states = Table(box=box.SIMPLE_HEAD, title=_title("Cards"), title_justify="left")
+    states = Table(box=box.SIMPLE_HEAD, title=_title(_("Cards by state")), title_justify="left")
     for state in STATES:
-        states.add_column(state, justify="right", style=STATE_STYLES[state])
-    states.add_column("total", justify="right", style="bold")
+        states.add_column(charts.state_name(state), justify="right", style=STATE_STYLES[state])
+    states.add_column(_("total"), justify="right", style="bold")
     states.add_row(*(str(t.by_state.get(s, 0)) for s in STATES), str(t.cards))
 
-    activity = Table(box=box.SIMPLE_HEAD, title=_title("Activity"), title_justify="left")
-    for name in ("reviews", "study time", "answering", "days studied", "streak"):
+    activity = Table(box=box.SIMPLE_HEAD, title=_title(_("Activity")), title_justify="left")
+    for name in (_("reviews"), _("study time"), _("answering"), _("days studied"), _("current streak")):
         activity.add_column(name, justify="right")
     activity.add_row(
         str(t.reviews),
@@ -98,7 +107,7 @@ def _heatmap(data: ReportData) -> RenderableType:
     cal = data.calendar
     weeks = charts.heat_weeks(cal)
     out = Text()
-    out.append("Reviews per day, last 26 weeks\n", style="bold")
+    out.append(_("Reviews per day, last 26 weeks") + "\n", style="bold")
     labels = charts.month_labels(weeks)
     # Labels are three letters: write them without clipping where the next columns are free.
     header_chars = list("    " + "  " * len(weeks))
@@ -132,17 +141,17 @@ def _heatmap(data: ReportData) -> RenderableType:
 def _retention(data: ReportData) -> RenderableType:
     table = Table(
         box=box.SIMPLE_HEAD,
-        title=_title("True retention (first review of a card each day; Again = fail)"),
+        title=_title(_("True retention") + " " + _("(first review of a card each day; Again = fail)")),
         title_justify="left",
     )
-    table.add_column("section")
-    table.add_column("reviews", justify="right")
-    table.add_column("passed", justify="right")
-    table.add_column("retention", justify="right")
+    table.add_column(_("section"))
+    table.add_column(_("reviews"), justify="right")
+    table.add_column(_("passed"), justify="right")
+    table.add_column(_("retention"), justify="right")
     table.add_column("", min_width=20)
     overall = data.retention.overall
     table.add_row(
-        Text("all", style="bold"),
+        Text(_("all"), style="bold"),
         str(overall.reviews),
         str(overall.passed),
         charts.pct(overall.rate),
@@ -165,8 +174,13 @@ def _forecast(data: ReportData) -> RenderableType:
     counts = [d.due for d in fc.days]
     top = max(counts, default=0)
     out = Text()
-    out.append("Due in the next 30 days\n", style="bold")
-    out.append(f"overdue now: {fc.overdue}   next 7 days: {sum(counts[:7])}   30 days: {sum(counts)}\n")
+    out.append(_("Due in the next 30 days") + "\n", style="bold")
+    out.append(
+        _("Overdue now: {overdue}. Due in the next 7 days: {week}, in 30 days: {month}.").format(
+            overdue=fc.overdue, week=sum(counts[:7]), month=sum(counts)
+        )
+        + "\n"
+    )
     if fc.days:
         for row in charts.column_chart(counts, height=4, width=2):
             out.append(row + "\n", style="magenta")
@@ -178,15 +192,15 @@ def _forecast(data: ReportData) -> RenderableType:
     return out
 
 
-def _card_table(title: str, cards: list[CardFigure]) -> Table:
+def _card_table(title: str, cards: list[CardFigure], empty: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, title=_title(title), title_justify="left")
-    table.add_column("card", no_wrap=True)
-    table.add_column("section", no_wrap=True)
+    table.add_column(_("card"), no_wrap=True)
+    table.add_column(_("section"), no_wrap=True)
     # The question gives way (ellipsis) so the figures fit an 80-column terminal whole.
-    table.add_column("question", ratio=1, overflow="ellipsis", no_wrap=True, max_width=30)
+    table.add_column(_("question"), ratio=1, overflow="ellipsis", no_wrap=True, max_width=30)
     table.add_column("R", justify="right", no_wrap=True)
-    table.add_column("lapses", justify="right", no_wrap=True)
-    table.add_column("reviews", justify="right", no_wrap=True)
+    table.add_column(_("lapses"), justify="right", no_wrap=True)
+    table.add_column(_("reviews"), justify="right", no_wrap=True)
     for card in cards:
         table.add_row(
             Text(card.id),
@@ -197,22 +211,25 @@ def _card_table(title: str, cards: list[CardFigure]) -> Table:
             str(card.reviews),
         )
     if not cards:
-        table.add_row(Text("—"), "", Text("no reviewed cards yet", style="dim"), "", "", "")
+        table.add_row(Text("—"), "", "", "", "", "")
+        table.caption = empty  # (the question column is too narrow for it)
     return table
 
 
 def _weakest(data: ReportData) -> RenderableType:
     return Group(
-        _card_table("Weakest cards (lowest retrievability now)", data.weakest),
-        _card_table("Most lapses", data.most_lapses),
+        _card_table(
+            _("Weakest cards (lowest retrievability now)"), data.weakest, charts.empty_cards_note(data)
+        ),
+        _card_table(_("Most lapses"), data.most_lapses, charts.empty_cards_note(data, lapses=True)),
     )
 
 
 def _quizzes(data: ReportData) -> RenderableType:
-    table = Table(box=box.SIMPLE_HEAD, title=_title("Quiz scores over time"), title_justify="left")
-    table.add_column("when")
-    table.add_column("quiz")
-    table.add_column("score", justify="right")
+    table = Table(box=box.SIMPLE_HEAD, title=_title(_("Quiz scores over time")), title_justify="left")
+    table.add_column(_("when (UTC)"))
+    table.add_column(_("quiz"))
+    table.add_column(_("score"), justify="right")
     table.add_column("", min_width=20)
     for q in data.quizzes[-15:]:
         table.add_row(
@@ -222,7 +239,7 @@ def _quizzes(data: ReportData) -> RenderableType:
             Text(charts.bar(q.percent or 0, 1, 20), style="blue"),
         )
     if not data.quizzes:
-        table.add_row("—", Text("no quizzes taken", style="dim"), "", "")
+        table.add_row("—", Text(_("No quizzes taken."), style="dim"), "", "")
     elif len(data.quizzes) > 15:
         trend = charts.sparkline([q.percent or 0 for q in data.quizzes], 1)
         table.caption = f"all {len(data.quizzes)} attempts: {trend}"
@@ -236,7 +253,7 @@ def _interview(data: ReportData) -> list[RenderableType]:
         f"ready {charts.pct(iv.if_followed, 0)} if the plan is followed, {charts.pct(iv.if_no_reviews, 0)} if "
         "reviews stop now"
     )
-    parts: list[RenderableType] = [_title("Interview day"), summary]
+    parts: list[RenderableType] = [_title(_("Interview day")), summary]
     if iv.new_needed_per_day > iv.new_limit:
         parts.append(
             Text(
@@ -246,10 +263,10 @@ def _interview(data: ReportData) -> list[RenderableType]:
         )
     parts.append(Text(f"readiness, today → the day: {charts.sparkline([d.readiness for d in iv.days], 1)}"))
     table = Table(box=box.SIMPLE_HEAD)
-    table.add_column("section")
-    table.add_column("cards", justify="right")
-    table.add_column("if followed", justify="right")
-    table.add_column("if reviews stop", justify="right")
+    table.add_column(_("section"))
+    table.add_column(_("cards"), justify="right")
+    table.add_column(_("if followed"), justify="right")
+    table.add_column(_("if reviews stop"), justify="right")
     table.add_column("", min_width=20)
     for s in iv.sections:
         table.add_row(
@@ -261,11 +278,15 @@ def _interview(data: ReportData) -> list[RenderableType]:
         )
     parts.append(table)
     if iv.at_risk:
-        risk = Table(box=box.SIMPLE_HEAD, title=Text("most at risk"), title_justify="left")
-        risk.add_column("card")
-        risk.add_column("section")
-        risk.add_column("recall", justify="right")
-        risk.add_column("question")
+        risk = Table(
+            box=box.SIMPLE_HEAD,
+            title=Text(_("Most at risk (recall on the day if not reviewed again):")),
+            title_justify="left",
+        )
+        risk.add_column(_("card"))
+        risk.add_column(_("section"))
+        risk.add_column(_("recall"), justify="right")
+        risk.add_column(_("question"))
         for c in iv.at_risk:
             risk.add_row(
                 Text(c.card), Text(c.section), charts.pct(c.recall, 0), Text(charts.one_line(c.question, 50))
@@ -276,27 +297,38 @@ def _interview(data: ReportData) -> list[RenderableType]:
 
 def _coding(data: ReportData) -> RenderableType:
     c = data.coding
-    table = Table(box=box.SIMPLE_HEAD, title=_title("Coding (drill code)"), title_justify="left")
-    table.add_column("mistake diagnosed most often")
-    table.add_column("runs", justify="right")
+    table = Table(box=box.SIMPLE_HEAD, title=_title(_("Coding (drill code)")), title_justify="left")
+    table.add_column(_("mistake diagnosed most often"))
+    table.add_column(_("runs"), justify="right")
     for m in c.mistakes:
         table.add_row(Text(m.mistake), str(m.count))
     if not c.mistakes:
-        table.add_row(Text("none diagnosed", style="dim"), "")
-    table.caption = (
-        f"{c.tasks_passed} of {c.tasks_tried} tasks passed · {c.attempts} runs · {charts.duration(c.seconds)}"
+        table.add_row(Text(_("No mistakes diagnosed."), style="dim"), "")
+    table.caption = _("{passed} of {tried} tasks passed, {runs} runs, {time}.").format(
+        passed=c.tasks_passed, tried=c.tasks_tried, runs=c.attempts, time=charts.duration(c.seconds)
     )
     return table
 
 
 def _mastery(data: ReportData) -> RenderableType:
     table = Table(
-        box=box.SIMPLE_HEAD, title=_title("Mastery by section"), title_justify="left", pad_edge=False
+        box=box.SIMPLE_HEAD, title=_title(_("Mastery by section")), title_justify="left", pad_edge=False
     )
     # Short headers and an 8-cell bar: the table fits an 80-column terminal without truncating a figure.
-    for name in ("section", "cards", "new", "learn", "review", "mastered", "mean R", "retain"):
-        table.add_column(name, justify="left" if name == "section" else "right", no_wrap=True)
-    table.add_column("mastery", no_wrap=True)
+    for i, name in enumerate(
+        (
+            N_("section"),
+            N_("cards"),
+            N_("new"),
+            N_("learn"),
+            N_("review"),
+            N_("mastered"),
+            N_("mean R"),
+            N_("retain"),
+        )
+    ):
+        table.add_column(_(name), justify="left" if i == 0 else "right", no_wrap=True)
+    table.add_column(_("mastery"), no_wrap=True)
     for m in data.mastery:
         table.add_row(
             Text(m.section),
@@ -314,9 +346,15 @@ def _mastery(data: ReportData) -> RenderableType:
 
 def _cohort(data: ReportData) -> list[RenderableType]:
     cohort = data.cohort
-    users = Table(box=box.SIMPLE_HEAD, title=_title("Cohort: users ranked by progress"), title_justify="left")
-    for name in ("#", "user", "seen", "mastered", "reviews", "retention", "progress"):
-        users.add_column(name, justify="left" if name == "user" else "right")
+    users = Table(
+        box=box.SIMPLE_HEAD,
+        title=_title(_("Cohort") + ": " + _("Users ranked by progress")),
+        title_justify="left",
+    )
+    for i, name in enumerate(
+        ("#", N_("user"), N_("cards seen"), N_("mastered"), N_("reviews"), N_("retention"), N_("progress"))
+    ):
+        users.add_column(_(name) if i else name, justify="left" if i == 1 else "right")
     for u in cohort.users:
         users.add_row(
             str(u.rank),
@@ -328,12 +366,22 @@ def _cohort(data: ReportData) -> list[RenderableType]:
             charts.pct(u.progress),
         )
     questions = Table(
-        box=box.SIMPLE_HEAD, title=_title("Cohort: questions the group fails most"), title_justify="left"
+        box=box.SIMPLE_HEAD,
+        title=_title(_("Cohort") + ": " + _("Questions by failure rate across the cohort")),
+        title_justify="left",
     )
-    for name in ("card", "section", "question", "users", "reviews", "fails", "failure rate"):
-        questions.add_column(
-            name, justify="right" if name in ("users", "reviews", "fails", "failure rate") else "left"
+    for i, name in enumerate(
+        (
+            N_("card"),
+            N_("section"),
+            N_("question"),
+            N_("users"),
+            N_("reviews"),
+            N_("fails"),
+            N_("failure rate"),
         )
+    ):
+        questions.add_column(_(name), justify="right" if i >= 3 else "left")
     for q in cohort.questions[:20]:
         questions.add_row(
             Text(q.card),

@@ -245,14 +245,17 @@ def counts(store: Store, now: datetime, section: str | None = None) -> Counts:
     with store.transaction() as conn:
         by_state = done_by_state(store, conn, now, statements["done"])
         new_left, reviews_left = _left(by_state, store.config)
-        due = count("learning") + count("reviews", reviews_left)
+        learning = count("learning")
+        review = count("reviews", reviews_left)
         new = count("new", new_left)
         next_due = conn.execute(statements["next_due"], {"now": now}).scalar()
     return Counts(
-        due=due,
+        due=learning + review,
         new=new,
         done_today=sum(by_state.values()),
         new_today=by_state.get(Phase.NEW.value, 0),
         reviews_today=by_state.get(Phase.REVIEW.value, 0),
         next_due=as_utc(next_due),
+        learning=learning,
+        review=review,
     )

@@ -40,6 +40,8 @@ class Counts:
     new_today: int  # new cards introduced today
     reviews_today: int  # review-state cards graded today
     next_due: datetime | None  # the earliest future due time among active cards (e.g. a learning step)
+    learning: int = 0  # of ``due``: learning and relearning cards (no daily limit)
+    review: int = 0  # of ``due``: review cards (within the daily review limit)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from drill.content.models import Library
     from drill.store import Store
+    from drill.tui.models.custom_study import StudyFilter
 
 
 def utc_now() -> datetime:
@@ -30,6 +31,9 @@ class AppOptions:
     section: str | None = None
     new_limit: int | None = None
     limit: int | None = None
+    # Custom study (several sections, tags, kinds; review ahead, forgotten, preview): None for today's schedule
+    # (``section`` alone is the store's own queue, with the first card peeked before the store opens).
+    study: StudyFilter | None = None
     # Injected for tests and snapshots: a fixed clock and a frozen session timer make screens deterministic.
     clock: Callable[[], datetime] = utc_now
     timer: Callable[[], float] = time.monotonic

@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from drill.i18n import N_
+from drill.tui.models.custom_study import section_key
 from drill.tui.options import AppOptions
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from drill.srs.deadline import Deadline
     from drill.store import Store
     from drill.store.types import BrowseRow, CardInfo, Counts, DueCard, GradeResult, UndoResult
+    from drill.tui.models.custom_study import CustomQueue
 
 GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}  # translated where shown
 
@@ -56,10 +58,12 @@ def load_library(options: AppOptions, *, cached_only: bool = False) -> Library |
     if options.section is not None and not library.cards_in_section(options.section):
         from drill.errors import InputError
 
-        sections = sorted({card.section for card in library.cards.values()}, key=_section_key)
+        sections = sorted({card.section for card in library.cards.values()}, key=section_key)
         raise InputError(
             f"--section {options.section}: no cards in that section (sections: {', '.join(sections)})"
         )
+    if options.study is not None:
+        options.study.check(library)
     return library
 
 
@@ -80,8 +84,8 @@ def peek_first_card(library: Library, options: AppOptions) -> Card | None:
     `drill.store.peek` runs the store's own next-card SQL on a read-only connection, or (no database yet: a
     first-ever start) takes the first new card of the content. Only a preview: the session's own
     ``next_card`` decides, and nothing can be graded before it has. None when unsure."""
-    if options.store is not None:
-        return None  # a store is already open (tests): ask it
+    if options.store is not None or options.study is not None:
+        return None  # a store is already open (tests), or a custom session: ask the store
     from drill.store.peek import peek_next_card
 
     packs = {pack.id for pack in library.packs} | {card.pack for card in library.cards.values()}
@@ -106,7 +110,7 @@ def open_study_session(options: AppOptions, library: Library | None = None) -> S
 
         store = open_store(options.db_url, options.user)
     store.sync_content(library)
-    if options.store is None:
+    if options.store is None and options.study is None:
         from drill.store.peek import save_plan
 
         save_plan(store, options.section)  # so the next `drill study` can show its first card at once
@@ -170,7 +174,12 @@ class StudySession:
         self.stats = SessionStats()
         self.session_id = None
         self.readonly = bool(getattr(store, "readonly", False))
-        if not self.readonly:
+        self.queue: CustomQueue | None = None
+        if options.study is not None and not options.study.is_plain:
+            from drill.tui.models.custom_study import CustomQueue
+
+            self.queue = CustomQueue(library, store, options.study)
+        if not self.readonly and not self.preview:
             self.session_id = store.start_session(self.now())
         self.interview: InterviewStatus | None = None
         self.load_interview()
@@ -195,6 +204,16 @@ class StudySession:
         return self.options.clock()
 
     @property
+    def preview(self) -> bool:
+        """Preview (custom study): cards are shown and nothing is written, not even a session row."""
+        return self.options.study is not None and self.options.study.mode == "preview"
+
+    @property
+    def mode(self) -> str | None:
+        """The custom study mode ("due", "ahead", "forgotten", "preview"), None for today's schedule."""
+        return None if self.queue is None else self.queue.study.mode
+
+    @property
     def pack_title(self) -> str:
         return pack_title(self.library)
 
@@ -208,6 +227,9 @@ class StudySession:
         """The content Card to show next, or None when the session is over (nothing due, or --limit)."""
         if self.limit_reached():
             return None
+        if self.queue is not None:
+            new_limit = self.options.new_limit
+            return self.queue.next_card(self.now(), new=new_limit is None or self.stats.new_seen < new_limit)
         due = self.store.next_card(self.now(), section=self.options.section)
         return choose_card(self.library, due, self.stats, self.options)
 
@@ -215,7 +237,10 @@ class StudySession:
         return self.library.cards.get(card_id)
 
     def counts(self) -> Counts:
-        return self.store.counts(self.now(), section=self.options.section)
+        counts = self.store.counts(self.now(), section=self.options.section)
+        if self.queue is not None:
+            return self.queue.counts(self.now(), counts.done_today)
+        return counts
 
     # --- grading --------------------------------------------------------------------------------------
 
@@ -234,7 +259,16 @@ class StudySession:
             self.stats.new_seen += 1
         if self.interview is not None:
             self.interview.graded(card_id, result.outcome.after)
+        if self.queue is not None:
+            self.queue.shown(card_id)
         return result
+
+    def skip(self, card_id: str) -> None:
+        """Preview: the card was looked at; nothing is written, the next one comes."""
+        self.stats.card_ids.append(card_id)
+        self.stats.new_seen += 1  # preview shows new cards only
+        if self.queue is not None:
+            self.queue.shown(card_id)
 
     def undo(self) -> UndoResult | None:
         """Undo the last action (grade, suspend, bury...); returns the undo result (its card_id is shown
@@ -274,7 +308,7 @@ class StudySession:
         return " ".join((card.id, card.section, card.question, card.answer, " ".join(card.tags))).lower()
 
     def sections(self) -> list[str]:
-        return sorted({card.section for card in self.library.cards.values()}, key=_section_key)
+        return sorted({card.section for card in self.library.cards.values()}, key=section_key)
 
     # --- errata ---------------------------------------------------------------------------------------
 
@@ -289,7 +323,3 @@ class StudySession:
 
 def pack_title(library: Library) -> str:
     return " + ".join(pack.id for pack in library.packs) or "no pack"
-
-
-def _section_key(section: str) -> tuple[int | str, ...]:
-    return tuple(int(part) if part.isdigit() else part for part in section.split("."))

@@ -1,18 +1,21 @@
-"""`drill study`: the review screen.
+"""`drill study`: the review screen — layout, loading and the session's flow from card to card.
 
 The shell (header, empty card, grade bar, footer) paints at once. A thread worker then loads the content
 (JSON cache) and peeks at the first card with the stdlib's sqlite3 (`drill.store.peek`: the store's own SQL,
 read-only); that question is shown at once. Only then does another worker open the store (sqlalchemy) and
 hand a `StudySession` back, which chooses the first card itself (swapping the peeked one in the rare case
 they differ). Nothing that needs the store — grades, intervals, undo, suspend... — runs before that: such a
-key says so on screen. Grades are committed synchronously on the UI thread (a few milliseconds) so a grade
-the screen acknowledged is on disk; then the next card is shown. The side pane builds its engine traces
-(numpy) in another worker, only when a card names steps.
+key says so on screen.
+
+Split by concern: grading and the card actions in `study_grading.py`, the side pane (engine steps, errata)
+in `study_pane.py`, the screens it opens (browser, card info, demo, interview date, custom study) in
+`study_navigation.py`; which widget shows a card is `tui.widgets.card_views.card_view_for(kind)`.
+The footer shows what can be done now (the reveal key before the answer, the four grades after it), and
+keeps ? and q visible at any width (`tui.widgets.footer.StudyFooter`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -24,50 +27,62 @@ from textual.widgets import Static
 
 from drill.errors import DrillError
 from drill.i18n import N_, _
-from drill.tui.models.study import GRADE_NAMES, StudySession, pack_title
+from drill.tui.models.study import StudySession, pack_title
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
+from drill.tui.screens.study_grading import StudyGrading
+from drill.tui.screens.study_navigation import StudyNavigation
+from drill.tui.screens.study_pane import StudyPane
 from drill.tui.widgets.card_view import CardView
 from drill.tui.widgets.header import StudyHeader
 
 if TYPE_CHECKING:
-    from drill.content.models import Card, Check, Library
-    from drill.tui.steps import StepView
-    from drill.tui.widgets.grade_bar import GradeBar, GradeButton
-    from drill.tui.widgets.step_pane import StepPane
+    from collections.abc import Callable
 
-# What a card action's toast says once done (the action's name is its binding's description).
-DONE = {"Suspend": N_("{card} suspended."), "Bury": N_("{card} buried.")}
+    from drill.content.models import Card, Library
+    from drill.tui.widgets.grade_bar import GradeBar
 
-# Below this width the side pane is hidden unless asked for (and then it covers the card).
-NARROW_WIDTH = 100
+GRADE_KEYS = ("1", "2", "3", "4")
 
 
-SLOW_SAVE_S = 0.4  # a grade not saved by then is waiting on a lock: say so
-
-
-class StudyScreen(ModeScreen):
+class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
     CSS_PATH = "../styles/study.tcss"
     HELP_TITLE = N_("drill study — keys")
     PALETTE_GROUP = N_("Study")
     AUTO_FOCUS = None  # the card view is mounted after the first paint and focused then
 
+    # The footer lists them in this order, hiding what can't be done now (check_action); ? and q stay pinned
+    # on its right at any width.
     BINDINGS = [
         Binding("space", "reveal", N_("Show answer"), priority=True),
         Binding("enter", "reveal", N_("Show answer"), show=False, priority=True),
-        Binding("1", "grade(1)", N_("Again"), show=False),
-        Binding("2", "grade(2)", N_("Hard"), show=False),
-        Binding("3", "grade(3)", N_("Good"), show=False),
-        Binding("4", "grade(4)", N_("Easy"), show=False),
+        Binding("1", "grade(1)", N_("Again")),
+        Binding("2", "grade(2)", N_("Hard")),
+        Binding("3", "grade(3)", N_("Good")),
+        Binding("4", "grade(4)", N_("Easy")),
         Binding("left", "step(-1)", N_("Previous step"), key_display="←", show=False, priority=True),
         Binding("right", "step(1)", N_("Next step"), key_display="→", show=False, priority=True),
-        Binding("p", "toggle_pane", N_("Steps pane")),
         Binding("u", "undo", N_("Undo")),
+        Binding("slash", "search", N_("Search"), key_display="/"),
+        Binding("l", "browse", N_("Browse")),
+        Binding("p", "toggle_pane", N_("Steps pane")),
+        Binding(
+            "h",
+            "heatmap",
+            N_("Heatmap"),
+            show=False,
+            tooltip=N_("the side pane's matrices shaded by value, or as plain numbers"),
+        ),
         Binding("s", "suspend", N_("Suspend")),
         Binding("b", "bury", N_("Bury")),
         Binding("i", "info", N_("Card info")),
-        Binding("slash", "search", N_("Search"), key_display="/"),
-        Binding("l", "browse", N_("Browse")),
+        Binding(
+            "c",
+            "custom_study",
+            N_("Custom study"),
+            show=False,
+            tooltip=N_("study a section now, review ahead, today's forgotten cards, preview new cards"),
+        ),
         Binding(
             "d",
             "demo",
@@ -122,19 +137,19 @@ class StudyScreen(ModeScreen):
         await self.query_one("#loading", Static).remove()
         await self.query_one("#body", Horizontal).mount(CardView(id="card"))
         self._apply_width(self.app.size.width)
-        self.query_one(CardView).focus()
+        self.card_view.focus()
         self.load_first()
 
     async def _complete_screen(self) -> None:
         """Mount the side pane, grade bar and footer, then open the store."""
-        from textual.widgets import Footer
-
+        from drill.tui.widgets.footer import StudyFooter
         from drill.tui.widgets.grade_bar import GradeBar
         from drill.tui.widgets.step_pane import StepPane
 
         await self.query_one("#body", Horizontal).mount(StepPane(id="steps"))
         self._apply_width(self.app.size.width)
-        await self.mount(GradeBar(id="grades"), Footer())
+        await self.mount(GradeBar(id="grades"), StudyFooter())
+        self.grade_bar.set_enabled(self.revealed)
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         if self.card is not None and self.session is None:
             self._show_steps(tuple(self.card.steps))
@@ -158,19 +173,36 @@ class StudyScreen(ModeScreen):
     def on_resize(self, event: events.Resize) -> None:
         self._apply_width(event.size.width)
 
-    def _apply_width(self, width: int) -> None:
-        narrow = width < NARROW_WIDTH
-        self.set_class(narrow, "narrow")
-        has_steps = self.card is not None and bool(self.card.steps)
-        # Unless the learner toggled it: shown when there is room and the card names steps.
-        shown = self.pane_wanted if self.pane_wanted is not None else (not narrow and has_steps)
-        self.pane_shown = shown
-        # Set on the two widgets, not as a class on the screen: a screen class change restyles every node
-        # (the answer's Markdown blocks included), tens of milliseconds on each grade that toggles the pane.
-        for node in self.query("#steps"):
-            node.display = shown
-        for node in self.query("#card"):
-            node.display = not (narrow and shown)  # a narrow terminal: the asked-for pane takes the body
+    @property
+    def card_view(self) -> CardView:
+        return self.query_one(CardView)
+
+    @property
+    def revealed(self) -> bool:
+        views = self.query(CardView)
+        return bool(views) and views.first().revealed
+
+    @property
+    def grade_bar(self) -> GradeBar:
+        from drill.tui.widgets.grade_bar import GradeBar
+
+        return self.query_one("#grades", GradeBar)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """What the footer lists is what a key does now: the reveal before the answer, grades after it."""
+        if action == "reveal":
+            return self.card is not None and not self.revealed
+        if action == "grade":
+            return self.card is not None and self.revealed
+        if action in ("suspend", "bury", "info", "undo") and self.session is None:
+            return None  # shown greyed until the store is open
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # A grade key before the answer is shown: its binding is off (not in the footer); say why.
+        if event.key in GRADE_KEYS and self.card is not None and not self.revealed:
+            event.stop()
+            self.action_grade(int(event.key))
 
     # --- loading ------------------------------------------------------------------------------------------
 
@@ -231,6 +263,7 @@ class StudyScreen(ModeScreen):
         else:
             self.show_card(card)
         self._question_reached()
+        self.refresh_bindings()
         cards = session.library.cards.values()
         self.warm_steps(
             tuple({tuple(card.steps) for card in cards if card.steps}),
@@ -253,19 +286,47 @@ class StudyScreen(ModeScreen):
 
     def _show_question(self, card: Card, *, steps: bool = True) -> None:
         """What the content alone can show: the card and its steps."""
+        from drill.tui.models.custom_study import card_kind
+        from drill.tui.widgets.card_views import card_view_for
+
         self.card = card
         self._ended = False
-        self.query_one(CardView).show_card(card)
+        view_class = card_view_for(card_kind(card))
+        if type(self.card_view) is not view_class:
+            self.call_later(self._swap_card_view, view_class, card)
+        else:
+            self.card_view.show_card(card)
         self._shown_at = self.options.timer()
         if steps:
             self._show_steps(tuple(card.steps))
         self._apply_width(self.app.size.width)
+        self._revealed_changed()
         self.drill_app.reached("card", via=self)
+
+    async def _swap_card_view(self, view_class: type[CardView], card: Card) -> None:
+        """Another kind of card: its own view replaces the one on screen (card_views.card_view_for)."""
+        await self.card_view.remove()
+        view = view_class(id="card")
+        await self.query_one("#body", Horizontal).mount(view, before=0)
+        if self.card is card:
+            view.show_card(card)
+        view.focus()
+        self._apply_width(self.app.size.width)
+        self._revealed_changed()
+
+    def _revealed_changed(self) -> None:
+        """The grade buttons look live only once the answer is shown; the footer lists what can be done."""
+        if self.query("#grades"):
+            self.grade_bar.set_enabled(self.revealed)
+        self.refresh_bindings()
 
     def _show_store_parts(self, card: Card) -> None:
         """What needs the store: each grade's interval, the counts; and the card's errata notes."""
         assert self.session is not None
-        self.grade_bar.set_intervals(self.session.intervals(card.id))
+        if self.session.preview:
+            self.grade_bar.set_preview()
+        else:
+            self.grade_bar.set_intervals(self.session.intervals(card.id))
         self.refresh_counts()
         checks = self.session.errata_checks(card.id)
         if checks:
@@ -275,102 +336,28 @@ class StudyScreen(ModeScreen):
             if notes is None:
                 self.load_errata(card)
             else:
-                self.query_one(CardView).show_errata(notes)
-
-    def _show_steps(self, refs: tuple[str, ...]) -> None:
-        from drill.tui.steps import cached_steps
-
-        pane = self.step_pane
-        if refs and refs == pane.refs and pane.views:
-            if pane.index:  # same steps as the card before: just go back to the first
-                pane.index = 0
-                pane.render_step()
-            return
-        views = cached_steps(refs) if refs else None
-        if views is not None:
-            pane.refs = refs
-            pane.show_views(refs, views)
-            return
-        pane.show_loading(refs)
-        if refs:
-            self.load_steps(refs)
-
-    @property
-    def step_pane(self) -> StepPane:
-        from drill.tui.widgets.step_pane import StepPane
-
-        return self.query_one("#steps", StepPane)
-
-    @property
-    def grade_bar(self) -> GradeBar:
-        from drill.tui.widgets.grade_bar import GradeBar
-
-        return self.query_one("#grades", GradeBar)
+                self.card_view.show_errata(notes)
 
     def refresh_counts(self) -> None:
+        from drill.tui.models.custom_study import MODE_NAMES
+
         assert self.session is not None
         counts = self.session.counts()
-        self.query_one(StudyHeader).set_counts(
-            pack=pack_title(self.session.library)
-            + (" · READ-ONLY: grades are not saved" if self.session.readonly else ""),
-            due=counts.due,
+        pack = pack_title(self.session.library)
+        if self.session.readonly:
+            pack += " · " + _("READ-ONLY: grades are not saved")
+        mode = self.session.mode
+        header = self.query_one(StudyHeader)
+        header.set_counts(
+            pack=pack,
             new=counts.new,
-            done=counts.done_today,
+            learning=counts.learning,
+            review=counts.review,
+            done=counts.done_today if mode is None else len(self.session.stats.card_ids),
+            mode=None if mode is None else _(MODE_NAMES[mode]),
         )
         status = self.session.interview
-        self.query_one(StudyHeader).set_interview(
-            None if status is None else (status.days_left, status.readiness)
-        )
-
-    @work(thread=True, exclusive=True, group="steps")
-    def load_steps(self, refs: tuple[str, ...]) -> None:
-        from drill.tui.steps import load_steps
-
-        views = load_steps(refs)
-        self.app.call_from_thread(self._steps_built, refs, views)
-
-    def _steps_built(self, refs: tuple[str, ...], views: list[StepView]) -> None:
-        self.step_pane.show_views(refs, views)
-
-    @work(thread=True, group="warm-steps")
-    def warm_steps(
-        self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list[Check], ...] = ()
-    ) -> None:
-        """Build every card's steps and errata notes in the background, so later cards show them with the
-        card instead of after a worker's round trip (and its CPU) following each grade."""
-        from drill.tui.steps import errata_notes, load_steps
-
-        for refs in all_refs:
-            load_steps(refs)
-        for checks in all_errata:
-            errata_notes(checks)
-        try:
-            self.app.call_from_thread(self._freeze_gc)
-        except RuntimeError:  # the app has ended meanwhile
-            pass
-
-    def _freeze_gc(self) -> None:
-        """What is loaded now (content, traces, SQLAlchemy, Textual's styles) lives as long as the screen: moved
-        out of the collector's generations, a full collection no longer walks it (it halves the 150-300 ms
-        pauses that follow some grades). Given back to the collector when the screen goes (on_unmount); both
-        run on the UI thread, so a screen that is gone never freezes."""
-        import gc
-
-        if self._gc_state == "live":
-            gc.freeze()
-            self._gc_state = "frozen"
-
-    @work(thread=True, exclusive=True, group="errata")
-    def load_errata(self, card: Card) -> None:
-        from drill.tui.steps import errata_notes
-
-        assert self.session is not None
-        notes = errata_notes(self.session.errata_checks(card.id))
-        self.app.call_from_thread(self._show_errata, card, notes)
-
-    def _show_errata(self, card: Card, notes: list[str]) -> None:
-        if self.card is card:
-            self.query_one(CardView).show_errata(notes)
+        header.set_interview(None if status is None else (status.days_left, status.readiness))
 
     def end_session(self) -> None:
         from drill.tui.screens.summary import SummaryScreen
@@ -382,9 +369,10 @@ class StudyScreen(ModeScreen):
             title = _("Session limit reached ({count} reviews).").format(count=self.options.limit)
         else:
             title = _("No more cards for now.")
-        self.query_one(CardView).show_message(title, "")
+        self.card_view.show_message(title, "")
         self.step_pane.show_loading(())
         self.grade_bar.set_intervals({})
+        self._revealed_changed()
         self.refresh_counts()
         counts = self.session.counts()
         self.app.push_screen(
@@ -402,215 +390,11 @@ class StudyScreen(ModeScreen):
 
     # --- actions --------------------------------------------------------------------------------------------
 
-    def _ready(self, again: Callable[[], object] | None = None) -> bool:
-        """Whether the store is open and no grade is being saved; if not, the learner is told the key had no
-        effect (nothing is lost). A key pressed while a grade is being saved (``again``) runs once it is."""
-        if self.saving is not None:
-            if again is not None:
-                self._after_save = again
-            else:
-                self.notify(_("Still saving the last grade — nothing was done."), timeout=2)
-            return False
-        if self.session is None:
-            self.notify(
-                _("Still opening your progress database — nothing was done; try again in a moment."),
-                timeout=2,
-            )
-        return self.session is not None
-
     async def action_reveal(self) -> None:
-        if self.card is not None and not self.query_one(CardView).revealed:
-            await self.query_one(CardView).reveal()
+        if self.card is not None and not self.revealed:
+            await self.card_view.reveal()
+            self._revealed_changed()
             self.drill_app.reached("answer", via=self)
-
-    def action_grade(self, rating: int) -> None:
-        if self.card is None:
-            return
-        view = self.query_one(CardView)
-        if not view.revealed:
-            self.notify(_("Reveal the answer first (space)."), timeout=2)
-            return
-        if not self._ready():
-            return
-        assert self.session is not None
-        duration_ms = int((self.options.timer() - self._shown_at) * 1000)
-        # Written in a worker: a database held by another program (SQLite waits up to its busy timeout) must
-        # not freeze the screen. The next card comes only once the grade is on disk; until then keys that
-        # need the store wait, the screen says why, and q still quits (an unsaved grade is then not counted).
-        self.saving = self.card.id
-        self._save_grade(self.card.id, rating, duration_ms)
-        self.set_timer(SLOW_SAVE_S, self._still_saving)
-
-    def _save_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
-        """Write the grade in a daemon thread, not a Textual worker: workers run in asyncio's default executor,
-        which the app's exit joins, so quitting while the grade waits for a database another program holds
-        would hang until SQLite's busy timeout (30 s). A daemon thread still waiting when drill exits is
-        dropped with its grade: it was never written, and the screen never said it was saved."""
-        import threading
-
-        args = (card_id, rating, duration_ms)
-        threading.Thread(target=self._write_grade, args=args, name="drill-grade", daemon=True).start()
-
-    def _write_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
-        assert self.session is not None
-        try:
-            self.session.grade(card_id, rating, duration_ms)
-        except DrillError as err:
-            self._from_thread(self._grade_done, card_id, err)
-            return
-        except BaseException as err:  # a bug: shown, then raised on the UI thread (the app ends with it)
-            self._from_thread(self._grade_done, card_id, err)
-            self._from_thread(self._raise, err)
-            return
-        self._from_thread(self._grade_done, card_id, None)
-
-    def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
-        try:
-            self.app.call_from_thread(callback, *args)
-        except RuntimeError:  # the app has ended: the learner quit while this grade waited; nothing to show
-            pass
-
-    @staticmethod
-    def _raise(err: BaseException) -> None:
-        raise err
-
-    def _grade_done(self, card_id: str, error: BaseException | None) -> None:
-        self.saving = None
-        if self._waiting_note is not None:
-            self._waiting_note = None
-            self.app.clear_notifications()
-        then, self._after_save = self._after_save, None
-        if error is not None:
-            self.notify(_("Not saved: {error}").format(error=error), severity="error")
-            return
-        if self.card is not None and self.card.id == card_id:
-            self.show_next()
-        if then is not None:
-            then()
-
-    def _still_saving(self) -> None:
-        if self.saving is None:
-            return
-        self._waiting_note = self.saving
-        self.notify(
-            _(
-                "Saving your grade: the progress database is busy (another program is writing to it). "
-                "The next card comes once it is saved; q quits (the grade is then not counted)."
-            ),
-            title=_("Waiting for the database"),
-            timeout=60,
-        )
-
-    def on_grade_button_pressed(self, message: GradeButton.Pressed) -> None:
-        self.action_grade(message.rating)
-
-    def action_step(self, delta: int) -> None:
-        self.step_pane.move(delta)
-
-    def action_toggle_pane(self) -> None:
-        self.pane_wanted = not self.pane_shown
-        self._apply_width(self.app.size.width)
-
-    def action_undo(self) -> None:
-        if not self._ready(self.action_undo):
-            return
-        assert self.session is not None
-        try:
-            result = self.session.undo()
-        except DrillError as err:
-            self.notify(_("Undo failed: {error}").format(error=err), severity="error")
-            return
-        if result is None:
-            self.notify(_("Nothing to undo."), timeout=2)
-            return
-        card = self.session.card(result.card_id)
-        what = (
-            _(GRADE_NAMES.get(int(result.rating), str(result.rating)))
-            if result.action == "grade"
-            else result.action
-        )
-        self.notify(_("Undid {grade} on {card}.").format(grade=what, card=result.card_id), timeout=2)
-        if card is not None:
-            self.show_card(card)
-        else:
-            self.show_next()
-
-    def _card_action(self, verb: str, method: Callable[[str], object]) -> None:
-        if self.card is None:
-            return
-        card_id = self.card.id
-        try:
-            method(card_id)
-        except DrillError as err:
-            self.notify(_("{action} failed: {error}").format(action=_(verb), error=err), severity="error")
-            return
-        self.notify(_(DONE[verb]).format(card=card_id), timeout=2)
-        self.show_next()
-
-    def action_suspend(self) -> None:
-        if self._ready(self.action_suspend) and self.session is not None:
-            self._card_action("Suspend", self.session.suspend)
-
-    def action_bury(self) -> None:
-        if self._ready(self.action_bury) and self.session is not None:
-            self._card_action("Bury", self.session.bury)
-
-    def action_info(self) -> None:
-        if self.card is None or not self._ready(self.action_info) or self.session is None:
-            return
-        from drill.tui.screens.card_info import CardInfoScreen
-
-        self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
-
-    def action_demo(self) -> None:
-        if self.card is None:
-            return
-        from drill.content.demos import load_demos
-        from drill.i18n import _
-        from drill.tui.screens.demo import DemoScreen, demo_for_section, make_demo
-
-        info = demo_for_section(load_demos(), self.card.section)
-        demo = make_demo(info, self.options.content_path) if info is not None else None
-        if info is None or demo is None:
-            self.notify(_("no demo for section {section} in drill yet").format(section=self.card.section))
-            return
-        self.app.push_screen(DemoScreen(info, demo))
-
-    def action_interview_plan(self) -> None:
-        if not self._ready(self.action_interview_plan) or self.session is None or self.session.readonly:
-            return
-        from drill.tui.screens.plan import PlanScreen
-
-        self.app.push_screen(PlanScreen(self.session), self._plan_closed)
-
-    def _plan_closed(self, changed: bool | None) -> None:
-        if changed and self.session is not None:
-            self.refresh_counts()
-            if self.card is not None:
-                self.grade_bar.set_intervals(self.session.intervals(self.card.id))
-
-    def action_search(self) -> None:
-        self._open_browser(focus_search=True)
-
-    def action_browse(self) -> None:
-        self._open_browser(focus_search=False)
-
-    def _open_browser(self, focus_search: bool) -> None:
-        if not self._ready(lambda: self._open_browser(focus_search)) or self.session is None:
-            return
-        from drill.tui.screens.browser import BrowserScreen
-
-        self.app.push_screen(BrowserScreen(self.session, focus_search=focus_search), self._open_from_browser)
-
-    def _open_from_browser(self, card_id: str | None) -> None:
-        if card_id is None:
-            if self._ended:
-                self.show_next()
-            return
-        assert self.session is not None
-        card = self.session.card(card_id)
-        if card is not None:
-            self.show_card(card)
 
     def on_unmount(self) -> None:
         # Closing the session row is a write: with a grade still waiting for the database (quit while

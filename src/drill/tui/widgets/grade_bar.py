@@ -1,4 +1,9 @@
-"""The four answers, each labelled with its key, its name and the interval it would give."""
+"""The four answers, each labelled with its key, its name and the interval it would give.
+
+Before the answer is shown the bar is locked: the buttons are drawn muted (no colour, no interval emphasis)
+so they don't invite a grade; the study screen unlocks it on reveal (`set_enabled`). In a preview (custom
+study) each button says the grade is not saved.
+"""
 
 from __future__ import annotations
 
@@ -27,12 +32,14 @@ class GradeButton(Static):
         self.rating = rating
         self.set_interval_text(None)
 
-    def set_interval_text(self, interval: timedelta | None) -> None:
+    def set_interval_text(self, interval: timedelta | None, *, note: str | None = None) -> None:
         text = Text(justify="center")
         text.append(f"{self.rating} ", style="bold")
         text.append(_(GRADE_NAMES[self.rating]), style="bold")
         text.append(" · ")
-        if interval is None:
+        if note is not None:
+            text.append(note)
+        elif interval is None:
             text.append("…")
         else:
             from drill.srs.scheduler import format_interval  # drill.srs is not needed for the first paint
@@ -52,3 +59,16 @@ class GradeBar(Horizontal):
     def set_intervals(self, intervals: dict[int, timedelta]) -> None:
         for button in self.query(GradeButton):
             button.set_interval_text(intervals.get(button.rating))
+
+    def set_preview(self) -> None:
+        """A preview: grading only moves on; nothing is scheduled or saved."""
+        for button in self.query(GradeButton):
+            button.set_interval_text(None, note=_("not saved"))
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Live once the answer is shown; muted ("locked") before, so the question is answered first."""
+        self.set_class(not enabled, "-locked")
+
+    @property
+    def enabled(self) -> bool:
+        return not self.has_class("-locked")

@@ -1,4 +1,5 @@
-"""The study header: pack, what is left today, and how long this sitting has lasted."""
+"""The study header: where the session stands — new / learning / review cards left today, a progress bar of
+today's work — then the pack and how long this sitting has lasted."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from textual.widgets import Static
 
 from drill.i18n import _
 
+BAR_WIDTH = 10
+# The counts' colours, as Anki colours them (new blue, learning red, review green); the words carry the meaning.
+COUNT_STYLES = {"new": "bold #4a8fe7", "learning": "bold #e0564a", "review": "bold #3fa356"}
+
 
 def format_clock(seconds: float) -> str:
     seconds = max(0, int(seconds))
@@ -17,17 +22,32 @@ def format_clock(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
+def progress_bar(done: int, left: int, width: int = BAR_WIDTH) -> Text:
+    """``▕███░░░░░░░▏ 3/10``: cards done today out of done + left. Plain Text."""
+    total = done + left
+    filled = 0 if total == 0 else round(width * done / total)
+    text = Text()
+    text.append("▕")
+    text.append("█" * filled, style="bold")
+    text.append("░" * (width - filled), style="dim")
+    text.append("▏ ")
+    text.append(f"{done}/{total}")
+    return text
+
+
 class StudyHeader(Static):
-    """One line: ``drill · <pack> │ due N · new N · done N │ ⏱ mm:ss``. All plain Text: never markup."""
+    """One line: ``new N · learning N · review N │ ▕██░░▏ d/t │ <pack> │ mm:ss``. Plain Text: never markup."""
 
     def __init__(self, timer: Callable[[], float], **kwargs) -> None:
         super().__init__("", **kwargs)
         self._timer = timer
         self._started = timer()
-        self.pack = "loading…"
-        self.due: int | None = None
+        self.pack = _("loading…")
         self.new: int | None = None
+        self.learning: int | None = None
+        self.review: int | None = None
         self.done: int | None = None
+        self.mode: str | None = None  # a custom session's name ("review ahead"...), shown first
         self.interview: tuple[int, float] | None = None  # (days left, readiness on the day)
 
     def on_mount(self) -> None:
@@ -41,33 +61,48 @@ class StudyHeader(Static):
         self.pack = pack
         self._refresh_text()
 
-    def set_counts(self, *, pack: str, due: int, new: int, done: int) -> None:
-        self.pack, self.due, self.new, self.done = pack, due, new, done
+    def set_counts(
+        self, *, pack: str, new: int, learning: int, review: int, done: int, mode: str | None = None
+    ) -> None:
+        self.pack, self.new, self.learning, self.review, self.done = pack, new, learning, review, done
+        self.mode = mode
         self._refresh_text()
 
     def set_interview(self, interview: tuple[int, float] | None) -> None:
         self.interview = interview
         self._refresh_text()
 
+    @property
+    def left(self) -> int:
+        return (self.new or 0) + (self.learning or 0) + (self.review or 0)
+
     def _refresh_text(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("drill", style="bold")
-        text.append(" · ")
-        text.append(self.pack)
-        if self.due is not None:
+        if self.mode is not None:
+            text.append(self.mode, style="bold reverse")
+            text.append(" ")
+        if self.new is not None:
+            for name, label, count in (
+                ("new", _("new {count}"), self.new),
+                ("learning", _("learning {count}"), self.learning),
+                ("review", _("review {count}"), self.review),
+            ):
+                if name != "new":
+                    text.append(" · ")
+                text.append(label.format(count=count), style=COUNT_STYLES[name])
+            text.append("  ")
+            text.append_text(progress_bar(self.done or 0, self.left))
             text.append("  │  ")
-            text.append(_("due {count}").format(count=self.due), style="bold")
-            text.append(" · ")
-            text.append(_("new {count}").format(count=self.new))
-            text.append(" · ")
-            text.append(_("done today {count}").format(count=self.done))
         if self.interview is not None:
             days, ready = self.interview
-            text.append("  │  ")
             text.append(
                 _("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
                 style="bold",
             )
-        text.append("  │  ")
+            text.append("  │  ")
         text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
+        text.append("  │  ")
+        text.append("drill", style="bold")
+        text.append(" · ")
+        text.append(self.pack)
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text

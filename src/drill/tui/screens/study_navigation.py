@@ -1,0 +1,97 @@
+"""The screens the study screen opens: card info, the browser (and search), the section's demo, the interview
+date, custom study. A mixin of `StudyScreen` (tui/screens/study.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from drill.i18n import _
+
+if TYPE_CHECKING:
+    from drill.content.models import Card
+    from drill.tui.models.custom_study import StudyFilter
+    from drill.tui.models.study import StudySession
+    from drill.tui.options import AppOptions
+
+
+class StudyNavigation:
+    """Expects the StudyScreen's attributes (session, card, options, _ready, show_card...)."""
+
+    session: StudySession | None
+    card: Card | None
+    options: AppOptions
+    _ended: bool
+
+    def action_info(self) -> None:
+        if self.card is None or not self._ready(self.action_info) or self.session is None:
+            return
+        from drill.tui.screens.card_info import CardInfoScreen
+
+        self.app.push_screen(CardInfoScreen(self.card, self.session.card_info(self.card.id)))
+
+    def action_demo(self) -> None:
+        if self.card is None:
+            return
+        from drill.content.demos import load_demos
+        from drill.tui.screens.demo import DemoScreen, demo_for_section, make_demo
+
+        info = demo_for_section(load_demos(), self.card.section)
+        demo = make_demo(info, self.options.content_path) if info is not None else None
+        if info is None or demo is None:
+            self.notify(_("no demo for section {section} in drill yet").format(section=self.card.section))
+            return
+        self.app.push_screen(DemoScreen(info, demo))
+
+    def action_interview_plan(self) -> None:
+        if not self._ready(self.action_interview_plan) or self.session is None or self.session.readonly:
+            return
+        from drill.tui.screens.plan import PlanScreen
+
+        self.app.push_screen(PlanScreen(self.session), self._plan_closed)
+
+    def _plan_closed(self, changed: bool | None) -> None:
+        if changed and self.session is not None:
+            self.refresh_counts()
+            if self.card is not None:
+                self.grade_bar.set_intervals(self.session.intervals(self.card.id))
+
+    def action_custom_study(self) -> None:
+        if not self._ready(self.action_custom_study) or self.session is None:
+            return
+        from drill.tui.screens.custom_study import CustomStudyScreen
+
+        self.app.push_screen(CustomStudyScreen(self.session.sections()), self._custom_chosen)
+
+    def _custom_chosen(self, study: StudyFilter | None) -> None:
+        """Start the chosen custom session in place of this one (the current card is left ungraded)."""
+        if study is None or self.session is None:
+            return
+        from drill.tui.models.custom_study import CustomQueue
+
+        self.options.study = study
+        self.session.options = self.options
+        self.session.queue = CustomQueue(self.session.library, self.session.store, study)
+        self.show_next()
+
+    def action_search(self) -> None:
+        self._open_browser(focus_search=True)
+
+    def action_browse(self) -> None:
+        self._open_browser(focus_search=False)
+
+    def _open_browser(self, focus_search: bool) -> None:
+        if not self._ready(lambda: self._open_browser(focus_search)) or self.session is None:
+            return
+        from drill.tui.screens.browser import BrowserScreen
+
+        self.app.push_screen(BrowserScreen(self.session, focus_search=focus_search), self._open_from_browser)
+
+    def _open_from_browser(self, card_id: str | None) -> None:
+        if card_id is None:
+            if self._ended:
+                self.show_next()
+            return
+        assert self.session is not None
+        card = self.session.card(card_id)
+        if card is not None:
+            self.show_card(card)
