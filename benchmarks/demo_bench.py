@@ -9,7 +9,14 @@ been painted (``call_after_refresh``). A batch writes 20 key presses at once (�
 time / 20. drill's update is the real one: the engine recomputes the demo's numbers, the controls and the view
 (heatmaps, tables) are rebuilt, and the plot is redrawn when the demo has one. Batches alternate.
 
-    python benchmarks/demo_bench.py [--demo softmax] [--batches 10] [--presses 20]
+Wall-clock times on a shared, loaded machine swing with the scheduler, so each process's CPU time over its
+batches (user + system, from /proc) is printed as well: CPU per press, drill against bare, is the steadier
+figure of the work an update costs. Both ratios are printed; the goal is judged on the wall-clock median.
+
+    python benchmarks/demo_bench.py [--demo softmax] [--control 0] [--batches 10] [--presses 20]
+
+``--control N`` moves the demo's N-th control (0-based; tab is pressed N times first), e.g. ``--demo
+transformer-block --control 3`` moves X[1,1], one input of the block, instead of the module shown.
 """
 
 from __future__ import annotations
@@ -29,26 +36,40 @@ from ptyrun import PtySession  # noqa: E402
 RIGHT = "\x1b[C"
 
 
-def bare_batches(script: Path, env: dict[str, str], marks: Path, presses: int, batches: int) -> list[float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bare_batches(script: Path, env, marks: Path, presses: int, batches: int, cpu: list[float]) -> list[float]:
     out = []
     with PtySession([sys.executable, str(script)], env, marks) as session:
         session.wait_for("paint")
+        start = cpu_seconds(session.proc.pid)
         for b in range(1, batches + 1):
             sent = session.press("x" * presses)
             out.append((session.wait_for("label", b * presses).at - sent) / presses)
+        cpu.append((cpu_seconds(session.proc.pid) - start) / (presses * batches))
         session.press("q")
     return out
 
 
-def demo_batches(drill: str, demo: str, env: dict[str, str], marks: Path, presses: int, batches: int):
+def demo_batches(
+    drill: str, demo: str, env, marks: Path, presses: int, batches: int, cpu: list[float], control=0
+):
     out = []
     with PtySession([drill, "demo", demo], env, marks) as session:
         session.wait_for("question")
+        if control:
+            session.press("\t" * control)
+        start = cpu_seconds(session.proc.pid)
         for b in range(1, batches + 1):
             # → then ← alternately, so the control stays inside its range and every press changes it
             key = RIGHT if b % 2 else "\x1b[D"
             sent = session.press(key * presses)
             out.append((session.wait_for("update", b * presses).at - sent) / presses)
+        cpu.append((cpu_seconds(session.proc.pid) - start) / (presses * batches))
         session.press("q")
     run = session.finish()
     if run.code != 0:
@@ -59,6 +80,7 @@ def demo_batches(drill: str, demo: str, env: dict[str, str], marks: Path, presse
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--demo", default="softmax", help="the demo whose first control is moved")
+    parser.add_argument("--control", type=int, default=0, help="which control to move (0-based)")
     parser.add_argument("--batches", type=int, default=10)
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3, help="alternations of bare and drill processes")
@@ -67,15 +89,19 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
     bare: list[float] = []
     demo: list[float] = []
+    bare_cpu: list[float] = []
+    demo_cpu: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         script = tmp_path / "bare_app.py"
         script.write_text(BARE_APP)
         marks = tmp_path / "marks.txt"
-        bare_batches(script, env, marks, args.presses, 2)  # warm-up: file caches
+        bare_batches(script, env, marks, args.presses, 2, [])  # warm-up: file caches
         for _round in range(args.rounds):
-            bare += bare_batches(script, env, marks, args.presses, args.batches)
-            demo += demo_batches(drill, args.demo, env, marks, args.presses, args.batches)
+            bare += bare_batches(script, env, marks, args.presses, args.batches, bare_cpu)
+            demo += demo_batches(
+                drill, args.demo, env, marks, args.presses, args.batches, demo_cpu, args.control
+            )
     bare_ms, demo_ms = statistics.median(bare) * 1000, statistics.median(demo) * 1000
     print(
         f"load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.batches} batches of "
@@ -83,6 +109,11 @@ def main() -> None:
     )
     print(f"  bare Textual label update (per press)           median {bare_ms:7.2f} ms  (n={len(bare)})")
     print(f"  drill demo {args.demo} control move (per press)  median {demo_ms:7.2f} ms  (n={len(demo)})")
+    bare_cpu_ms, demo_cpu_ms = statistics.median(bare_cpu) * 1000, statistics.median(demo_cpu) * 1000
+    print(
+        f"  CPU per press: bare {bare_cpu_ms:.2f} ms, drill demo {args.demo} {demo_cpu_ms:.2f} ms  (median of processes)"
+    )
+    print(f"ratio CPU per press demo / bare: {demo_cpu_ms / bare_cpu_ms:.2f}x")
     ratio = demo_ms / bare_ms
     print(
         f"ratio demo update / bare label update: {ratio:.2f}x   "

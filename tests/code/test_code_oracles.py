@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from drill.engine import ops
 from drill.engine.attention import attention_trace, cross_attention_trace, decode_with_cache
 from drill.engine.codetasks import TASKS, get_task
-from drill.engine.codetasks import layers as L
+from drill.engine.codetasks import heads as L
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional

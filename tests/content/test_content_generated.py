@@ -7,6 +7,7 @@ question shows; the no-tells statistics are counted over 1,000 questions.
 
 from __future__ import annotations
 
+import cmath
 import math
 import re
 import subprocess
@@ -133,6 +134,13 @@ def oracle(q):
     if t == "noam-lr":
         s, d, w = i["step"], i["d_model"], i["warmup"]
         return d**-0.5 * min(s**-0.5, s * w**-1.5)
+    if t == "rope-value":  # the pair as a complex number, turned by m·θ_p
+        x, p = i["x"], i["k"] // 2
+        z = complex(x[2 * p], x[2 * p + 1]) * cmath.exp(1j * i["m"] * 10000 ** (-2 * p / len(x)))
+        return z.real if i["k"] % 2 == 0 else z.imag
+    if t == "argmax-key":
+        q, k, s = _attention(i)
+        return int(torch.argmax(torch.softmax(s / math.sqrt(q.shape[-1]), dim=-1)[i["i"]]))
     raise AssertionError(f"no oracle for {t}")
 
 
@@ -166,6 +174,16 @@ def mistake_value(q, mid):
         return float(m.evaluate(np.array(i["x"]), 1.0, 0.0)[i["i"], i["j"]])
     if t == "pe-value":
         return float(m.evaluate(i["pos"] + 1 + 5, i["d_model"])[i["pos"], i["dim"]])
+    if t == "rope-value":
+        return float(np.asarray(m.evaluate([i["x"]], [i["m"]]))[0, i["k"]])
+    if t == "argmax-key":  # the key the mistaken scores or weights rank first
+        if mid.startswith("raw_score/"):
+            return int(
+                np.argmax([m.evaluate(i["X"], i["W_Q"], i["W_K"], i["i"], j) for j in range(len(i["X"]))])
+            )
+        x = np.array(i["X"], dtype=float)
+        q_, k_ = x @ np.array(i["W_Q"]), x @ np.array(i["W_K"])
+        return int(np.argmax(m.evaluate(q_, k_, k_)[1][i["i"]]))
     if t in ("padding-mask", "causal-mask"):
         value = m.evaluate([i["length"]], i["S"]) if t == "padding-mask" else m.evaluate(i["S"])
         return quizgen._mask_row(value, i["i"])

@@ -48,7 +48,8 @@ SECTION_QS = {q: (section, a) for section, label, q, a in QUESTIONS if section !
 
 @pytest.fixture(scope="module")
 def cards() -> list[Card]:
-    return list(load_content(DATA, cache=False).cards.values())
+    """The question/answer cards (the other kinds quote tables, code and steps: tests/content/test_content_kinds.py)."""
+    return [card for card in load_content(DATA, cache=False).cards.values() if card.kind == "qa"]
 
 
 def test_the_chapter_ships_in_the_pack_and_the_oracle_reads_its_questions():

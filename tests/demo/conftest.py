@@ -25,12 +25,16 @@ def plain(renderable, width: int = 200) -> str:
 
 
 def shown(screen) -> str:
-    """The text of the demo's controls and view, as the screen holds them now."""
+    """The text of the demo's controls and view, as the screen holds them now (a heatmap widget read back
+    through the table it draws)."""
     from textual.widgets import Static
 
-    return plain(screen.query_one("#demo-controls", Static).content) + plain(
-        screen.query_one("#demo-body", Static).content
-    )
+    from drill.tui.widgets.heatmap import Heatmap
+
+    parts = [plain(screen.query_one("#demo-controls", Static).content)]
+    for widget in screen.parts():
+        parts.append(plain(widget.renderable() if isinstance(widget, Heatmap) else widget.part))
+    return "".join(parts)
 
 
 @pytest.fixture

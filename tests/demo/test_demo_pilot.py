@@ -200,6 +200,30 @@ async def test_dot_product_angles(demo_app):
         assert "aligned" not in shown(screen)
 
 
+async def test_dot_product_curve_against_the_angle(demo_app):
+    """The second plot: q·k and cos θ over θ = −180°…180°, recomputed with numpy's cos; the marker sits at
+    the current angle on both curves."""
+    from textual_plot.plot_widget import LinePlot, ScatterPlot
+
+    async with demo_app("dot-product").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "dot-product")
+        curve = screen.query_one("#demo-curve")
+        for keys, theta in [((), 30.0), (("right",), 15.0), (("tab", "left", "left", "left", "left"), -45.0)]:
+            await pilot.press(*keys)
+            await pilot.pause()
+            lines = [d for d in curve._datasets if isinstance(d, LinePlot)]
+            (marker,) = [d for d in curve._datasets if isinstance(d, ScatterPlot)]
+            angles = np.arange(-180.0, 181.0, 5.0)
+            np.testing.assert_allclose(lines[0].x, angles)
+            np.testing.assert_allclose(lines[0].y, 4 * np.cos(np.radians(angles)), atol=1e-12)
+            np.testing.assert_allclose(lines[1].y, np.cos(np.radians(angles)), atol=1e-12)
+            np.testing.assert_allclose(marker.x, [theta, theta])
+            np.testing.assert_allclose(
+                marker.y, [4 * math.cos(math.radians(theta)), math.cos(math.radians(theta))]
+            )
+            assert_rows_shown(shown(screen), [[math.cos(math.radians(theta))]])
+
+
 def pattern(kind: str, s: int = 6) -> torch.Tensor:
     """The four 7.14 patterns written out independently: which keys each query should attend to."""
     m = torch.zeros(s, s, dtype=torch.float64)
@@ -256,7 +280,7 @@ async def test_cross_attention_selects_a_decoder_token(demo_app):
 async def test_layernorm_steps_and_edits(demo_app):
     async with demo_app("layernorm").run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, "layernorm")
-        x, gamma, beta = [1.0, 2.0, 3.0, 4.0], 1.0, 0.0
+        x, gamma, beta = [1.0, 2.0, 3.0, 4.0], [1.0] * 4, [0.0] * 4
 
         def check(stage: int) -> None:
             text = shown(screen)
@@ -265,11 +289,16 @@ async def test_layernorm_steps_and_edits(demo_app):
             assert_rows_shown(text, [[t.mean().item()]])
             var = t.var(unbiased=False)
             assert (f"{var.item():.3f}" in text) == (stage >= 1)
-            ln = torch.nn.functional.layer_norm(t, (4,), eps=1e-5)
+            ln = torch.nn.LayerNorm(4, eps=1e-5, dtype=torch.float64)
+            with torch.no_grad():
+                ln.weight.copy_(torch.tensor(gamma, dtype=torch.float64))
+                ln.bias.copy_(torch.tensor(beta, dtype=torch.float64))
+                out = ln(t)
             if stage >= 2:
-                assert_rows_shown(text, [ln.numpy()])
+                assert_rows_shown(text, [torch.nn.functional.layer_norm(t, (4,), eps=1e-5).numpy()])
             if stage >= 3:
-                assert_rows_shown(text, [(ln * gamma + beta).numpy()])
+                assert_rows_shown(text, [gamma, beta])
+                assert_rows_shown(text, [out.numpy()])  # PyTorch's LayerNorm with these γ, β
 
         check(0)
         assert "2.500" in shown(screen)  # the chapter's μ = 2.5
@@ -281,12 +310,14 @@ async def test_layernorm_steps_and_edits(demo_app):
             await pilot.press("tab", "right")
             x[i] += 0.5
             check(3)
-        await pilot.press("tab", "left", "left")
-        gamma = round(gamma - 0.2, 9)
-        check(3)
-        await pilot.press("tab", "right")
-        beta = 0.1
-        check(3)
+        for i in range(4):  # γ one per dimension
+            await pilot.press("tab", *["left"] * (i + 1))
+            gamma[i] = round(gamma[i] - 0.1 * (i + 1), 9)
+            check(3)
+        for i in range(4):  # β one per dimension
+            await pilot.press("tab", *["right"] * (4 - i))
+            beta[i] = round(beta[i] + 0.1 * (4 - i), 9)
+            check(3)
 
 
 async def test_residual_sliders(demo_app):

@@ -25,6 +25,7 @@ MOVES = {
     "ffn": ("right", "tab", "right"),
     "train-vs-inference": ("right", "enter", "enter"),
     "attention": ("left",),
+    "transformer-block": ("right", "tab", "tab", "tab", "right"),
 }
 
 

@@ -80,3 +80,36 @@ def test_heatmap_snapshot(snap_compare, no_color):
 def test_heatmap_under_the_no_color_environment(snap_compare, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(HeatmapApp(None), terminal_size=(60, 10))
+
+
+class ShowApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Heatmap(WEIGHTS, no_color=False)
+
+
+async def test_show_repaints_only_the_changed_cells():
+    app = ShowApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        widget = app.query_one(Heatmap)
+        assert widget.last_changed is None and widget.cell_text(2, 2) == "0.576"
+        changed = [row[:] for row in WEIGHTS]
+        changed[1][2] = 0.9  # one cell: the range is still 0..1, so no other shade moves
+        widget.show(changed)
+        assert widget.last_changed == ((1, 2),)
+        assert widget.cell_text(1, 2) == "0.900" and widget.values == changed
+        await pilot.pause()
+        assert "0.900" in plain(widget.renderable())
+        widget.show(changed)
+        assert widget.last_changed == ()  # the same values: nothing to repaint
+        widget.show([[0.5, 0.5]])  # another shape: a full rebuild
+        assert widget.last_changed is None and widget.cell_text(0, 1) == "0.500"
+        await pilot.pause()
+        assert widget.size.height == 2  # header and one row
+
+
+def test_spec_and_widget_draw_the_same_table():
+    from drill.tui.widgets.heatmap import heatmap
+
+    spec = heatmap(WEIGHTS, row_labels=["a", "b", "c"], decimals=2)
+    assert plain(spec.renderable()) == plain(heatmap_table(WEIGHTS, row_labels=["a", "b", "c"], decimals=2))
+    assert Heatmap(spec.values, **spec.options).cell_text(0, 0) == "0.20"

@@ -69,6 +69,8 @@ ERRORS = [
     (["calc", "--seed", "1", "--x", "1,0"], ()),
     (["calc", "--step", "nosuchstep", "--plain"], ("nosuchstep",)),
     (["calc", "--decimals", "99"], ()),
+    (["calc", "--plain", "--x", "1,0;0,1", "--wq", "1,0,0;0,1,0"], ()),  # the engine's shape check
+    (["calc", "--plain", "--x", "1,0;0,1", "--wo", "1,0,0"], ()),
     (["report", "--format", "xx"], ("xx",)),
     (["report", "-o", "out.xyz"], ("out.xyz", ".xyz")),
     (["report", "-o", "noext"], ("noext",)),

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 from rich.console import Console
 
+from drill.content.control import visible
 from drill.report.figures import compute
 from drill.report.jsonout import schema, to_json
 from drill.report.markdown import to_markdown
@@ -20,6 +21,7 @@ from drill.store.interviews import InterviewAnswerRecord
 
 NOW = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 HOSTILE = "**bold** <b>x</b> | `code`"
+TROJAN = "方差\x1b[31m变大\u202e"  # ESC and a bidi override, as a tampered database could hold them
 # Interviews: (days ago, finished, [(card, section, seconds, timed out, covered, total, traps, missed points)])
 INTERVIEWS = [
     (
@@ -30,7 +32,10 @@ INTERVIEWS = [
     (
         3,
         True,
-        [("q07", "7.9", 90, False, 3, 3, 0, []), ("q12", "7.12", 60, False, 1, 4, 2, ["方差变大", HOSTILE])],
+        [
+            ("q07", "7.9", 90, False, 3, 3, 0, [TROJAN]),
+            ("q12", "7.12", 60, False, 1, 4, 2, ["方差变大", HOSTILE]),
+        ],
     ),
     (1, False, [("q08", "7.9", 175, False, 1, 2, 0, ["b"])]),
 ]
@@ -120,7 +125,8 @@ def expected(interviews, section=None):
         "mean_coverage": sum(a[4] / a[5] for a in rows) / len(rows),
         "slowest": sorted(slow, key=lambda q: (-q["mean_seconds"], q["card"]))[:5],
         "most_missed": [
-            {"point": p, "count": n} for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:5]
+            {"point": visible(p), "count": n}  # JSON shows stand-ins too (the report's one output sanitiser)
+            for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:5]
         ],
     }
 
@@ -152,6 +158,8 @@ def test_interview_scores_in_json_terminal_and_markdown(store):
     md = to_markdown(data)
     assert "## Mock interviews (drill interview)" in md and "### points missed most often" in md
     assert HOSTILE not in md and r"\*\*bold\*\* &lt;b&gt;x&lt;/b&gt; \| \`code\`" in md  # escaped
+    for rendered, shown in ((text, "方差␛[31m变大"), (md, r"方差␛\[31m变大")):  # no control or bidi character
+        assert "\x1b" not in rendered and "\u202e" not in rendered and shown in rendered
 
 
 def test_since_and_section_narrow_the_section(store):

@@ -27,6 +27,31 @@ async def calc_ready(pilot) -> CalcScreen:
     return app.mode_screen
 
 
+def calc_text(screen: CalcScreen) -> str:
+    """What the step's pane shows as plain text: the head, every matrix (a heatmap read back through the table
+    it draws) and the note."""
+    from drill.tui.widgets.heatmap import Heatmap
+
+    texts = [plain(screen.query_one("#calc-step"))]
+    for view in screen.matrix_views():
+        for widget in view.parts():
+            texts.append(
+                plain_renderable(widget.renderable() if isinstance(widget, Heatmap) else widget.part)
+            )
+    texts.append(plain(screen.query_one("#calc-note")))
+    return "".join(texts)
+
+
+def plain_renderable(renderable) -> str:
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
 def softmax(screen: CalcScreen) -> np.ndarray:
     return screen.trace["softmax"].output
 
@@ -42,7 +67,7 @@ async def test_left_and_right_step_through_the_trace():
             await pilot.press("right")
             assert screen.index == expected and steps.highlighted == expected
         step = screen.trace.steps[3]
-        shown = plain(screen.query_one("#calc-step"))
+        shown = calc_text(screen)
         assert step.title in shown and step.shape in shown and f"4/{len(names)}" in shown
         assert "in: x [3, 2]" in shown and "in: W_V [2, 2]" in shown and "out: project_v [3, 2]" in shown
         await pilot.press("left", "left")
@@ -69,7 +94,7 @@ async def test_causal_switch_zeroes_the_softmax_upper_triangle():
         assert np.allclose(weights, build_example("causal")["softmax"].output)
         assert screen.trace.steps[screen.index].name == "softmax"  # stays on the same step
         assert "causal ON" in plain(screen.query_one("#calc-header"))
-        assert "0.000" in plain(screen.query_one("#calc-step"))
+        assert "0.000" in calc_text(screen)
         await pilot.press("c")
         await wait_until(pilot, lambda: not screen.model.state.causal)
         assert np.triu(softmax(screen), k=1).max() > 0
@@ -230,3 +255,40 @@ async def test_examples_are_read_back_with_their_switches(name):
         # Recomputing from the state read off the trace gives the example's numbers back.
         again = screen.model.state.compute()
         assert np.allclose(again["softmax"].output, build_example(name)["softmax"].output)
+
+
+async def test_matrices_are_heatmaps_repainted_cell_by_cell():
+    """The softmax step's output is a heatmap with PyTorch's numbers; the causal switch updates it in place,
+    repainting exactly the cells whose numbers changed (the last query sees every key either way)."""
+    import torch
+
+    from drill.engine.examples.common import W_K, W_Q, X
+    from drill.tui.widgets.heatmap import Heatmap
+
+    x, wq, wk = (torch.tensor(m, dtype=torch.float64) for m in (X, W_Q, W_K))
+    scaled = (x @ wq) @ (x @ wk).T / 2**0.5
+    plain_weights = torch.softmax(scaled, -1).numpy()
+    hidden = torch.triu(torch.ones(3, 3, dtype=torch.bool), 1)
+    causal_weights = torch.softmax(scaled.masked_fill(hidden, float("-inf")), -1).numpy()
+    app = make_app("calc")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await calc_ready(pilot)
+        while screen.trace.steps[screen.index].name != "softmax":
+            await pilot.press("right")
+        await pilot.pause()
+        out = screen.matrix_views()[-1].parts()[-1]
+        assert isinstance(out, Heatmap)
+        assert all(out.cell_text(i, j) == f"{plain_weights[i, j]:.3f}" for i in range(3) for j in range(3))
+        assert "out: softmax [3, 3]" in calc_text(screen)
+        await pilot.press("c")
+        await wait_until(pilot, lambda: screen.model.state.causal)
+        await pilot.pause()
+        assert screen.matrix_views()[-1].parts()[-1] is out  # the same widget, updated
+        assert all(out.cell_text(i, j) == f"{causal_weights[i, j]:.3f}" for i in range(3) for j in range(3))
+        changed = {
+            (i, j)
+            for i in range(3)
+            for j in range(3)
+            if f"{plain_weights[i, j]:.3f}" != f"{causal_weights[i, j]:.3f}"
+        }
+        assert set(out.last_changed) == changed and all(i < 2 for i, _ in changed)

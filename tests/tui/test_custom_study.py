@@ -62,7 +62,8 @@ def test_a_filter_that_matches_nothing_is_refused_by_name(library, study, option
 
 
 async def test_several_sections_show_only_their_cards_due_then_new(study_app, store, library):
-    sections = ("7.9", "7.10")
+    # cards answered on the card itself (7.10 has a code card: its answer side is the editor)
+    sections = ("7.6", "7.9")
     wanted = [c.id for c in library.cards.values() if c.section in sections]
     app = study_app(study=StudyFilter(sections=sections))
     async with app.run_test(size=(120, 30)) as pilot:

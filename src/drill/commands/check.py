@@ -158,12 +158,12 @@ def _content_ok(summaries, total_checks: int) -> str:
 
 
 def render_plain(summaries, numeric: NumericOutcome, sources) -> None:
-    from drill.content.summary import bank_label, errata_label
+    from drill.content.summary import bank_label, errata_label, kinds_label
 
     echo = click.echo
     total_checks = sum(s.checks for s in summaries)
     echo(_content_ok(summaries, total_checks))
-    headings = (_("section"), _("cards"), _("bank"), _("section-only"))
+    headings = (_("section"), _("cards"), _("kinds"), _("bank"), _("section-only"))
     for s in summaries:
         echo("")
         echo(_("pack {id}: {title} ({path})").format(id=s.pack.id, title=s.pack.title, path=s.pack.path))
@@ -173,11 +173,17 @@ def render_plain(summaries, numeric: NumericOutcome, sources) -> None:
                 cards=s.cards, quizzes=s.quizzes, checks=s.checks
             )
         )
-        echo(f"  {pad(headings[0], 7)}  {pad(headings[1], 5)}  {pad(headings[2], 18)}  {headings[3]}")
+        echo(
+            f"  {pad(headings[0], 7)}  {pad(headings[1], 5)}  {pad(headings[2], 34)}  {pad(headings[3], 18)}  "
+            f"{headings[4]}"
+        )
         for row in s.sections:
+            kinds = kinds_label(row.kinds, row.asked_here)
             echo(
-                f"  {row.section:<7}  {row.cards:>5}  {bank_label(row.bank):<18}  {', '.join(row.section_only)}".rstrip()
+                f"  {row.section:<7}  {row.cards:>5}  {kinds:<34}  {bank_label(row.bank):<18}  "
+                f"{', '.join(row.section_only)}".rstrip()
             )
+        echo("  " + _("cards by kind: {kinds}").format(kinds=kinds_label(s.kinds)))
         echo(
             "  "
             + _("bank numbers ({count}): {numbers}").format(
@@ -213,7 +219,7 @@ def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from drill.content.summary import bank_label, errata_label
+    from drill.content.summary import bank_label, errata_label, kinds_label
 
     console = Console(highlight=False)
     total_checks = sum(s.checks for s in summaries)
@@ -224,12 +230,14 @@ def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
         )
         table.add_column(_("Section"), no_wrap=True)
         table.add_column(_("Cards"), justify="right")
+        table.add_column(_("Kinds"))
         table.add_column(_("Bank"))
         table.add_column(_("Section-only"))
         for row in s.sections:
             table.add_row(
                 Text(row.section),
                 str(row.cards),
+                Text(kinds_label(row.kinds, row.asked_here)),
                 Text(bank_label(row.bank)),
                 Text(", ".join(row.section_only)),
             )
@@ -237,6 +245,7 @@ def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
         table.add_row(
             _("total"),
             str(s.cards),
+            Text(kinds_label(s.kinds)),
             Text(_("{count} bank").format(count=len(s.bank_numbers))),
             Text(_("{count} section-only").format(count=len(s.section_only))),
         )

@@ -21,10 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from drill import fields
+from drill.content.kinds import KINDS
 from drill.content.loader import PACK_FILES
-from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
+from drill.content.models import Check, Erratum, Library, Pack, Quiz
 
-FORMAT = 5  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes)
+FORMAT = (
+    6  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes); 6: card kinds
+)
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:
@@ -71,7 +74,7 @@ def read(key: str) -> Library | None:
         def records(cls: type, name: str) -> list:
             return [fields.read(cls, item, errors, trusted=False) for item in data[name]]
 
-        cards = records(Card, "cards")
+        cards = [fields.read(KINDS[item.pop("kind")], item, errors, trusted=False) for item in data["cards"]]
         return Library(
             packs=records(Pack, "packs"),
             cards={card.id: card for card in cards},
@@ -88,7 +91,7 @@ def write(key: str, library: Library) -> None:
         "format": FORMAT,
         "key": key,
         "packs": [fields.dump(p) for p in library.packs],
-        "cards": [fields.dump(c) for c in library.cards.values()],
+        "cards": [{"kind": c.kind, **fields.dump(c)} for c in library.cards.values()],
         "quizzes": [fields.dump(q) for q in library.quizzes],
         "checks": [fields.dump(c) for c in library.checks],
         "errata": [fields.dump(e) for e in library.errata],

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from drill.content.kinds import CalcCard, expand
 from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 from drill.errors import ContentError
 
@@ -103,6 +104,7 @@ class _Builder:
         for doc, path, card_id in refs:
             if card_id not in self.library.cards:
                 raise doc.error(path, f"card {card_id!r} does not exist")
+        self._resolve_calc_cards()
         _check_engine_refs(self.library, self.origin)
         return self.library
 
@@ -129,17 +131,17 @@ class _Builder:
         banks: dict[int, str] = {}
         card_ids = []
         for i, raw in enumerate(raw_cards):
-            card = self.schema.card_from(doc, i, raw, pack.id)
-            self._claim("card", card.id, doc, ("cards", i))
-            if card.bank is not None:
-                if card.bank in banks:
-                    raise doc.error(
-                        ("cards", i, "bank"),
-                        f"bank number {card.bank} is already used by card {banks[card.bank]!r}",
-                    )
-                banks[card.bank] = card.id
-            self.library.cards[card.id] = card
-            card_ids.append(card.id)
+            for card in expand(self.schema.card_from(doc, i, raw, pack.id)):
+                self._claim("card", card.id, doc, ("cards", i))
+                if card.bank is not None:
+                    if card.bank in banks:
+                        raise doc.error(
+                            ("cards", i, "bank"),
+                            f"bank number {card.bank} is already used by card {banks[card.bank]!r}",
+                        )
+                    banks[card.bank] = card.id
+                self.library.cards[card.id] = card
+                card_ids.append(card.id)
 
         quiz_ids = self._load_quizzes(pack_dir, pack.id, refs)
         check_ids = self._load_checks(pack_dir, pack.id, refs)
@@ -153,6 +155,29 @@ class _Builder:
                 erratum_ids=tuple(erratum_ids),
             )
         )
+
+    def _resolve_calc_cards(self) -> None:
+        """A hand-calculation card asks the element of its ``check``: the check's step, index and precision,
+        and the check's erratum when the chapter printed the element wrong."""
+        checks = {check.id: check for check in self.library.checks}
+        for card_id, card in self.library.cards.items():
+            if not isinstance(card, CalcCard):
+                continue
+            check = checks.get(card.check)
+            if check is None:
+                doc, path = self.origin[("card", card_id)]
+                raise doc.error(path + ("check",), f"check {card.check!r} does not exist (checks.yaml)")
+            errata = card.errata
+            if check.erratum:  # the chapter's printed value is wrong: the card says so, with the engine's
+                errata = (*errata, f"「{check.claimed:g}」：{check.erratum}")
+            self.library.cards[card_id] = replace(
+                card,
+                example=check.example,
+                step=check.step,
+                index=check.index,
+                decimals=check.decimals,
+                errata=errata,
+            )
 
     def _side_file(self, pack_dir: Path, name: str, key: str, pack_id: str):
         file = pack_dir / name

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from drill.content.rules import (
     ID,
@@ -35,7 +35,9 @@ _IDS = TextList(nonempty=False)
 
 @dataclass(frozen=True, kw_only=True)
 class Card:
-    """One question (questions.yaml, ``cards:``)."""
+    """One question (questions.yaml, ``cards:``); the other kinds are its subclasses (drill.content.kinds)."""
+
+    KIND: ClassVar[str] = "qa"  # the value of ``kind:`` in questions.yaml that makes this class
 
     id: str = declare(ID)
     pack: str = declare(PACK, given=True)
@@ -76,6 +78,15 @@ class Card:
     def front(self) -> str:
         """The question as an interviewer asks it: the bank's wording when the card has one."""
         return self.bank_question or self.question
+
+    def front_text(self) -> str:
+        """The front as plain text, for a view that does not render Markdown (the study screen's question)."""
+        return self.front
+
+    @property
+    def kind(self) -> str:
+        """``qa``, ``cloze``, ``formula``, ``calc`` or ``code`` (drill.content.kinds.KINDS)."""
+        return self.KIND
 
 
 @dataclass(frozen=True, kw_only=True)

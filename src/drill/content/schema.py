@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from drill import fields
+from drill.content.kinds import card_class
 from drill.content.models import Card, Check, Erratum, Pack, Quiz
 from drill.content.rules import Text, type_name
 from drill.content.yamlio import Document
@@ -90,7 +91,13 @@ def side_pack(doc: Document, key: str) -> str | None:
 
 
 def card_from(doc: Document, index: int, value: object, pack: str) -> Card:
-    return fields.read(Card, value, DocumentErrors(doc, ("cards", index), "card"), given={"pack": pack})
+    """A card record as its kind's class (one record; `kinds.expand` makes a table's or a pair's cards)."""
+    errors = DocumentErrors(doc, ("cards", index), "card")
+    try:
+        cls = card_class(value)
+    except fields.Invalid as err:
+        raise errors.invalid(err.at, err.problem, None, {}) from None
+    return fields.read(cls, value, errors, given={"pack": pack}, extra=("kind",))
 
 
 def quiz_from(doc: Document, index: int, value: object, pack: str) -> Quiz:

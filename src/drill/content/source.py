@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drill import fields
+from drill.content.kinds import card_class
 from drill.content.loader import ERRATA, QUESTIONS, QUIZZES
-from drill.content.models import Library, Pack
+from drill.content.models import Erratum, Library, Pack, Quiz
 from drill.errors import ContentError
 
 # file -> (list key, the Library mapping that holds its records by id)
@@ -25,6 +26,7 @@ _FILES = ((QUESTIONS, "cards"), (QUIZZES, "quizzes"), (ERRATA, "errata"))
 
 
 _NOUN = {"cards": "card", "quizzes": "quiz", "errata": "erratum"}
+_CLASSES = {"quizzes": Quiz, "errata": Erratum}
 
 
 @dataclass(frozen=True)
@@ -89,19 +91,15 @@ def check_sources(library: Library) -> SourceReport:
         if source is None:
             unsourced.append(pack.id)
             continue
-        records = {
-            "cards": library.cards,
-            "quizzes": {q.id: q for q in library.quizzes},
-            "errata": {e.id: e for e in library.errata},
-        }
         for name, key in _FILES:
             file = pack.path / name
             if not file.is_file():
                 continue
             doc = read_yaml(file)
             for i, raw in enumerate(doc.data.get(key) or []):
-                record = records[key][raw["id"]]
-                for spec in fields.specs(type(record)):
+                # the record's class (a card's kind); a record may make several cards (a table, a pair)
+                cls = card_class(raw) if key == "cards" else _CLASSES[key]
+                for spec in fields.specs(cls):
                     for path, text in verbatim_strings(spec.rule, raw.get(spec.key), (key, i, spec.key)):
                         checked += 1
                         if text.strip() in source:
@@ -111,7 +109,7 @@ def check_sources(library: Library) -> SourceReport:
                                 file=file,
                                 line=_line(doc, path, text, source),
                                 field=format_path(path),
-                                record=f"{_NOUN[key]} {record.id}",
+                                record=f"{_NOUN[key]} {raw['id']}",
                                 fragment=_first_missing_line(text, source),
                             )
                         )

@@ -18,7 +18,13 @@ class SectionRow:
     section: str
     cards: int
     bank: tuple[int, ...]  # bank numbers of the cards taught in this section
-    section_only: tuple[str, ...]  # ids of its cards that are not in the bank
+    section_only: tuple[str, ...]  # ids of its question/answer cards that are not in the bank
+    kinds: tuple[tuple[str, int], ...] = ()  # (card kind, how many), kinds in drill.content.kinds order
+    asked_here: int = 0  # cards taught elsewhere and asked here too (the 7.24 bank asks every bank card)
+
+    @property
+    def covered(self) -> bool:
+        return bool(self.cards or self.asked_here)
 
 
 @dataclass(frozen=True)
@@ -28,10 +34,28 @@ class PackSummary:
     sections: tuple[SectionRow, ...]
     bank_numbers: tuple[int, ...]
     bank_gaps: tuple[int, ...]  # numbers missing between 1 and the highest one present
-    section_only: tuple[tuple[str, str], ...]  # (card id, section)
+    section_only: tuple[tuple[str, str], ...]  # (card id, section) of the question/answer cards
     quizzes: int
     checks: int
     errata: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (erratum id, the cards that show it)
+    kinds: tuple[tuple[str, int], ...] = ()  # (card kind, how many) in the pack
+
+
+def kinds_of(cards: list) -> tuple[tuple[str, int], ...]:
+    from drill.content.kinds import KINDS
+
+    counts = Counter(card.kind for card in cards)
+    return tuple((kind, counts[kind]) for kind in KINDS if counts[kind])
+
+
+def kinds_label(kinds: tuple[tuple[str, int], ...], asked_here: int = 0) -> str:
+    """``qa 2 · cloze 5`` (card kinds are ids, the same in every language), and the cards asked here."""
+    from drill.i18n import _
+
+    label = " · ".join(f"{kind} {n}" for kind, n in kinds)
+    if asked_here:
+        label = (label + " · " if label else "") + _("+{count} asked here").format(count=asked_here)
+    return label
 
 
 def summarize(library: Library) -> list[PackSummary]:
@@ -39,14 +63,17 @@ def summarize(library: Library) -> list[PackSummary]:
     for pack in library.packs:
         cards = [library.cards[card_id] for card_id in pack.card_ids]
         per_section = Counter(card.section for card in cards)
+        asked = Counter(s for card in cards for s in set(card.asked_in) if s != card.section)
         rows = tuple(
             SectionRow(
                 section,
                 per_section[section],
                 tuple(sorted(c.bank for c in cards if c.section == section and c.bank is not None)),
-                tuple(c.id for c in cards if c.section == section and c.bank is None),
+                tuple(c.id for c in cards if c.section == section and c.bank is None and c.kind == "qa"),
+                kinds_of([c for c in cards if c.section == section]),
+                asked[section],
             )
-            for section in sorted(per_section, key=section_key)
+            for section in sorted(set(per_section) | set(asked), key=section_key)
         )
         bank = tuple(sorted(card.bank for card in cards if card.bank is not None))
         gaps = tuple(n for n in range(1, (bank[-1] if bank else 0) + 1) if n not in set(bank))
@@ -57,7 +84,8 @@ def summarize(library: Library) -> list[PackSummary]:
                 sections=rows,
                 bank_numbers=bank,
                 bank_gaps=gaps,
-                section_only=tuple((c.id, c.section) for c in cards if c.bank is None),
+                section_only=tuple((c.id, c.section) for c in cards if c.bank is None and c.kind == "qa"),
+                kinds=kinds_of(cards),
                 quizzes=len(pack.quiz_ids),
                 checks=len(pack.check_ids),
                 errata=tuple((e.id, e.cards) for e in library.errata if e.pack == pack.id),

@@ -70,6 +70,20 @@ def dot_product(angle_q: float, angle_k: float, length_q: float = 2.0, length_k:
     return {"q": q, "k": k, "angle": np.asarray(between), "dot": np.asarray(q @ k)}
 
 
+def dot_product_curve(
+    angle_q: float, length_q: float = 2.0, length_k: float = 2.0, step: float = 5.0
+) -> dict[str, np.ndarray]:
+    """7.7's curve: k turned all the way round q (the angle between them θ = −180°…180° in ``step``s), and for
+    each θ the dot product q·k of the two vectors (computed from their coordinates, = |q||k| cos θ) and the
+    cosine q·k / (|q||k|)."""
+    between = np.arange(-180.0, 180.0 + step / 2, step)
+    k_angles = np.radians(angle_q + between)
+    q = length_q * np.array([math.cos(math.radians(angle_q)), math.sin(math.radians(angle_q))])
+    ks = length_k * np.stack([np.cos(k_angles), np.sin(k_angles)], axis=1)
+    dots = ks @ q
+    return {"angle": between, "dot": dots, "cos": dots / (length_q * length_k)}
+
+
 # 7.14's four head patterns, as the score each query i gives key j before scaling (1 = attend, 0 = not).
 HEAD_PATTERNS = ("local", "previous", "self", "start")
 
@@ -118,10 +132,13 @@ def cross_alignment(table):
 LAYERNORM_STAGES = ("mean", "std", "normalised", "output")
 
 
-def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
+def layernorm_steps(x, gamma=1.0, beta=0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
     """7.20 step by step on one token's vector: μ, σ² and σ (biased, over the vector), (x − μ)/√(σ² + ε),
-    then γ·x̂ + β; the output equals ops.layer_norm's."""
+    then γ ⊙ x̂ + β with γ and β one per dimension (a scalar is used for every dimension); the output equals
+    ops.layer_norm's."""
     v = np.asarray(x, dtype=np.float64)
+    gamma = np.broadcast_to(np.asarray(gamma, dtype=np.float64), v.shape)
+    beta = np.broadcast_to(np.asarray(beta, dtype=np.float64), v.shape)
     mu = v.mean()
     var = ((v - mu) ** 2).mean()
     normalised = (v - mu) / math.sqrt(var + eps)
@@ -131,6 +148,8 @@ def layernorm_steps(x, gamma: float = 1.0, beta: float = 0.0, eps: float = 1e-5)
         "var": np.asarray(var),
         "std": np.asarray(math.sqrt(var)),
         "normalised": normalised,
+        "gamma": gamma,
+        "beta": beta,
         "output": ops.layer_norm(v, gamma, beta, eps),
     }
 
@@ -188,3 +207,156 @@ def generation_passes(
         "positions": np.asarray(positions, dtype=np.float64),
         "kv_rows": np.asarray(sum(positions)),
     }
+
+
+# 7.2: one encoder layer and one decoder layer of the original (post-norm) Transformer on a small example.
+BLOCK_S, BLOCK_D_MODEL, BLOCK_D_FF = 3, 4, 8
+BLOCK_HEADS = (1, 2, 4)
+
+
+def block_inputs(seed: int = 0) -> dict[str, np.ndarray]:
+    """The 7.2 demo's inputs: encoder X and decoder Y [S, d_model], and every weight of the two layers,
+    drawn from ``seed`` (normal, σ = 0.5, one decimal, so they read easily). LayerNorm's γ = 1, β = 0 and
+    the biases 0: the values at initialisation. A trained model learns other weights; the flow is the same."""
+    rng = np.random.default_rng(seed)
+
+    def draw(*shape: int) -> np.ndarray:
+        return np.round(rng.normal(0.0, 0.5, shape), 1)
+
+    d, f, s = BLOCK_D_MODEL, BLOCK_D_FF, BLOCK_S
+    out = {"X": np.round(rng.normal(0.0, 1.0, (s, d)), 1), "Y": np.round(rng.normal(0.0, 1.0, (s, d)), 1)}
+    for part in ("enc_self", "dec_self", "dec_cross"):
+        for w in ("W_Q", "W_K", "W_V", "W_O"):
+            out[f"{part}.{w}"] = draw(d, d)
+    for part in ("enc_ffn", "dec_ffn"):
+        out[f"{part}.W_1"], out[f"{part}.W_2"] = draw(d, f), draw(f, d)
+    return out
+
+
+def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> np.ndarray:
+    """The sub-layers of one layer, each wrapped in residual + LayerNorm (post-norm, as the chapter draws
+    it): attention (self, causal in the decoder), cross-attention over ``memory`` (decoder only), FFN."""
+    from drill.engine.attention import attention_trace, cross_attention_trace
+    from drill.engine.trace import Step
+
+    def add(name, title, formula, ins, output, shape="[S, d_model]", explanation=""):
+        steps.append(
+            Step(
+                name=name,
+                title=title,
+                formula=formula,
+                explanation=explanation,
+                inputs=ins,
+                output=output,
+                shape=shape,
+            )
+        )
+        return output
+
+    def add_norm(n: int, before: str, sub: str) -> np.ndarray:
+        added = add(
+            f"{prefix}_add_{n}",
+            "Residual add",
+            "x + \\mathrm{Sublayer}(x)",
+            (before, sub),
+            steps_out(before) + steps_out(sub),
+        )
+        return add(
+            f"{prefix}_norm_{n}",
+            "LayerNorm",
+            "\\mathrm{LayerNorm}(x + \\mathrm{Sublayer}(x))",
+            (f"{prefix}_add_{n}",),
+            ops.layer_norm(added),
+        )
+
+    def steps_out(name: str) -> np.ndarray:
+        return next(step.output for step in steps if step.name == name)
+
+    causal = prefix == "dec"
+    w = [inputs[f"{prefix}_self.{m}"] for m in ("W_Q", "W_K", "W_V", "W_O")]
+    attn = attention_trace(x, *w, heads=heads, causal=causal)
+    kind = "Masked self-attention" if causal else "Multi-head self-attention"
+    add(
+        f"{prefix}_weights",
+        f"{kind}: weights",
+        "\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})",
+        (f"{prefix}_input",),
+        attn["softmax"].output.reshape(heads, len(x), len(x)),
+        "[h, S, S]",
+    )
+    add(
+        f"{prefix}_self_attn",
+        kind,
+        "\\mathrm{MultiHead}(x, x, x)",
+        (f"{prefix}_input",),
+        attn.steps[-1].output,
+    )
+    last = add_norm(1, f"{prefix}_input", f"{prefix}_self_attn")
+    n = 2
+    if memory is not None:
+        w = [inputs[f"dec_cross.{m}"] for m in ("W_Q", "W_K", "W_V", "W_O")]
+        cross = cross_attention_trace(last, memory, *w, heads=heads)
+        add(
+            "dec_cross_weights",
+            "Cross-attention: weights",
+            "\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})",
+            ("dec_norm_1", "enc_norm_2"),
+            cross["softmax"].output.reshape(heads, len(last), len(memory)),
+            "[h, S_dec, S_enc]",
+        )
+        add(
+            "dec_cross_attn",
+            "Cross-attention",
+            "\\mathrm{MultiHead}(x, m, m)",
+            ("dec_norm_1", "enc_norm_2"),
+            cross.steps[-1].output,
+        )
+        last = add_norm(2, "dec_norm_1", "dec_cross_attn")
+        n = 3
+    hidden = add(
+        f"{prefix}_ffn_hidden",
+        "FFN hidden",
+        "\\mathrm{ReLU}(x W_1)",
+        (f"{prefix}_norm_{n - 1}",),
+        ops.relu(last @ inputs[f"{prefix}_ffn.W_1"]),
+        "[S, d_ff]",
+    )
+    add(
+        f"{prefix}_ffn",
+        "FFN",
+        "\\mathrm{ReLU}(x W_1) W_2",
+        (f"{prefix}_ffn_hidden",),
+        hidden @ inputs[f"{prefix}_ffn.W_2"],
+    )
+    return add_norm(n, f"{prefix}_norm_{n - 1}", f"{prefix}_ffn")
+
+
+def transformer_block(seed: int = 0, heads: int = 1, x11: float | None = None):
+    """7.2: one encoder layer (self-attention → add & norm → FFN → add & norm) and one decoder layer (masked
+    self-attention → add & norm → cross-attention over the encoder's output → add & norm → FFN → add & norm)
+    on `block_inputs(seed)`, every intermediate a named step of the returned trace; ``x11`` replaces X's
+    element (1, 1). Every module's input and output is [S, d_model] (B = 1), as the chapter says."""
+    from drill.engine.trace import Step, Trace
+
+    if heads not in BLOCK_HEADS:
+        raise ValueError(f"heads must be one of {BLOCK_HEADS} (d_model = {BLOCK_D_MODEL}), got {heads}")
+    inputs = block_inputs(seed)
+    if x11 is not None:
+        inputs["X"] = inputs["X"].copy()
+        inputs["X"][0, 0] = x11
+    steps: list = []
+    for prefix, given, title in (("enc", "X", "Encoder input"), ("dec", "Y", "Decoder input")):
+        steps.append(
+            Step(
+                name=f"{prefix}_input",
+                title=title,
+                formula="\\mathrm{Embedding}\\cdot\\sqrt{d_{model}} + PE",
+                explanation="",
+                inputs=(given,),
+                output=inputs[given],
+                shape="[S, d_model]",
+            )
+        )
+        memory = None if prefix == "enc" else next(s.output for s in steps if s.name == "enc_norm_2")
+        _sublayers(inputs, steps, prefix, inputs[given], heads, memory)
+    return Trace(f"7.2 Transformer block (h = {heads})", tuple(steps), inputs)

@@ -13,6 +13,7 @@ import numpy as np
 from drill.engine import parallel
 from drill.engine.parse import shape_str
 from drill.errors import InputError
+from drill.i18n import _
 
 
 def matrix(value, name: str) -> np.ndarray:
@@ -20,14 +21,16 @@ def matrix(value, name: str) -> np.ndarray:
     try:
         arr = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):
-        raise InputError(f"{name}: not a numeric matrix") from None
+        raise InputError(_("{name}: not a numeric matrix").format(name=name)) from None
     if arr.size == 0:
-        raise InputError(f"{name} is empty ({shape_str(arr)})")
+        raise InputError(_("{name} is empty ({shape})").format(name=name, shape=shape_str(arr)))
     if not np.isfinite(arr).all():
         bad = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
         where = ", ".join(str(i + 1) for i in bad)  # named from 1, as the chapter counts rows and columns
         raise InputError(
-            f"{name} {shape_str(arr)} holds {arr[bad]} at element ({where}), counted from 1; values must be finite"
+            _(
+                "{name} {shape} holds {value} at element ({where}), counted from 1; values must be finite"
+            ).format(name=name, shape=shape_str(arr), value=arr[bad], where=where)
         )
     return arr
 
@@ -46,55 +49,91 @@ class Dims:
 def check_dims(x, x_kv, wq, wk, wv, wo, heads, kv_heads, x_name, kv_name) -> Dims:
     """The heads and per-head widths the matrices imply, or an InputError naming the shapes that disagree."""
     if x.ndim not in (2, 3):
-        raise InputError(f"{x_name} must be [S, d_model] or [B, S, d_model], got {shape_str(x)}")
+        raise InputError(
+            _("{name} must be [S, d_model] or [B, S, d_model], got {shape}").format(
+                name=x_name, shape=shape_str(x)
+            )
+        )
     if x_kv.ndim != x.ndim or (x.ndim == 3 and x_kv.shape[0] != x.shape[0]):
         raise InputError(
-            f"{kv_name} {shape_str(x_kv)} and {x_name} {shape_str(x)} need the same batch layout"
+            _("{kv_name} {kv_shape} and {x_name} {x_shape} need the same batch layout").format(
+                kv_name=kv_name, kv_shape=shape_str(x_kv), x_name=x_name, x_shape=shape_str(x)
+            )
         )
     for w, name in ((wq, "W_Q"), (wk, "W_K"), (wv, "W_V")):
         if w.ndim != 2:
-            raise InputError(f"{name} must be a matrix [d_model, d], got {shape_str(w)}")
+            raise InputError(
+                _("{name} must be a matrix [d_model, d], got {shape}").format(name=name, shape=shape_str(w))
+            )
     d_model = x.shape[-1]
     if wq.shape[0] != d_model:
         raise InputError(
-            f"{x_name} is {shape_str(x)} (d_model = {d_model}) but W_Q is {shape_str(wq)}: "
-            f"W_Q's height must equal {x_name}'s width ({d_model})"
+            _(
+                "{x_name} is {x_shape} (d_model = {d_model}) but W_Q is {wq_shape}: "
+                "W_Q's height must equal {x_name}'s width ({d_model})"
+            ).format(x_name=x_name, x_shape=shape_str(x), d_model=d_model, wq_shape=shape_str(wq))
         )
     for w, name in ((wk, "W_K"), (wv, "W_V")):
         if w.shape[0] != x_kv.shape[-1]:
             raise InputError(
-                f"{kv_name} is {shape_str(x_kv)} (width {x_kv.shape[-1]}) but {name} is {shape_str(w)}: "
-                f"{name}'s height must equal {kv_name}'s width ({x_kv.shape[-1]})"
+                _(
+                    "{kv_name} is {kv_shape} (width {width}) but {name} is {shape}: "
+                    "{name}'s height must equal {kv_name}'s width ({width})"
+                ).format(
+                    kv_name=kv_name,
+                    kv_shape=shape_str(x_kv),
+                    width=x_kv.shape[-1],
+                    name=name,
+                    shape=shape_str(w),
+                )
             )
     if not isinstance(heads, int) or heads < 1:
-        raise InputError(f"heads must be a positive whole number, got {heads!r}")
+        raise InputError(_("heads must be a positive whole number, got {value!r}").format(value=heads))
     kv_heads = heads if kv_heads is None else kv_heads
     if not isinstance(kv_heads, int) or kv_heads < 1:
-        raise InputError(f"kv heads must be a positive whole number, got {kv_heads!r}")
+        raise InputError(_("kv heads must be a positive whole number, got {value!r}").format(value=kv_heads))
     if heads % kv_heads:
         raise InputError(
-            f"kv heads G = {kv_heads} must divide the query heads h = {heads} (each KV head serves h/G)"
+            _("kv heads G = {g} must divide the query heads h = {h} (each KV head serves h/G)").format(
+                g=kv_heads, h=heads
+            )
         )
     if wq.shape[1] % heads:
         raise InputError(
-            f"W_Q is {shape_str(wq)}: its width {wq.shape[1]} (= h · d_k) is not divisible by heads h = {heads}"
+            _("W_Q is {shape}: its width {width} (= h · d_k) is not divisible by heads h = {h}").format(
+                shape=shape_str(wq), width=wq.shape[1], h=heads
+            )
         )
     d_k = wq.shape[1] // heads
     if wk.shape[1] != kv_heads * d_k:
         raise InputError(
-            f"W_K is {shape_str(wk)} but W_Q is {shape_str(wq)}: with h = {heads} query heads of d_k = {d_k} "
-            f"and G = {kv_heads} KV heads, W_K must be [{wk.shape[0]}, {kv_heads * d_k}]"
+            _(
+                "W_K is {wk_shape} but W_Q is {wq_shape}: with h = {h} query heads of d_k = {d_k} "
+                "and G = {g} KV heads, W_K must be [{rows}, {cols}]"
+            ).format(
+                wk_shape=shape_str(wk),
+                wq_shape=shape_str(wq),
+                h=heads,
+                d_k=d_k,
+                g=kv_heads,
+                rows=wk.shape[0],
+                cols=kv_heads * d_k,
+            )
         )
     if wv.shape[1] % kv_heads:
         raise InputError(
-            f"W_V is {shape_str(wv)}: its width {wv.shape[1]} (= G · d_v) is not divisible by G = {kv_heads} KV heads"
+            _("W_V is {shape}: its width {width} (= G · d_v) is not divisible by G = {g} KV heads").format(
+                shape=shape_str(wv), width=wv.shape[1], g=kv_heads
+            )
         )
     d_v = wv.shape[1] // kv_heads
     if wo is not None:
         if wo.ndim != 2 or wo.shape[0] != heads * d_v:
             raise InputError(
-                f"W_O is {shape_str(wo)} but the concatenated heads are h · d_v = {heads} · {d_v} = {heads * d_v} "
-                f"wide: W_O must be [{heads * d_v}, d_out]"
+                _(
+                    "W_O is {shape} but the concatenated heads are h · d_v = {h} · {d_v} = {width} wide: "
+                    "W_O must be [{width}, d_out]"
+                ).format(shape=shape_str(wo), h=heads, d_v=d_v, width=heads * d_v)
             )
     return Dims(batched=x.ndim == 3, heads=heads, kv_heads=kv_heads, d_k=d_k, d_v=d_v)
 
@@ -103,26 +142,34 @@ def pad_mask(pad, batch: int, s_k: int, batched: bool) -> np.ndarray:
     """The key mask as bool [B, S_k] (True = real token) from a 0/1 [S_k] or [B, S_k] array."""
     arr = np.asarray(pad)
     if arr.size == 0:
-        raise InputError("pad mask is empty")
+        raise InputError(_("pad mask is empty"))
     try:
         keep = arr.astype(np.float64)
     except (TypeError, ValueError):
-        raise InputError("pad mask must hold 1 (keep) and 0 (padding)") from None
+        raise InputError(_("pad mask must hold 1 (keep) and 0 (padding)")) from None
     if not np.isin(keep, (0.0, 1.0)).all():
-        raise InputError(f"pad mask {shape_str(arr)} must hold only 1 (keep) and 0 (padding)")
+        raise InputError(
+            _("pad mask {shape} must hold only 1 (keep) and 0 (padding)").format(shape=shape_str(arr))
+        )
     keep = keep.astype(bool)
     if keep.ndim == 1:
         keep = keep[None, :]
     if keep.ndim != 2 or keep.shape[1] != s_k:
         raise InputError(
-            f"pad mask is {shape_str(arr)} but the sequence has {s_k} key tokens: it must be [S] or [B, S] with S = {s_k}"
+            _(
+                "pad mask is {shape} but the sequence has {s} key tokens: it must be [S] or [B, S] with S = {s}"
+            ).format(shape=shape_str(arr), s=s_k)
         )
     if not batched and keep.shape[0] != 1:
         raise InputError(
-            f"pad mask is {shape_str(arr)} but X has no batch axis: give one row of {s_k} values"
+            _("pad mask is {shape} but X has no batch axis: give one row of {s} values").format(
+                shape=shape_str(arr), s=s_k
+            )
         )
     if keep.shape[0] not in (1, batch):
-        raise InputError(f"pad mask is {shape_str(arr)} but the batch has B = {batch} sequences")
+        raise InputError(
+            _("pad mask is {shape} but the batch has B = {b} sequences").format(shape=shape_str(arr), b=batch)
+        )
     return np.broadcast_to(keep, (batch, s_k))
 
 

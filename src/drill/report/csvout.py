@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-
-import numpy as np
 
 from drill.report import sanitise
 from drill.report.card_columns import CardColumns
@@ -51,12 +48,9 @@ BOM = "\ufeff"
 
 
 def _numbers(values: list[float | None]) -> list[str]:
-    """Each value rounded to 6 decimals as Python writes it (``repr``), empty for None: numpy rounds the
-    column at once, json's C encoder writes it (NaN, which None became, as an empty cell)."""
-    if not values:
-        return []
-    rounded = np.round(np.array(values, dtype=np.float64), 6).tolist()
-    return json.dumps(rounded).replace("NaN", "")[1:-1].split(", ")
+    """Each value rounded to 6 decimals as Python writes it (``repr(round(v, 6))``), empty for None. Python's
+    ``round`` is correctly rounded; numpy's is not (it scales by 10**6 first: 274877.9720335 -> ...034)."""
+    return ["" if v is None else repr(round(v, 6)) for v in values]
 
 
 def _cells(values: list[str]) -> list[str]:

@@ -15,8 +15,16 @@ from datetime import datetime
 from typing import Any
 
 from drill.i18n import _
+from drill.report.sanitise import text as visible
 
 TOP = 5
+
+
+def _text(text: str) -> str:
+    """A stored or chapter string for a report: formulas drawn, then the one output sanitiser (stand-ins)."""
+    from drill.report import charts
+
+    return visible(charts.display_text(text))
 
 
 @dataclass(frozen=True)
@@ -189,11 +197,11 @@ def terminal(scores: InterviewScores) -> list:
         slow.add_column(name, justify=justify, no_wrap=name != _("question"))
     for q in scores.slowest:
         slow.add_row(
-            Text(q.card),
-            Text(q.section),
+            Text(visible(q.card)),
+            Text(visible(q.section)),
             charts.duration(q.mean_seconds),
             f"{q.timed_out}/{q.answers}",
-            Text(charts.one_line(charts.display_text(q.question), 50)),
+            Text(charts.one_line(_text(q.question), 50)),
         )
     parts.append(slow)
     if scores.most_missed:
@@ -201,14 +209,15 @@ def terminal(scores: InterviewScores) -> list:
         missed.add_column(_("point"))
         missed.add_column(_("times"), justify="right")
         for m in scores.most_missed:
-            missed.add_row(Text(charts.one_line(charts.display_text(m.point), 70)), str(m.count))
+            missed.add_row(Text(charts.one_line(_text(m.point), 70)), str(m.count))
         parts.append(missed)
     return parts
 
 
 def markdown(scores: InterviewScores) -> str:
     from drill.report import charts
-    from drill.report.markdown import _table, escape
+    from drill.report.mdtext import escape
+    from drill.report.mdtext import table as _table
 
     rows = [
         [
@@ -238,11 +247,11 @@ def markdown(scores: InterviewScores) -> str:
             [_("card"), _("section"), _("mean time"), _("timed out"), _("question")],
             [
                 [
-                    escape(q.card),
-                    escape(q.section),
+                    escape(visible(q.card)),
+                    escape(visible(q.section)),
                     charts.duration(q.mean_seconds),
                     f"{q.timed_out}/{q.answers}",
-                    escape(charts.display_text(q.question)),
+                    escape(_text(q.question)),
                 ]
                 for q in scores.slowest
             ],
@@ -254,7 +263,7 @@ def markdown(scores: InterviewScores) -> str:
             "### " + _("points missed most often"),
             _table(
                 [_("point"), _("times")],
-                [[escape(charts.display_text(m.point)), str(m.count)] for m in scores.most_missed],
+                [[escape(_text(m.point)), str(m.count)] for m in scores.most_missed],
                 "lr",
             ),
         ]

@@ -87,3 +87,8 @@ class Task:
         """The engine's outputs for ``case``, always a tuple (one entry per `Output`)."""
         result = self.oracle(*case.args, **case.kwargs)
         return result if isinstance(result, tuple) else (result,)
+
+
+def normal(rng, *shape, scale=1.0):
+    """Random float64 inputs of ``shape`` for the hidden tests (``rng``: a numpy Generator)."""
+    return rng.normal(0, scale, shape)

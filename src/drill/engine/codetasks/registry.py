@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from drill.engine.codetasks import basic, layers
+from drill.engine.codetasks import basic, blocks, heads
 from drill.engine.codetasks.model import Task
 from drill.errors import InputError
 
-TASKS: dict[str, Task] = {t.name: t for t in sorted(basic.TASKS + layers.TASKS, key=lambda t: t.number)}
+TASKS: dict[str, Task] = {
+    t.name: t for t in sorted(basic.TASKS + heads.TASKS + blocks.TASKS, key=lambda t: t.number)
+}
 
 
 def get_task(name: str) -> Task:

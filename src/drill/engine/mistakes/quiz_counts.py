@@ -318,3 +318,15 @@ def _ln_rms(x, gamma, beta, eps=1e-5):
 )
 def _noam_peak(step, d_model, warmup):
     return d_model**-0.5 * warmup**-0.5
+
+
+@mistake(
+    "rope_value",
+    "angle-without-position",
+    "7.3",
+    "rotate",
+    "旋转角是 $m\\theta_i$：位置 $m$ 乘上频率 $\\theta_i = 10000^{-2i/d}$；只转 $\\theta_i$ 等于把每个 token 都当作位置 1。",
+    verbatim=False,
+)
+def _rope_no_position(x, positions):
+    return ops.rope(np.asarray(x, dtype=np.float64), np.ones(len(positions)))

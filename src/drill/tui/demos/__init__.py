@@ -1,10 +1,12 @@
 """The chapter's demos for `drill demo`: ``DEMO_CLASSES`` maps a demo's name (data/demos.yaml) to its class.
 
-Demos not listed here are shown in the list as not built yet (see docs/demos.md)."""
+All 15 of the chapter's demos are here; a name in a pack's demos.yaml without a class is listed as not built
+yet (see docs/demos.md)."""
 
 from __future__ import annotations
 
 from drill.tui.demos.base import Control, Demo
+from drill.tui.demos.block import TransformerBlock
 from drill.tui.demos.cross import CrossAttention
 from drill.tui.demos.decoding import TrainVsInference
 from drill.tui.demos.ffn import Ffn
@@ -19,6 +21,7 @@ from drill.tui.demos.vectors import DotProduct, WeightedSum
 DEMO_CLASSES: dict[str, type[Demo]] = {
     cls.name: cls
     for cls in (
+        TransformerBlock,
         QkvMatrix,
         AttnHandcalc,
         CausalMask,

@@ -32,6 +32,7 @@ class Control:
     value: float = 0.0
     choices: tuple[str, ...] | None = None
     decimals: int = 0
+    n: int | None = None  # fills ``{n}`` in the label once it is translated ("logit {n}" -> "logit 2")
 
     def move(self, steps: int) -> bool:
         """Move by ``steps`` steps, kept in range; True if the value changed."""
@@ -43,6 +44,11 @@ class Control:
     @property
     def index(self) -> int:
         return int(self.value)
+
+    def name(self) -> str:
+        """The label in the user's language."""
+        label = _(self.label)
+        return label.format(n=self.n) if self.n is not None else label
 
     def shown(self) -> str:
         if self.choices:
@@ -57,7 +63,7 @@ class Control:
     def text(self, focused: bool) -> Text:
         out = Text()
         out.append("▶ " if focused else "  ", style="bold")
-        out.append(_(self.label) + " ", style="bold" if focused else "")
+        out.append(self.name() + " ", style="bold" if focused else "")
         out.append(self.shown(), style="reverse" if focused else "bold")
         out.append(f" [{self.range_text()}]", style="dim")
         return out
@@ -84,6 +90,10 @@ class Demo:
         """Move ``control`` by ``steps`` steps; True if its value changed."""
         return control.move(steps)
 
+    def opens(self) -> str | None:
+        """The demo enter opens instead of stepping (a diagram's selected module), or None."""
+        return None
+
     def enter(self) -> bool:
         if self.enter_control is None:
             return False
@@ -95,7 +105,9 @@ class Demo:
     def numbers(self) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
-    def view(self) -> RenderableType:
+    def view(self) -> RenderableType | list:
+        """The view: a renderable, a Group or list of parts; a matrix part is a HeatmapSpec
+        (``widgets.heatmap.heatmap(values, ...)``), which the screen updates cell by cell."""
         raise NotImplementedError
 
     # A demo with a plot defines ``plot(self, plot: textual_plot.PlotWidget) -> None``.

@@ -12,7 +12,7 @@ from rich.text import Text
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.sliders import row_table
-from drill.tui.widgets.heatmap import heatmap_table
+from drill.tui.widgets.heatmap import heatmap
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,7 +52,7 @@ class CrossAttention(Demo):
                 style="italic",
             ),
             Text(""),
-            heatmap_table(
+            heatmap(
                 n["all"],
                 row_labels=DECODER,
                 col_labels=ENCODER,

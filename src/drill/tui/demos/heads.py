@@ -10,7 +10,7 @@ from rich.text import Text
 
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
-from drill.tui.widgets.heatmap import heatmap_table
+from drill.tui.widgets.heatmap import heatmap
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,7 +49,7 @@ class Mha(Demo):
                 style="italic",
             ),
             Text(""),
-            heatmap_table(weights, title=title),
+            heatmap(weights, title=title),
             Text(""),
             Text(_("rows: queries, columns: keys (tokens 1…{s})").format(s=len(weights)), style="dim"),
         ]

@@ -9,7 +9,7 @@ from rich.text import Text
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
 from drill.tui.text import visible
-from drill.tui.widgets.heatmap import heatmap_table
+from drill.tui.widgets.heatmap import heatmap
 
 ILLUSTRATIVE = "示意"  # the chapter's own label for illustrative figures
 
@@ -48,7 +48,7 @@ class Attention(Demo):
             Text(""),
             sentence,
             Text(""),
-            heatmap_table(
+            heatmap(
                 [weights],
                 row_labels=[tokens[i]],
                 col_labels=list(tokens),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -12,7 +13,7 @@ from textual_plot import HiResMode
 
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
-from drill.tui.widgets.heatmap import heatmap_table
+from drill.tui.widgets.heatmap import heatmap
 from drill.tui.widgets.matrix import format_number
 
 if TYPE_CHECKING:
@@ -21,21 +22,27 @@ if TYPE_CHECKING:
 HALFBLOCK = HiResMode.HALFBLOCK  # bars to half a cell, so a weight of 0 draws nothing
 
 
-def row_table(rows: list[tuple[str, Any]], decimals: int = 3) -> Table:
-    """Named vectors or scalars, one per line, numbers right-aligned in columns."""
-    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
-    table.add_column(justify="left", style="bold", no_wrap=True)
-    width = max(len(value) if getattr(value, "ndim", 0) else 1 for _name, value in rows)
-    for _column in range(width):
-        table.add_column(justify="right", no_wrap=True)
-    for name, value in rows:
-        cells = (
-            [format_number(v, decimals) for v in value]
-            if getattr(value, "ndim", 0)
-            else [format_number(value, decimals)]
-        )
-        table.add_row(Text(name), *(Text(c) for c in cells))
-    return table
+def row_table(rows: list[tuple[str, Any]], decimals: int = 3) -> Text:
+    """Named vectors or scalars, one per line: the names left-aligned, the numbers right-aligned in columns
+    two spaces apart. Plain text laid out here (not a Rich table), so an unchanged table compares equal and a
+    changed one costs a line of text to draw."""
+    cells = [
+        [format_number(v, decimals) for v in value]
+        if getattr(value, "ndim", 0)
+        else [format_number(value, decimals)]
+        for _name, value in rows
+    ]
+    name_width = max(cell_len(name) for name, _value in rows)
+    widths = [
+        max(len(row[c]) for row in cells if c < len(row)) for c in range(max(len(row) for row in cells))
+    ]
+    out = Text()
+    for i, ((name, _value), numbers) in enumerate(zip(rows, cells, strict=True)):
+        if i:
+            out.append("\n")
+        out.append(name + " " * (name_width - cell_len(name)), style="bold")
+        out.append("".join("  " + number.rjust(widths[c]) for c, number in enumerate(numbers)))
+    return out
 
 
 class Softmax(Demo):
@@ -43,7 +50,7 @@ class Softmax(Demo):
 
     def make_controls(self) -> list[Control]:
         return [
-            Control(f"z{i}", N_("logit {n}").replace("{n}", str(i + 1)), -20, 100, 0.5, value, decimals=1)
+            Control(f"z{i}", N_("logit {n}"), -20, 100, 0.5, value, decimals=1, n=i + 1)
             for i, value in enumerate((2.0, 1.0, 0.1))
         ]
 
@@ -108,13 +115,13 @@ class Scaling(Demo):
         n = self.numbers()
         d_k = int(self.control("d_k").value)
         labels = ["1", "2", "3"]
-        left = heatmap_table(
+        left = heatmap(
             n["unscaled_softmax"],
             col_labels=labels,
             row_labels=[_("unscaled")],
             title=_("softmax(s), s = [3, 2, 1]·√{d_k}").format(d_k=d_k),
         )
-        right = heatmap_table(
+        right = heatmap(
             n["scaled_softmax"], col_labels=labels, row_labels=[_("scaled")], title=_("softmax(s / √d_k)")
         )
         raw = row_table([(_("raw scores s"), n["raw"]), (_("s / √d_k"), n["scaled"])])
@@ -122,7 +129,14 @@ class Scaling(Demo):
         return Group(raw, Text(""), left, Text(""), right, Text(""), table)
 
     def table(self) -> RenderableType:
-        """The chapter's 7.9 table, recomputed by the engine (the named example `scaling`)."""
+        """The chapter's 7.9 table, recomputed by the engine (the named example `scaling`); it does not depend
+        on the slider, so it is built once and the screen, given the same object, leaves it alone."""
+        cached = getattr(self, "_table", None)
+        if cached is None:
+            cached = self._table = self._build_table()
+        return cached
+
+    def _build_table(self) -> RenderableType:
         from drill.engine.examples import build_example
 
         rows = build_example("scaling")["table"].output

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
-from drill.tui.widgets.heatmap import heatmap_table
+from drill.tui.widgets.heatmap import heatmap
 from drill.tui.widgets.matrix import format_number
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def matrix_block(trace: Trace, step_name: str, label: str, *, decimals: int = 3)
     head = Text()
     head.append(label, style="bold")
     head.append(f"  {step.shape} = {dims(step.output)}", style="dim")
-    return Group(head, heatmap_table(step.output, decimals=decimals), Text(""))
+    return Group(head, heatmap(step.output, decimals=decimals), Text(""))
 
 
 class TraceStepsDemo(Demo):

@@ -1,5 +1,6 @@
 """Demos in the plane: weighted-sum (7.11) and dot-product (7.7). Numbers from drill.engine.demos; vectors
-drawn by the plot widget (textual-plot) as segments from the origin."""
+drawn by the plot widget (textual-plot) as segments from the origin; the dot-product demo adds a second plot,
+q·k and cos θ as functions of the angle between q and k, with the current angle marked."""
 
 from __future__ import annotations
 
@@ -49,12 +50,13 @@ class WeightedSum(Demo):
         return [
             Control(
                 f"w{i}",
-                N_("weight V{n}").replace("{n}", str(i + 1)),
+                N_("weight V{n}"),
                 0,
                 1,
                 0.05,
                 round(float(w), 3),
                 decimals=3,
+                n=i + 1,
             )
             for i, w in enumerate(self.first_row)
         ]
@@ -118,7 +120,13 @@ class DotProduct(Demo):
             if dot < -2.0
             else (_("perpendicular: ≈ 0") if abs(dot) < 0.5 else _("in between"))
         )
-        rows = [("q", n["q"]), ("k", n["k"]), (_("angle between (°)"), n["angle"]), ("q · k", n["dot"])]
+        rows = [
+            ("q", n["q"]),
+            ("k", n["k"]),
+            (_("angle between (°)"), n["angle"]),
+            ("q · k", n["dot"]),
+            ("cos θ", n["dot"] / 4.0),
+        ]
         return Group(
             row_table(rows),
             Text(""),
@@ -133,4 +141,34 @@ class DotProduct(Demo):
         arrow(plot, n["k"], "blue", "k")
         plot.set_xlimits(-2.2, 2.2)
         plot.set_ylimits(-2.2, 2.2)
+        plot.show_legend()
+
+    def signed_angle(self) -> float:
+        """The angle from q to k in (−180°, 180°]: where this setting sits on the curve."""
+        between = (self.control("k").value - self.control("q").value) % 360.0
+        return between - 360.0 if between > 180.0 else between
+
+    def curve_numbers(self) -> dict[str, np.ndarray]:
+        from drill.engine.demos import dot_product_curve
+
+        return dot_product_curve(self.control("q").value)
+
+    def curve(self, plot) -> None:
+        """q·k and cos θ against the angle θ between q and k, the current θ marked on both."""
+        import numpy as np
+        from textual_plot import HiResMode
+
+        c = self.curve_numbers()
+        theta = self.signed_angle()
+        dot = float(self.numbers()["dot"])
+        plot.clear()
+        plot.plot(c["angle"], c["dot"], line_style="green", hires_mode=HiResMode.BRAILLE, label="q · k")
+        plot.plot(c["angle"], c["cos"], line_style="yellow", hires_mode=HiResMode.BRAILLE, label="cos θ")
+        plot.scatter(
+            np.array([theta, theta]), np.array([dot, dot / 4.0]), marker="●", marker_style="bold white"
+        )
+        plot.set_xlimits(-180, 180)
+        plot.set_ylimits(-4.2, 4.2)
+        plot.set_xticks([-180, -90, 0, 90, 180])
+        plot.set_xlabel(_("angle θ from q to k (°)"))
         plot.show_legend()

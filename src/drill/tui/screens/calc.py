@@ -1,6 +1,9 @@
 """`drill calc`: a full-screen step-through of one computation with editable inputs.
 
-Left: the steps (an OptionList); right: the current step's formula, shape, inputs and output as tables.
+Left: the steps (an OptionList); right: the current step's formula, shape, and its inputs and output as
+heatmaps with their numbers (widgets/heatmap.py: 1-based names, shaded by value, characters under NO_COLOR),
+side by side. A recomputation that keeps the step's shapes (c, p, r, an edit) updates the heatmaps in place:
+only the cells whose numbers changed are repainted.
 ←/→ step; c causal mask, p padding mask, h number of heads, e edit X and the weights, r random inputs —
 each recomputed through drill.engine.attention. The shell paints first; the trace (numpy) is built in a
 worker. A change the engine refuses shows an inline message naming the shapes; the screen never crashes.
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -25,12 +29,90 @@ from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
 from drill.tui.widgets.matrix_editor import MatrixEditor
+from drill.tui.widgets.parts import PartsView
 
 if TYPE_CHECKING:
     from drill.engine.trace import Trace
     from drill.tui.models.calc import CalcModel
 
 EDITOR_NAMES = ("X", "W_Q", "W_K", "W_V", "W_O", "pad")
+
+
+# --- the step's matrices as heatmaps -------------------------------------------------------------------
+
+
+def _same_given(trace: Trace, name: str, value, output) -> bool:
+    """A step that only restates a given matrix (X -> step "x") needn't show it twice."""
+    if name in trace or getattr(value, "shape", None) != getattr(output, "shape", None):
+        return False
+    return bool((value == output).all())
+
+
+def matrix_parts(label: str, value, shape: str | None) -> list:
+    """One matrix under its label as parts: a heatmap (1-based names, shaded, numbers shown); a 3-D or 4-D
+    value is one heatmap per leading index, named after its axes in ``shape`` ("[h, S, d_k]": head 1, ...);
+    a scalar is its number."""
+    import numpy as np
+
+    from drill.tui.widgets.heatmap import heatmap
+    from drill.tui.widgets.matrix import format_number
+    from drill.tui.widgets.step_detail import AXIS_NAMES
+
+    parts: list = [Text(label, style="bold", no_wrap=True)]
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return [*parts, Text(format_number(float(array)))]
+    if array.ndim <= 2:
+        return [*parts, heatmap(array)]
+    axes = [a.strip() for a in (shape or "").strip("[]").split(",")]
+    for index in np.ndindex(*array.shape[:-2]):
+        names = [
+            f"{_(AXIS_NAMES.get(axes[k], axes[k] or N_('slice'))) if k < len(axes) else _('slice')} {i + 1}"
+            for k, i in enumerate(index)
+        ]
+        parts += [Text(" · ".join(names), style="italic", no_wrap=True), heatmap(array[index])]
+    return parts
+
+
+def step_blocks(trace: Trace, index: int) -> list[list]:
+    """The step's inputs (those it does not merely restate) and its output, each as `matrix_parts`."""
+    from drill.tui.widgets.step_detail import dims, input_shape, input_value
+
+    step = trace.steps[index]
+    blocks = []
+    for name in step.inputs:
+        value = input_value(trace, name)
+        if value is None or value is step.output or _same_given(trace, name, value, step.output):
+            continue
+        label = _("in: {name} {shape}").format(name=name, shape=dims(value))
+        blocks.append(matrix_parts(label, value, input_shape(trace, name)))
+    label = _("out: {name} {shape}").format(name=step.name, shape=dims(step.output))
+    blocks.append(matrix_parts(label, step.output, step.shape))
+    return blocks
+
+
+def step_head(trace: Trace, index: int, formula: str) -> Group:
+    """Title, formula, shape and explanation of the step."""
+    from drill.tui.widgets.step_detail import dims
+
+    step = trace.steps[index]
+    head = Text()
+    head.append(f"{index + 1}/{len(trace.steps)}  ", style="dim")
+    head.append(_(step.title), style="bold")
+    head.append(f"   {step.name}", style="dim")
+    head.append("   " + _("← → step"), style="dim")
+    parts: list = [head]
+    if formula:
+        parts.append(Text(formula))
+    shape = Text()
+    shape.append(_("shape") + " ", style="dim")
+    shape.append(step.shape)
+    shape.append(" = ", style="dim")
+    shape.append(dims(step.output) or _("scalar"))
+    parts.append(shape)
+    if step.explanation:
+        parts.append(Text(_(step.explanation), style="italic"))
+    return Group(*parts)
 
 
 class CalcScreen(ModeScreen):
@@ -80,6 +162,8 @@ class CalcScreen(ModeScreen):
             yield OptionList(id="calc-steps")
             with VerticalScroll(id="calc-view"):
                 yield Static(Text(_("computing…"), style="italic"), id="calc-step")
+                yield Horizontal(id="calc-matrices")
+                yield Static(id="calc-note")
         yield MatrixEditor(EDITOR_NAMES, id="calc-editor")
         yield Footer()
 
@@ -145,12 +229,25 @@ class CalcScreen(ModeScreen):
         self.load_editor()
 
     def render_step(self) -> None:
-        from drill.tui.widgets.step_detail import step_renderable
-
         step = self.trace.steps[self.index]
-        body = step_renderable(self.trace, self.index, self._formulas.get(step.formula, step.formula))
-        self.query_one("#calc-step", Static).update(body)
+        formula = self._formulas.get(step.formula, step.formula)
+        self.query_one("#calc-step", Static).update(step_head(self.trace, self.index, formula))
+        blocks = step_blocks(self.trace, self.index)
+        row = self.query_one("#calc-matrices", Horizontal)
+        views = list(row.query_children(PartsView))
+        if len(views) == len(blocks):
+            for view, parts in zip(views, blocks, strict=True):
+                view.show(parts)
+        else:
+            row.remove_children()
+            row.mount_all(PartsView(parts, classes="calc-matrix") for parts in blocks)
+        note = Text(_("note: {note}").format(note=_(step.note)), style="bold") if step.note else Text("")
+        self.query_one("#calc-note", Static).update(note)
         self.query_one("#calc-view", VerticalScroll).scroll_home(animate=False)
+
+    def matrix_views(self) -> list[PartsView]:
+        """The step's matrices as shown: inputs, then the output (tests read them)."""
+        return list(self.query_one("#calc-matrices", Horizontal).query_children(PartsView))
 
     def refresh_header(self) -> None:
         """The switches first (they change with a key), then the title: all words, colour only accents."""

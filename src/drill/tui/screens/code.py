@@ -28,11 +28,18 @@ from textual.widgets import Footer, Markdown, Static, TextArea
 from drill.i18n import N_, _
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
+from drill.tui.screens.code_results import (
+    first_value_failure,
+    history_text,
+    plain_wording,
+    result_text,
+    torch_lines,
+)
 
 if TYPE_CHECKING:
     from drill.runner.verdict import Verdict
 
-CODE_PACK = "drill-code"  # the code tasks as cards, scheduled by FSRS like any card
+CODE_PACK = "drill-code"  # the code tasks as cards of their own pack, when the content has no code cards
 GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}
 
 
@@ -48,11 +55,32 @@ def propose_grade(verdict_passed: bool, failed_runs_before: int, seconds: float,
     return 3
 
 
+def sync_code_cards(store, options: AppOptions) -> None:
+    """Put the task cards in the store: the content's own code cards (the main deck, kind ``code``) when it has
+    them, so `drill code TASK` and `drill study` schedule one card; else a pack of their own."""
+    from drill.engine.codetasks import TASKS
+    from drill.tui.models.study import load_library
+
+    library = load_library(options)
+    if library is not None and any(card.kind == "code" for card in library.cards.values()):
+        store.sync_content(library)
+        return
+    store.sync_content([(CODE_PACK, f"code-{t.name}", t.section) for t in TASKS.values()])
+
+
+def code_card_screen(options: AppOptions, task: str, store) -> CodeScreen:
+    """The code screen for a code card in `drill study`: pushed, it dismisses with the confirmed grade (1-4),
+    or None when the learner goes back (escape outside the editor) without one."""
+    from dataclasses import replace
+
+    return CodeScreen(replace(options, store=store, extra={"task": task, "in_study": True}))
+
+
 class CodeScreen(ModeScreen):
     CSS_PATH = "../styles/code.tcss"
     AUTO_FOCUS = "#code-editor"
     HELP_TITLE = N_("drill code — keys")
-    PALETTE_GROUP = "Code"
+    PALETTE_GROUP = N_("Code")
 
     BINDINGS = [
         Binding("ctrl+r", "run", N_("Run tests"), priority=True),
@@ -80,6 +108,9 @@ class CodeScreen(ModeScreen):
         from drill.engine.codetasks.registry import get_task
 
         self.code_task = get_task(options.extra["task"])
+        # Pushed by `drill study` for a code card: the study session's store, and the confirmed grade goes
+        # back to the study screen (dismiss), which grades the card as it grades any card.
+        self.in_study: bool = bool(options.extra.get("in_study"))
         self.timed: bool = bool(options.extra.get("timed"))
         self.seed: int | None = options.extra.get("seed")
         self.store = options.store
@@ -90,6 +121,10 @@ class CodeScreen(ModeScreen):
         self._solution_asked = False
         self.graded = False
         self.runs = 0  # finished runs (tests wait on it)
+        self.shown = Text()  # what the results pane shows
+        self.torch_shown: Verdict | None = (
+            None  # the verdict PyTorch's result was added to (tests wait on it)
+        )
 
     # --- layout -----------------------------------------------------------------------------------------
 
@@ -115,21 +150,21 @@ class CodeScreen(ModeScreen):
         if self.timed:
             self.remaining = self.code_task.budget_s
             self.set_interval(1.0, self._tick)
+        if self.in_study:
+            return  # the study session's store is open and synced
         self.drill_app.reached("paint", self)
         self._open_store()
 
     @work(thread=True, exclusive=True, group="code-store")
     def _open_store(self) -> None:
-        """Open the progress store (unless one was given) and make sure the code cards are in it."""
-        from drill.engine.codetasks import TASKS
-
+        """Open the progress store (unless one was given) and make sure the task's card is in it."""
         try:
             store = self.store
             if store is None:
                 from drill.store import open_store
 
                 store = open_store(self.options.db_url, self.options.user)
-            store.sync_content([(CODE_PACK, f"code-{t.name}", t.section) for t in TASKS.values()])
+            sync_code_cards(store, self.options)
         except Exception as err:  # noqa: BLE001 - without a store the screen still runs tests, unsaved
             self.app.call_from_thread(
                 self.notify, _("Attempts will not be saved: {error}").format(error=err), severity="warning"
@@ -186,6 +221,7 @@ class CodeScreen(ModeScreen):
             self.remaining = max(0, self.code_task.budget_s - int(self.options.timer() - self.started))
 
     def show(self, text: Text) -> None:
+        self.shown = text
         self.query_one("#code-result-text", Static).update(text)
         self.query_one("#code-results", VerticalScroll).scroll_home(animate=False)
 
@@ -218,7 +254,7 @@ class CodeScreen(ModeScreen):
         self.app.call_from_thread(self._ran, code, verdict)
 
     def _ran(self, code: str, verdict: Verdict) -> None:
-        from drill.runner.verdict import lines, safe
+        from drill.runner.verdict import lines
 
         self.verdict = verdict
         self.running = False
@@ -226,7 +262,7 @@ class CodeScreen(ModeScreen):
         now = self.options.timer()
         writing_ms = int((now - self.last_run_at) * 1000)
         self.last_run_at = now
-        self.show(self._result_text(lines(verdict, render_wording=_plain), verdict.all_passed, safe))
+        self.show(result_text(lines(verdict, render_wording=plain_wording), verdict.all_passed))
         self._save(code, verdict, writing_ms)
         if not self.graded:
             self.proposed = propose_grade(
@@ -235,28 +271,35 @@ class CodeScreen(ModeScreen):
         if not verdict.all_passed:
             self.failed_runs += 1
         self.query_one("#code-results", VerticalScroll).focus()  # 1-4 / enter grade from here
-        self.drill_app.reached("results", self)
+        self._beside_torch(verdict)
+        if not self.in_study:
+            self.drill_app.reached("results", self)
 
-    def _result_text(self, account: list[str], passed: bool, safe) -> Text:
-        text = Text()
-        for line in account:
-            style = ""
-            stripped = line.lstrip()
-            if stripped.startswith("✓"):
-                style = "green"
-            elif stripped.startswith("✗"):
-                style = "bold red"
-            elif "[" in stripped and "]" in stripped and stripped[:1].isdigit():
-                style = ""
-            text.append(safe(line) + "\n", style=style)
-            if "[" in line and "]" in line and not stripped.startswith(("✓", "✗")):
-                start = text.plain.rfind("[", 0, len(text.plain) - 1)
-                end = text.plain.find("]", start)
-                if start >= 0 and end > start:
-                    text.stylize("reverse bold", start, end + 1)
-        if passed:
-            text.append(_("All hidden tests pass.") + "\n", style="bold green")
-        return text
+    def _beside_torch(self, verdict: Verdict) -> None:
+        """When PyTorch is installed and has this task's building block: its result for the first case whose
+        value is wrong, beside the learner's (computed in a worker after the results are on screen)."""
+        from drill.runner import torch_ref
+
+        failing = first_value_failure(verdict)
+        if failing is not None and torch_ref.call(self.code_task.name) and torch_ref.available():
+            self._torch_result(verdict, failing)
+
+    @work(thread=True, exclusive=True, group="code-torch")
+    def _torch_result(self, verdict: Verdict, failing) -> None:
+        lines = torch_lines(self.code_task, failing)
+        if lines is not None:
+            self.app.call_from_thread(self._torch_shown, verdict, lines)
+
+    def _torch_shown(self, verdict: Verdict, lines: list[str]) -> None:
+        if self.verdict is not verdict:  # a newer run's results are on screen
+            return
+        text = self.shown.copy()
+        text.append("\n")
+        for line in lines:
+            text.append(line + "\n", style="cyan")
+        self.query_one("#code-result-text", Static).update(text)
+        self.shown = text
+        self.torch_shown = verdict
 
     def _save(self, code: str, verdict: Verdict, writing_ms: int) -> None:
         if self.store is None:
@@ -286,6 +329,10 @@ class CodeScreen(ModeScreen):
         self._commit_grade(self.proposed)
 
     def _commit_grade(self, rating: int) -> None:
+        if self.in_study:  # the study screen grades the card (its session, its undo, its next card)
+            self.graded = True
+            self.dismiss(rating)
+            return
         card_id = f"code-{self.code_task.name}"
         if self.store is not None:
             try:
@@ -331,20 +378,13 @@ class CodeScreen(ModeScreen):
         if self.store is None:
             self.notify(_("No progress database is open."))
             return
-        text = Text(_("History") + "\n\n", style="bold")
-        rows = self.store.code_attempts(self.code_task.name, limit=50)
-        if not rows:
-            text.append(_("No attempts yet."))
-        for a in rows:
-            mark = "✓" if a.all_passed else "✗"
-            text.append(
-                f"{mark} {a.ran_at:%Y-%m-%d %H:%M}  {a.passed}/{a.total}  seed {a.seed}  "
-                f"{', '.join(a.mistakes)}\n",
-                style="green" if a.all_passed else "red",
-            )
-        self.show(text)
+        self.show(history_text(self.store.code_attempts(self.code_task.name, limit=50)))
 
     def action_leave_editor(self) -> None:
+        editor = self.query_one("#code-editor", TextArea)
+        if self.in_study and not editor.has_focus:  # back to the study screen, the card not graded
+            self.dismiss(None)
+            return
         self.query_one("#code-results", VerticalScroll).focus()
 
     def action_external_editor(self) -> None:
@@ -368,9 +408,3 @@ class CodeScreen(ModeScreen):
             self.notify(_("The editor could not be used: {error}").format(error=err), severity="error")
         finally:
             os.unlink(path)
-
-
-def _plain(text: str) -> str:
-    from drill.content.latex import render_text
-
-    return render_text(text).replace("**", "")

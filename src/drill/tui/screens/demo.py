@@ -1,8 +1,11 @@
 """`drill demo`: the chapter's interactive demos. The list (the mode's screen) and one demo (`DemoScreen`).
 
 A demo's controls are keys first: tab / shift+tab choose a control, ←/→ or −/+ move it, enter is the
-chapter's "next" (or steps the first control). Each control shows its value and range; the view below is
-rebuilt from the engine at every move. `d` on the study screen pushes the demo of the card's section.
+chapter's "next" (or steps the first control, or opens the demo the selection names). Each control shows its
+value and range. The view below is the demo's parts (`flatten(demo.view())`), each in its own widget: after a
+move a part that is the same object or equal text is left alone, and a heatmap (`HeatmapSpec`) repaints only
+the cells that changed, so a held key costs what changed, not the whole view. `d` on the study screen pushes
+the demo of the card's section.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from drill.tui.keys import show_help
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
+from drill.tui.widgets.heatmap import Heatmap
+from drill.tui.widgets.parts import Part, flatten, part_widget, part_widgets, show_parts
 
 if TYPE_CHECKING:
     from drill.content.demos import DemoInfo
@@ -94,38 +99,68 @@ class DemoScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(info_text(self.info), id="demo-title")
-        yield Static(id="demo-controls")
+        yield Part(self.controls_text(), id="demo-controls")
         with VerticalScroll(id="demo-view", classes="with-plot" if hasattr(self.demo, "plot") else ""):
-            yield Static(id="demo-body")
+            yield from (part_widget(part) for part in flatten(self.demo.view()))
         if hasattr(self.demo, "plot"):
-            from textual_plot import PlotWidget
+            from textual.containers import Horizontal
 
-            yield PlotWidget(id="demo-plot", allow_pan_and_zoom=False)
+            from drill.tui.demos.plot import DemoPlot
+
+            with Horizontal(id="demo-plots"):
+                yield DemoPlot(id="demo-plot", allow_pan_and_zoom=False)
+                if hasattr(self.demo, "curve"):  # a second plot beside the first (dot-product's curve)
+                    yield DemoPlot(id="demo-curve", allow_pan_and_zoom=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_controls()
-        self.refresh_view()
+        self.refresh_plot()
         self._reached("question")
 
     # --- showing ------------------------------------------------------------------------------------------
 
     def refresh_controls(self) -> None:
+        self.query_one("#demo-controls", Part).show(self.controls_text())
+
+    def controls_text(self) -> Text:
+        """The controls on as many lines as the width needs, a control never split across two."""
         text = Text(no_wrap=False)
+        width = (self.size.width or self.app.size.width) - 2  # the controls' padding
+        used = 0
         for i, control in enumerate(self.demo.controls):
-            if i:
+            item = control.text(i == self.focused_control)
+            if i and used + 3 + item.cell_len > width:
+                text.append("\n")
+                used = 0
+            elif i:
                 text.append("   ")
-            text.append_text(control.text(i == self.focused_control))
+                used += 3
+            text.append_text(item)
+            used += item.cell_len
         if not self.demo.controls:
             text.append(_("no controls"), style="dim")
-        self.query_one("#demo-controls", Static).update(text)
+        return text
 
     def refresh_view(self) -> None:
-        self.query_one("#demo-body", Static).update(self.demo.view())
-        if hasattr(self.demo, "plot"):
-            from textual_plot import PlotWidget
+        """Show the demo's parts now, updated in place (widgets/parts.py)."""
+        show_parts(self.query_one("#demo-view", VerticalScroll), flatten(self.demo.view()))
+        self.refresh_plot()
 
-            self.demo.plot(self.query_one("#demo-plot", PlotWidget))
+    def parts(self) -> list[Part | Heatmap]:
+        """The widgets showing the view's parts, in order (tests read them)."""
+        return part_widgets(self.query_one("#demo-view", VerticalScroll))
+
+    def refresh_plot(self) -> None:
+        if hasattr(self.demo, "plot"):
+            from drill.tui.demos.plot import DemoPlot
+
+            plot = self.query_one("#demo-plot", DemoPlot)
+            with plot.frame():
+                self.demo.plot(plot)
+            if hasattr(self.demo, "curve"):
+                curve = self.query_one("#demo-curve", DemoPlot)
+                with curve.frame():
+                    self.demo.curve(curve)
 
     def _reached(self, milestone: str) -> None:
         """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""
@@ -165,8 +200,23 @@ class DemoScreen(Screen[None]):
             self._reached("update")
 
     def action_next(self) -> None:
-        if self.demo.enter():
+        linked = self.demo.opens()
+        if linked is not None:
+            self.open_linked(linked)
+        elif self.demo.enter():
             self._changed()
+
+    def open_linked(self, name: str) -> None:
+        """Push the demo ``name`` (the transformer block's modules open their own demos)."""
+        from drill.content.demos import load_demos
+
+        info = next((d for d in load_demos() if d.name == name), None)
+        options = getattr(self.app, "options", None)
+        demo = make_demo(info, getattr(options, "content_path", None)) if info is not None else None
+        if info is None or demo is None:
+            self.notify(_("{name}: not in drill yet").format(name=name), severity="warning")
+            return
+        self.app.push_screen(DemoScreen(info, demo))
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 1:

@@ -97,7 +97,7 @@ class CardView(VerticalScroll):
         self.card = card
         self.revealed = False
         self.query_one("#card-meta", Static).update(card_meta(card))
-        self.query_one("#question", Static).update(Text(visible(card.front)))
+        self.query_one("#question", Static).update(Text(visible(card.front_text())))
         self.query_one("#reveal-hint").display = True
         answer = self.query_one("#answer")
         answer.display = False

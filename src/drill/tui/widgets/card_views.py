@@ -12,7 +12,11 @@ import importlib
 from drill.tui.widgets.card_view import CardView
 
 # card kind -> "module:CardViewSubclass"; a kind not listed is shown by CardView.
-CARD_VIEWS: dict[str, str] = {}
+CARD_VIEWS: dict[str, str] = {
+    # the answer side is a screen of its own: the code editor, the typed hand calculation (answer_views)
+    "code": "drill.tui.widgets.answer_views:CodeCardView",
+    "calc": "drill.tui.widgets.answer_views:CalcCardView",
+}
 
 
 def card_view_for(kind: str) -> type[CardView]:

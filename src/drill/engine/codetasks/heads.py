@@ -1,5 +1,6 @@
-"""Tasks 5-12: multi-head, grouped-query and cross-attention, LayerNorm, FFN, positional encodings, one
-KV-cache step, the Noam schedule (7.3, 7.14-7.23)."""
+"""Tasks 5-7 and 12: multi-head and grouped-query attention, cross-attention, one KV-cache step (7.14, 7.18,
+7.22) — the attention layers built on task 2's scaled dot-product attention: the engine's answers (oracles),
+the hidden tests, the tasks."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 from drill.engine import ops
 from drill.engine.codetasks.basic import attention_oracle
 from drill.engine.codetasks.model import Case, Output, Task
+from drill.engine.codetasks.model import normal as _n
 
 # ---------------------------------------------------------------- oracles
 
@@ -48,23 +50,6 @@ def cross_oracle(X_dec, X_enc, W_Q, W_K, W_V, enc_mask=None):
     return attention_oracle(Q, K, V, mask)
 
 
-def layer_norm_oracle(x, gamma, beta, eps=1e-5):
-    return ops.layer_norm(np.asarray(x, dtype=np.float64), gamma, beta, eps)
-
-
-def ffn_oracle(x, W_1, b_1, W_2, b_2, activation="relu"):
-    act = {"relu": ops.relu, "gelu": ops.gelu}[activation]
-    return act(np.asarray(x, dtype=np.float64) @ W_1 + b_1) @ W_2 + b_2
-
-
-def pe_oracle(S, d_model):
-    return ops.sinusoidal_pe(int(S), int(d_model))
-
-
-def rope_oracle(x, positions):
-    return ops.rope(np.asarray(x, dtype=np.float64), np.asarray(positions))
-
-
 def kv_oracle(x_t, W_Q, W_K, W_V, K_cache, V_cache):
     K = np.vstack([K_cache, x_t @ W_K])
     V = np.vstack([V_cache, x_t @ W_V])
@@ -72,15 +57,7 @@ def kv_oracle(x_t, W_Q, W_K, W_V, K_cache, V_cache):
     return out, K, V
 
 
-def noam_oracle(step, d_model, warmup):
-    return ops.noam_lr(step, d_model, warmup)
-
-
 # ---------------------------------------------------------------- hidden tests
-
-
-def _n(rng, *shape, scale=1.0):
-    return rng.normal(0, scale, shape)
 
 
 def _mha_args(rng, lead, S, d_model, h, g=None):
@@ -186,81 +163,6 @@ def cross_cases(rng) -> list[Case]:
     return cases
 
 
-def ln_cases(rng) -> list[Case]:
-    def args(*shape, scale=1.0):
-        d = shape[-1]
-        return (
-            _n(rng, *shape, scale=scale) + rng.normal(0, 2),
-            1 + _n(rng, d, scale=0.3),
-            _n(rng, d, scale=0.3),
-        )
-
-    cases = [Case(f"random-{i + 1}", args(*shape)) for i, shape in enumerate(((4,), (3, 5), (2, 3, 6)))]
-    x, gamma, beta = args(3, 4)
-    cases += [
-        Case(
-            "chapter-example",
-            (np.array([[1.0, 2.0, 3.0, 4.0]]), np.ones(4), np.zeros(4)),
-            pitfall="layer_norm/unbiased-variance",
-        ),
-        Case("eps-placement", (x * 1e-3, gamma, beta), {"eps": 1e-5}, pitfall="layer_norm/eps-outside-sqrt"),
-        Case("per-token", args(4, 3), pitfall="layer_norm/wrong-axis"),
-        Case("eps-given", args(2, 4), {"eps": 0.1}),
-        Case("d-eq-2", args(3, 2)),
-    ]
-    return cases
-
-
-def ffn_cases(rng) -> list[Case]:
-    def args(lead, d, d_ff):
-        return (
-            _n(rng, *lead, d),
-            _n(rng, d, d_ff),
-            _n(rng, d_ff, scale=0.5),
-            _n(rng, d_ff, d),
-            _n(rng, d, scale=0.5),
-        )
-
-    cases = [
-        Case(f"random-{i + 1}", args(lead, 3, 8), {"activation": act})
-        for i, (lead, act) in enumerate((((4,), "relu"), ((2, 3), "gelu"), ((5,), "gelu")))
-    ]
-    cases += [
-        Case("gelu-exact", args((4,), 2, 8), {"activation": "gelu"}, pitfall="ffn/gelu-tanh"),
-        Case("relu-default", args((3,), 2, 8), pitfall="ffn/activation-after-output"),
-        Case("per-token", args((2, 4), 4, 16), {"activation": "relu"}),
-    ]
-    return cases
-
-
-def pe_cases(rng) -> list[Case]:
-    cases = [
-        Case(f"random-{i + 1}", (int(rng.integers(1, 20)), 2 * int(rng.integers(1, 9)))) for i in range(3)
-    ]
-    cases += [
-        Case("sin-even-cos-odd", (4, 4), pitfall="sinusoidal_pe/sin-cos-swapped"),
-        Case("frequencies", (6, 8), pitfall="sinusoidal_pe/exponent-uses-dimension"),
-        Case("interleaved", (3, 6), pitfall="sinusoidal_pe/halves-not-interleaved"),
-        Case("s-eq-1", (1, 4)),
-        Case("d-eq-2", (5, 2)),
-    ]
-    return cases
-
-
-def rope_cases(rng) -> list[Case]:
-    cases = [
-        Case(f"random-{i + 1}", (_n(rng, *lead, S, d), np.arange(S)))
-        for i, (lead, S, d) in enumerate((((), 4, 4), ((2,), 3, 8), ((2, 2), 5, 6)))
-    ]
-    cases += [
-        Case("pairs", (_n(rng, 3, 8), np.arange(3)), pitfall="rope/half-split-pairs"),
-        Case("direction", (_n(rng, 4, 4), np.arange(4)), pitfall="rope/rotation-sign"),
-        Case("offset-positions", (_n(rng, 3, 4), np.arange(7, 10))),
-        Case("position-0-unchanged", (_n(rng, 1, 6), np.array([0]))),
-    ]
-    return cases
-
-
 def kv_cases(rng) -> list[Case]:
     d_model, d_k, d_v, S = 4, 3, 2, 5
     x = _n(rng, S, d_model)
@@ -272,22 +174,6 @@ def kv_cases(rng) -> list[Case]:
             Case(f"step-{t + 1}", (x[t : t + 1], W_Q, W_K, W_V, x[:t] @ W_K, x[:t] @ W_V), pitfall=pitfall)
         )
     return cases
-
-
-def noam_cases(rng) -> list[Case]:
-    warmup = int(rng.integers(100, 4000))
-    steps = np.unique(np.concatenate([rng.integers(1, 3 * warmup, size=6), [1, warmup, warmup + 1]]))
-    return [
-        Case("random-steps", (steps, int(rng.choice([128, 256, 512])), warmup)),
-        Case(
-            "chapter-setting",
-            (np.array([1, 2000, 4000, 8000, 100000]), 512, 4000),
-            pitfall="noam_lr/warmup-exponent",
-        ),
-        Case("after-warmup", (np.array([5000, 20000]), 512, 4000), pitfall="noam_lr/max-not-min"),
-        Case("d-model", (np.array([10, 100]), 1024, 50), pitfall="noam_lr/no-d-model-factor"),
-        Case("scalar-step", (1, 512, 4000)),
-    ]
 
 
 # ---------------------------------------------------------------- the tasks
@@ -363,89 +249,6 @@ CROSS = Task(
     oracle=cross_oracle,
 )
 
-LAYER_NORM = Task(
-    name="layer_norm",
-    number=8,
-    section="7.20",
-    title="LayerNorm",
-    prompt=(
-        "对最后一维做 LayerNorm（每个 token 自己的向量）：\n\n"
-        "$$\\text{LN}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta$$\n\n"
-        "- `x`：`[..., d]`；`gamma, beta`：`[d]`；`eps` 默认 1e-5\n"
-        "- $\\mu$、$\\sigma^2$ 是该 token 向量内的均值和（有偏）方差\n- 返回与 `x` 同形状"
-    ),
-    formula="\\text{LN}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta",
-    signature="layer_norm(x, gamma, beta, eps=1e-5)",
-    outputs=(Output("y", "affine"),),
-    order=(0,),
-    budget_s=300,
-    make_cases=ln_cases,
-    oracle=layer_norm_oracle,
-)
-
-FFN = Task(
-    name="ffn",
-    number=9,
-    section="7.21",
-    title="Position-wise FFN（ReLU / GELU）",
-    prompt=(
-        "实现逐位置前馈网络：两个线性层夹一个激活。\n\n"
-        "$$\\text{FFN}(x) = \\sigma(xW_1 + b_1)W_2 + b_2$$\n\n"
-        "- `x`：`[..., d_model]`；`W_1`：`[d_model, d_ff]`，`b_1`：`[d_ff]`，`W_2`：`[d_ff, d_model]`，`b_2`：`[d_model]`\n"
-        '- `activation`：`"relu"`（默认）或 `"gelu"`；GELU 用精确形式 $x\\Phi(x) = \\tfrac{x}{2}(1 + '
-        "\\text{erf}(x/\\sqrt2))$（`math.erf`）\n- 返回 `[..., d_model]`"
-    ),
-    formula="\\text{FFN}(x) = \\sigma(xW_1 + b_1)W_2 + b_2",
-    signature='ffn(x, W_1, b_1, W_2, b_2, activation="relu")',
-    outputs=(Output("y", "ffn"),),
-    order=(0,),
-    budget_s=300,
-    make_cases=ffn_cases,
-    oracle=ffn_oracle,
-)
-
-PE = Task(
-    name="sinusoidal_pe",
-    number=10,
-    section="7.3",
-    title="Sinusoidal 位置编码",
-    prompt=(
-        "实现原始 Transformer 的正弦位置编码：\n\n"
-        "$$PE_{(pos,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d}}\\right), \\qquad "
-        "PE_{(pos,2i+1)} = \\cos\\left(\\frac{pos}{10000^{2i/d}}\\right)$$\n\n"
-        "- `S`：位置数（pos = 0 … S−1），`d_model`：偶数\n- 返回 `[S, d_model]`"
-    ),
-    formula="PE_{(pos,2i)} = \\sin(pos / 10000^{2i/d}),\\ PE_{(pos,2i+1)} = \\cos(pos / 10000^{2i/d})",
-    signature="sinusoidal_pe(S, d_model)",
-    outputs=(Output("PE", "encode"),),
-    order=(0,),
-    budget_s=300,
-    make_cases=pe_cases,
-    oracle=pe_oracle,
-)
-
-ROPE = Task(
-    name="rope",
-    number=11,
-    section="7.3",
-    title="RoPE 旋转位置编码",
-    prompt=(
-        "实现 RoPE：把向量的维度两两配对，按位置旋转。\n\n"
-        "**配对约定（RoFormer，交错）**：第 i 对是 $(x_{2i}, x_{2i+1})$，旋转角 $\\theta_i \\cdot pos$，"
-        "$\\theta_i = 10000^{-2i/d}$：\n\n"
-        "$$\\begin{pmatrix} x'_{2i} \\\\ x'_{2i+1} \\end{pmatrix} = \\begin{pmatrix}\\cos & -\\sin \\\\ \\sin & \\cos"
-        "\\end{pmatrix}\\begin{pmatrix} x_{2i} \\\\ x_{2i+1} \\end{pmatrix}$$\n\n"
-        "- `x`：`[..., S, d]`（d 为偶数），`positions`：整数数组 `[S]`\n- 返回与 `x` 同形状"
-    ),
-    formula="x'_{2i} = x_{2i}\\cos(pos\\,\\theta_i) - x_{2i+1}\\sin(pos\\,\\theta_i)",
-    signature="rope(x, positions)",
-    outputs=(Output("x_rot", "rotate"),),
-    order=(0,),
-    budget_s=600,
-    make_cases=rope_cases,
-    oracle=rope_oracle,
-)
-
 KV_CACHE = Task(
     name="kv_cache_step",
     number=12,
@@ -467,25 +270,4 @@ KV_CACHE = Task(
     oracle=kv_oracle,
 )
 
-NOAM = Task(
-    name="noam_lr",
-    number=13,
-    section="7.23",
-    title="Noam 学习率调度",
-    prompt=(
-        "实现原始论文的学习率调度：\n\n"
-        "$$\\text{lr} = d_{model}^{-0.5} \\cdot \\min\\left(\\text{step}^{-0.5},\\ \\text{step} \\cdot "
-        "\\text{warmup\\_steps}^{-1.5}\\right)$$\n\n"
-        "- `step`：整数或整数数组（从 1 开始）；`d_model`、`warmup`：正整数\n"
-        "- 返回与 `step` 同形状的浮点数（数组）"
-    ),
-    formula="\\text{lr} = d_{model}^{-0.5} \\cdot \\min(\\text{step}^{-0.5}, \\text{step} \\cdot \\text{warmup}^{-1.5})",
-    signature="noam_lr(step, d_model, warmup)",
-    outputs=(Output("lr", "lr"),),
-    order=(0,),
-    budget_s=240,
-    make_cases=noam_cases,
-    oracle=noam_oracle,
-)
-
-TASKS = (MHA, GQA, CROSS, LAYER_NORM, FFN, PE, ROPE, KV_CACHE, NOAM)
+TASKS = (MHA, GQA, CROSS, KV_CACHE)

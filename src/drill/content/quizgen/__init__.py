@@ -1,0 +1,25 @@
+"""The question templates of drill.content.generated: one or two per chapter section, in Chinese.
+
+A template draws inputs with ``rng`` and returns a `Draft`: the stem, the engine's right value and three
+``(mistake id, value)`` pairs, each value the named mistake's ``evaluate`` on the same inputs. Right values come
+from the engine (attention traces, drill.engine.ops, drill.engine.sizes); nothing is computed here but the
+choice of inputs. Stems name the attention weights P (never A–D, the option letters) and give sizes as numbers.
+
+By concern: `base` (Draft, Template, the registry, the option formats, the small worked inputs) and the
+templates by the chapter's parts — `basics` (7.1 – 7.8), `scores` (7.9 – 7.12), `heads` (7.14 – 7.18),
+`training` (7.19 – 7.23). Importing the package registers every template, in the chapter's order (the order a
+seed's questions are drawn in).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from drill.content.quizgen.base import TEMPLATES, Draft, Template, template
+
+for _part in ("basics", "scores", "heads", "training"):  # registers the templates in the chapter's order
+    importlib.import_module(f"drill.content.quizgen.{_part}")
+
+from drill.content.quizgen.heads import _mask_row  # noqa: E402 - the mask questions' reading of a row
+
+__all__ = ["TEMPLATES", "Draft", "Template", "_mask_row", "template"]

@@ -1,0 +1,123 @@
+"""The templates' common parts: `Draft` and `Template`, the registry (`TEMPLATES`, filled in the chapter's order
+by the part modules), the option formats, the named mistakes' values (`_wrong`) and the small worked inputs."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from drill.content.generated import _num, format_matrix
+
+
+@dataclass(frozen=True)
+class Draft:
+    prompt: str
+    right: object
+    wrong: list[tuple[str, object]]
+    working: str
+    inputs: dict[str, object]
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    section: str
+    draw: Callable[[random.Random], Draft | None]
+    fmt: Callable[[object], str]
+
+
+TEMPLATES: dict[str, Template] = {}
+
+
+def template(name: str, section: str, fmt: Callable[[object], str]):
+    def register(fn):
+        TEMPLATES[name] = Template(name, section, fn, fmt)
+        return fn
+
+    return register
+
+
+def _wrong(mids, *args, **kwargs) -> list[tuple[str, object]]:
+    from drill.engine.mistakes import MISTAKES
+
+    return [(mid, _plain(MISTAKES[mid].evaluate(*args, **kwargs))) for mid in mids]
+
+
+def _plain(value):
+    if isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+        return value
+    try:
+        return float(value)
+    except TypeError:
+        return value
+
+
+def f3(v) -> str:
+    text = f"{float(v):.3f}"
+    return "0.000" if text == "-0.000" else text
+
+
+def shape(v) -> str:
+    return "[" + ", ".join(str(int(d)) for d in v) + "]"
+
+
+def count(v) -> str:
+    return f"{int(round(float(v))):,}"
+
+
+def times(v) -> str:
+    return f"{float(v):g} 倍"
+
+
+def mib(v) -> str:
+    return f"{float(v) / 2**20:,.1f} MiB"
+
+
+def sci(v) -> str:
+    return f"{float(v):.3e}"
+
+
+def keys(v) -> str:
+    return "、".join(f"key {j + 1}" for j in v) if v else "不遮任何 key"
+
+
+def steps(v) -> str:
+    return f"{int(v)} 步"
+
+
+def key(v) -> str:
+    return f"key {int(v) + 1}"
+
+
+# ---------------------------------------------------------------- small worked inputs
+
+
+def _small(rng: random.Random, rows: int, cols: int, values=(-1, 0, 1, 1, 2)) -> list[list[int]]:
+    return [[rng.choice(values) for _ in range(cols)] for _ in range(rows)]
+
+
+def _hand(rng: random.Random, s: int | None = None, d_k: int | None = None):
+    import numpy as np
+
+    from drill.engine.attention import attention_trace
+
+    s = s or rng.choice((3, 3, 4))
+    d_k = d_k or rng.choice((2, 3))
+    x = _small(rng, s, 2)
+    wq, wk, wv = (_small(rng, 2, d_k, (-1, 0, 1, 1)) for _ in range(3))
+    if min(np.linalg.matrix_rank(np.array(m)) for m in (x, wq, wk)) < 2:
+        return None
+    trace = attention_trace(np.array(x), np.array(wq), np.array(wk), np.array(wv))
+    return x, wq, wk, wv, d_k, trace
+
+
+def _givens(x, wq, wk, d_k, wv=None) -> str:
+    parts = [format_matrix("X", x), format_matrix("W_Q", wq), format_matrix("W_K", wk)]
+    if wv is not None:
+        parts.append(format_matrix("W_V", wv))
+    return "\n".join(parts + [f"d_k = {d_k}"])
+
+
+def _vec(values) -> str:
+    return "[" + ", ".join(_num(v) for v in values) + "]"

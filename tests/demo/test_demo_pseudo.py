@@ -1,0 +1,49 @@
+"""Every demo under the pseudo-locale: each word on screen is drill's own through the catalog (inside ⟦…⟧),
+the chapter's (the demos' titles and descriptions, the pack's tokens, the words the demos quote), an engine
+identifier or symbol, or the engine's step titles (English on every screen: issue 13 §1, left open)."""
+
+from __future__ import annotations
+
+import pytest
+
+from drill.tui.app import make_app
+from drill.tui.demos import DEMO_CLASSES
+from tests.i18n.conftest import pseudo, pseudo_locale_dir  # noqa: F401 - the fixtures
+from tests.i18n.test_screens_pseudo import screen_text, unmarked
+
+from .conftest import opened
+from .test_demo_snapshots import MOVES
+
+CHAPTER_WORDS = ("data/transformer-chapter-7.md", "data/demos.yaml", "data/checks.yaml")
+SYMBOLS = (
+    r"\b\w*_\w*\b",  # engine names: enc_self_attn, project_q, d_model, W_Q
+    r"\b(softmax|exp|max|mean|cos|log|sin|ReLU|SwiGLU|SiLU|LayerNorm|FFN|QKᵀ|KV|mha|layernorm|ffn)\b",
+    r"\b[A-Za-zα-ω]\W?\b|σ²",  # one-letter symbols: x, k, γ, σ²
+)
+
+
+def engine_words() -> str:
+    from drill.engine.examples import build_example
+
+    texts = []
+    for example in ("worked", "causal"):
+        trace = build_example(example)
+        texts += [trace.title, *(s.title for s in trace.steps), *(s.explanation for s in trace.steps)]
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("name", sorted(DEMO_CLASSES))
+async def test_demo_speaks_only_through_the_catalog(pseudo, name):  # noqa: F811
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    content = "\n".join((root / path).read_text(encoding="utf-8") for path in CHAPTER_WORDS) + engine_words()
+    app = make_app("demo", demo=name)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await opened(pilot, name)
+        for moves in ((), MOVES[name]):
+            await pilot.press(*moves)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "⟦" in text
+            assert unmarked(text, content, allowed=SYMBOLS) == [], text
