@@ -128,12 +128,22 @@ def test_a_hostile_pack_is_one_line_naming_file_line_and_field(case, tmp_path):
     assert out.returncode == 2
 
 
+def _address_space_limit(limit: int):
+    def set_limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return set_limit
+
+
 def test_a_sparse_8_gb_content_file_is_refused_without_being_read(tmp_path):
-    """The 8 GB file of the issue (sparse: no disk used); before, drill read it whole and died of MemoryError."""
+    """The 8 GB file of the issue (sparse: no disk used); before, drill read it whole and died of MemoryError.
+    The child may map at most 2 GB, so a regression fails this test instead of exhausting the machine."""
     pack = write_pack(tmp_path)
     with (pack / "questions.yaml").open("r+b") as stream:
         stream.truncate(8 * 2**30)
-    out = run_drill("check", str(pack))
+    out = run_drill("check", str(pack), preexec_fn=_address_space_limit(2 * 2**30))
     assert_one_error_line(out, "questions.yaml", f"larger than {MAX_FILE_BYTES // 2**20} MB")
 
 
@@ -265,3 +275,84 @@ def test_memory_error_is_one_line(tmp_path):
         timeout=TIMEOUT_S,
     )
     assert_one_error_line(out, "out of memory")
+
+
+# ------------------------------------------------------------------------------------------------ drill calc
+
+CALC_MATRIX_CASES = {
+    "1e308 (scores would overflow)": ("1e308,1;1,1", ["row 1, column 1", "magnitude at most 1e+15"]),
+    "1e308*10 (reads as inf)": ("1e309,1", ["'1e309'", "magnitude at most 1e+15"]),
+    "nan": ("nan,1;1,1", ["'nan'", "must be finite"]),
+    "-inf": ("1,-inf", ["'-inf'", "must be finite"]),
+    "Arabic-Indic digits": ("١,٢;٣,٤", ["U+0661 ARABIC-INDIC DIGIT ONE", "not an ASCII digit"]),
+    "Arabic-Indic zero that looks like a dot": ("1٠5", ["U+0660 ARABIC-INDIC DIGIT ZERO"]),
+    "5000-digit value": (HUGE_INT, ["'99999999999999999999…'", "magnitude at most"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CALC_MATRIX_CASES))
+@pytest.mark.parametrize("output", ["--plain", "--json"])
+def test_calc_refuses_a_hostile_matrix_in_one_line(case, output):
+    text, fragments = CALC_MATRIX_CASES[case]
+    out = run_drill("calc", output, "--x", text)
+    line = assert_one_error_line(out, "X (--x)", *fragments)
+    assert out.returncode == 2 and out.stdout == ""
+    assert "RuntimeWarning" not in out.stderr and len(line) < 400
+
+
+def assert_usage_error(out, option: str, *fragments: str) -> None:
+    """click's refusal of an option value: exit 2, one "Error: Invalid value for '--x': …" line, no traceback,
+    and the value never echoed whole."""
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr
+    errors = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, out.stderr
+    assert errors[0].startswith(f"Error: Invalid value for '{option}': "), errors[0]
+    for fragment in fragments:
+        assert fragment in errors[0], errors[0]
+    assert len(out.stderr) < 600, out.stderr
+
+
+@pytest.mark.parametrize(
+    "option,value,fragments",
+    [
+        pytest.param("--tokens", HUGE_INT, ["has 5,000 digits; at most 18"], id="tokens-5000-digits"),
+        pytest.param("--seed", HUGE_INT, ["has 5,000 digits"], id="seed-5000-digits"),
+        pytest.param("--d-model", HUGE_INT, ["has 5,000 digits"], id="d-model-5000-digits"),
+        pytest.param("--decimals", HUGE_INT, ["has 5,000 digits"], id="decimals-5000-digits"),
+        pytest.param("--tokens", "٣", ["U+0663 ARABIC-INDIC DIGIT THREE"], id="tokens-arabic-indic"),
+        pytest.param("--heads", "३", ["U+0969 DEVANAGARI DIGIT THREE"], id="heads-devanagari"),
+        pytest.param("--decimals", "١", ["U+0661 ARABIC-INDIC DIGIT ONE"], id="decimals-arabic-indic"),
+        pytest.param("--seed", "-1", ["-1 is not in the range x>=0"], id="seed-negative"),
+    ],
+)
+def test_calc_refuses_a_hostile_numeric_option(option, value, fragments):
+    out = run_drill("calc", "--plain", option, value)
+    assert_usage_error(out, option, *fragments)
+
+
+def test_full_width_input_is_read_as_ascii_deliberately():
+    """A Chinese input method's full-width digits and separators, and drill's own U+2212 minus, give exactly
+    the trace of the ASCII text."""
+    ascii_run = run_drill("calc", "--json", "--x", "1,-0.5;0,1;1,1", "--heads", "2")
+    wide_run = run_drill("calc", "--json", "--x", "１，−０．５；０，１；１，１", "--heads", "２")
+    assert ascii_run.returncode == 0 and wide_run.returncode == 0, wide_run.stderr
+    assert wide_run.stdout == ascii_run.stdout
+    assert wide_run.stderr == ""
+    ascii_random = run_drill("calc", "--json", "--seed", "7", "--tokens", "3", "--d-model", "4")
+    wide_random = run_drill("calc", "--json", "--seed", "７", "--tokens", "３", "--d-model", "４")
+    assert ascii_random.returncode == 0 and wide_random.stdout == ascii_random.stdout
+
+
+def test_values_at_the_cap_give_no_nan_and_no_numpy_warning():
+    big = "1e15"
+    x = f"{big},-{big};{big},{big}"
+    out = run_drill("calc", "--json", "--x", x, "--wq", x, "--wk", x, "--wv", x, "--causal")
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""  # no RuntimeWarning on the terminal
+    assert "NaN" not in out.stdout and "Infinity" not in out.stdout.replace("-Infinity", "")
+
+
+def test_a_5000_digit_port_in_a_db_url_is_one_line():
+    out = run_drill("report", "--db", f"postgresql+psycopg://u@localhost:{HUGE_INT}/drill")
+    assert_one_error_line(out, "--db", "port must be a number")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import click
 
+from drill.commands.options import WholeNumber
 from drill.errors import InputError
 from drill.i18n import N_, _, pad
 from drill.i18n_click import DrillCommand
@@ -52,16 +53,20 @@ def _run_interactive(**options) -> None:
 @click.option("--wo", metavar="MATRIX", help=N_("W_O [h·d_v, d_model] (default: none)."))
 @click.option("--causal", is_flag=True, help=N_("Hide future keys (decoder self-attention)."))
 @click.option("--pad", metavar="MASK", help=N_('Key mask, 1 = token, 0 = PAD (e.g. "1,1,0").'))
-@click.option("--heads", type=int, default=None, help=N_("Query heads h (default 1)."))
-@click.option("--kv-heads", type=int, default=None, help=N_("KV heads G dividing h (GQA; 1 = MQA)."))
-@click.option("--seed", type=click.IntRange(min=0), default=None, help=N_("Random inputs from this seed."))
-@click.option("--tokens", type=int, default=None, help=N_("Random inputs: sequence length S (default 4)."))
-@click.option("--d-model", type=int, default=None, help=N_("Random inputs: d_model (default 8)."))
+@click.option("--heads", type=WholeNumber(), default=None, help=N_("Query heads h (default 1)."))
+@click.option(
+    "--kv-heads", type=WholeNumber(), default=None, help=N_("KV heads G dividing h (GQA; 1 = MQA).")
+)
+@click.option("--seed", type=WholeNumber(low=0), default=None, help=N_("Random inputs from this seed."))
+@click.option(
+    "--tokens", type=WholeNumber(), default=None, help=N_("Random inputs: sequence length S (default 4).")
+)
+@click.option("--d-model", type=WholeNumber(), default=None, help=N_("Random inputs: d_model (default 8)."))
 @click.option(
     "--step", "only_steps", multiple=True, metavar="NAME", help=N_("Show only this step (repeatable).")
 )
 @click.option(
-    "--decimals", type=click.IntRange(0, 12), default=4, show_default=True, help=N_("Digits in --plain.")
+    "--decimals", type=WholeNumber(0, 12), default=4, show_default=True, help=N_("Digits in --plain.")
 )
 @click.option("--full", is_flag=True, help=N_("--plain: print whole matrices, however large."))
 def calc(

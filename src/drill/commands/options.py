@@ -6,6 +6,35 @@ import click
 
 from drill.i18n import N_
 
+
+class WholeNumber(click.IntRange):
+    """An integer option read by drill's one rule for typed numbers (`drill.engine.parse.whole_number`).
+
+    Full-width digits (a Chinese input method's) are read as ASCII; other scripts' digits are refused naming
+    the character; at most `drill.engine.parse.MAX_DIGITS` digits, so a 5,000-digit value never reaches int()
+    and is not echoed whole. ``low``/``high`` bound it as click.IntRange does (shown in --help the same way).
+    """
+
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        super().__init__(min=low, max=high)
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, int) or isinstance(value, bool):
+            from drill.engine.parse import whole_number
+            from drill.errors import InputError
+
+            try:
+                value = whole_number(str(value))
+            except InputError as err:
+                self.fail(str(err), param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
+
 content_option = click.option(
     "--content",
     "content_path",

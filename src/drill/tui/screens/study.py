@@ -397,7 +397,9 @@ class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
             self.drill_app.reached("answer", via=self)
 
     def on_unmount(self) -> None:
-        if self.session is not None:
+        # Closing the session row is a write: with a grade still waiting for the database (quit while
+        # another program holds it) it would wait just as long, so the row is left open, as after a kill.
+        if self.session is not None and self.saving is None:
             self.session.close()
         if self._gc_state == "frozen":
             import gc

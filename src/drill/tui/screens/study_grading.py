@@ -1,8 +1,8 @@
 """The study screen's grading and card actions: grade (saved in a worker, acknowledged once on disk), undo,
 suspend, bury. A mixin of `StudyScreen` (tui/screens/study.py), which owns the layout and the session flow.
 
-Grades are written in a thread worker: a database held by another program (SQLite waits up to its busy
-timeout) must not freeze the screen. The next card comes only once the grade is on disk; until then keys
+Grades are written in a daemon thread: a database held by another program (SQLite waits up to its busy
+timeout) must not freeze the screen, nor keep a quitting drill from exiting. The next card comes only once the grade is on disk; until then keys
 that need the store wait, the screen says why, and q still quits (an unsaved grade is then not counted).
 """
 
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-from textual import work
 
 from drill.errors import DrillError
 from drill.i18n import N_, _
@@ -82,18 +80,38 @@ class StudyGrading:
         self._save_grade(self.card.id, rating, duration_ms)
         self.set_timer(SLOW_SAVE_S, self._still_saving)
 
-    @work(thread=True, group="grade")
     def _save_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
+        """Write the grade in a daemon thread, not a Textual worker: workers run in asyncio's default executor,
+        which the app's exit joins, so quitting while the grade waits for a database another program holds
+        would hang until SQLite's busy timeout (30 s). A daemon thread still waiting when drill exits is
+        dropped with its grade: it was never written, and the screen never said it was saved."""
+        import threading
+
+        args = (card_id, rating, duration_ms)
+        threading.Thread(target=self._write_grade, args=args, name="drill-grade", daemon=True).start()
+
+    def _write_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
         assert self.session is not None
         try:
             self.session.grade(card_id, rating, duration_ms)
         except DrillError as err:
-            self.app.call_from_thread(self._grade_done, card_id, err)
+            self._from_thread(self._grade_done, card_id, err)
             return
-        except BaseException as err:
-            self.app.call_from_thread(self._grade_done, card_id, err)
-            raise
-        self.app.call_from_thread(self._grade_done, card_id, None)
+        except BaseException as err:  # a bug: shown, then raised on the UI thread (the app ends with it)
+            self._from_thread(self._grade_done, card_id, err)
+            self._from_thread(self._raise, err)
+            return
+        self._from_thread(self._grade_done, card_id, None)
+
+    def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
+        try:
+            self.app.call_from_thread(callback, *args)
+        except RuntimeError:  # the app has ended: the learner quit while this grade waited; nothing to show
+            pass
+
+    @staticmethod
+    def _raise(err: BaseException) -> None:
+        raise err
 
     def _grade_done(self, card_id: str, error: BaseException | None) -> None:
         self.saving = None
