@@ -32,7 +32,7 @@ def countdown_text(remaining: float, total: float, *, stopped: bool = False) -> 
     if stopped:
         text.append(" " + _("(stopped)"), style="dim")
     elif low:
-        text.append(" hurry!", style="bold")
+        text.append(" " + _("hurry!"), style="bold")
     return text
 
 
