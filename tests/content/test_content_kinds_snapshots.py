@@ -48,7 +48,7 @@ async def _card_on_screen(pilot) -> None:
     app = pilot.app
     await wait_until(pilot, lambda: getattr(app.mode_screen, "session", None) is not None)
     await app.workers.wait_for_complete()
-    await wait_until(pilot, lambda: len(app.mode_screen.query("FooterKey")) > 0)
+    await wait_until(pilot, lambda: bool(app.mode_screen.query("StudyFooter")))
     await pilot.pause()
 
 
