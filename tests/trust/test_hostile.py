@@ -331,6 +331,30 @@ def test_calc_refuses_a_hostile_numeric_option(option, value, fragments):
     assert_usage_error(out, option, *fragments)
 
 
+@pytest.mark.parametrize(
+    "command,option",
+    [
+        (("quiz",), "--count"),
+        (("quiz",), "--seed"),
+        (("study",), "--limit"),
+        (("interview",), "--questions"),
+        (("interview",), "--seed"),
+        (("backup",), "--keep"),
+        (("code", "scaled-dot-product"), "--seed"),
+    ],
+)
+@pytest.mark.parametrize(
+    "value,fragment",
+    [(HUGE_INT, "has 5,000 digits"), ("\u0663", "U+0663 ARABIC-INDIC DIGIT THREE")],
+    ids=["5000-digits", "arabic-indic"],
+)
+def test_every_commands_whole_number_options_use_the_one_rule(command, option, value, fragment):
+    """Not only drill calc: every integer option reads typed numbers by drill.engine.parse's rule (before,
+    `drill quiz --count ٣` was silently read as 3 by click's int)."""
+    out = run_drill(*command, option, value)
+    assert_usage_error(out, option, fragment)
+
+
 def test_full_width_input_is_read_as_ascii_deliberately():
     """A Chinese input method's full-width digits and separators, and drill's own U+2212 minus, give exactly
     the trace of the ASCII text."""

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from drill.commands.options import store_options
+from drill.commands.options import WholeNumber, store_options
 from drill.i18n import N_, _
 from drill.i18n_click import DrillCommand
 
@@ -150,9 +150,7 @@ def _plain_wording(text: str) -> str:
 )
 @click.option("--list", "list_tasks", is_flag=True, help=N_("List the tasks."))
 @click.option("--json", "as_json", is_flag=True, help=N_("With --check or --list: print JSON."))
-@click.option(
-    "--seed", type=click.IntRange(1, 2**31 - 1), help=N_("Re-run the hidden tests of an earlier run.")
-)
+@click.option("--seed", type=WholeNumber(1, 2**31 - 1), help=N_("Re-run the hidden tests of an earlier run."))
 @click.option(
     "--time-limit",
     type=click.FloatRange(0.5, 600),
@@ -162,7 +160,7 @@ def _plain_wording(text: str) -> str:
 )
 @click.option(
     "--memory-limit",
-    type=click.IntRange(256, 65536),
+    type=WholeNumber(256, 65536),
     default=1024,
     show_default=True,
     help=N_("Address-space limit for the submission, in MB."),

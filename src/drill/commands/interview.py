@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from drill.commands.options import content_option, store_options
+from drill.commands.options import WholeNumber, content_option, store_options
 from drill.i18n import N_, _, ngettext
 from drill.i18n_click import DrillCommand
 
@@ -26,7 +26,7 @@ from drill.i18n_click import DrillCommand
 )
 @click.option(
     "--questions",
-    type=click.IntRange(min=1, max=40),
+    type=WholeNumber(1, 40),
     default=8,
     show_default=True,
     metavar="N",
@@ -52,7 +52,11 @@ from drill.i18n_click import DrillCommand
     ),
 )
 @click.option(
-    "--seed", type=int, default=None, metavar="N", help=N_("Make the order and the follow-ups repeatable.")
+    "--seed",
+    type=WholeNumber(),
+    default=None,
+    metavar="N",
+    help=N_("Make the order and the follow-ups repeatable."),
 )
 @content_option
 @store_options

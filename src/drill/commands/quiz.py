@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from drill.commands.options import content_option, store_options
+from drill.commands.options import WholeNumber, content_option, store_options
 from drill.i18n import N_, _
 from drill.i18n_click import DrillCommand
 
@@ -20,15 +20,13 @@ from drill.i18n_click import DrillCommand
 )
 @click.option(
     "--seconds",
-    type=click.IntRange(min=1, max=3600),
+    type=WholeNumber(1, 3600),
     default=30,
     show_default=True,
     metavar="N",
     help=N_("Seconds per question; a timeout counts as wrong."),
 )
-@click.option(
-    "--count", type=click.IntRange(min=1), default=None, metavar="N", help=N_("Ask at most N questions.")
-)
+@click.option("--count", type=WholeNumber(1), default=None, metavar="N", help=N_("Ask at most N questions."))
 @click.option("--section", default=None, metavar="S", help=N_("Only questions from this chapter section."))
 @click.option(
     "--shuffle/--no-shuffle",
@@ -38,7 +36,7 @@ from drill.i18n_click import DrillCommand
 )
 @click.option(
     "--generated",
-    type=click.IntRange(min=0, max=200),
+    type=WholeNumber(0, 200),
     default=8,
     show_default=True,
     metavar="N",
@@ -49,7 +47,7 @@ from drill.i18n_click import DrillCommand
 )
 @click.option(
     "--seed",
-    type=int,
+    type=WholeNumber(),
     default=None,
     metavar="N",
     help=N_("Make the order and generated questions repeatable."),

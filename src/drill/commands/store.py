@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from drill.commands.options import db_option
+from drill.commands.options import WholeNumber, db_option
 from drill.i18n import N_, _
 from drill.i18n_click import DrillCommand
 
@@ -36,7 +36,7 @@ def _sqlite_path(db_url: str | None, command: str):
 )
 @db_option
 @click.option(
-    "--keep", type=click.IntRange(1, 1000), default=None, help=N_("How many backups to keep (default 10).")
+    "--keep", type=WholeNumber(1, 1000), default=None, help=N_("How many backups to keep (default 10).")
 )
 def backup(db_url: str | None, keep: int | None) -> None:
     from drill.store.backup import KEEP, make_backup

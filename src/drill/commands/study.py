@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from drill.commands.options import content_option, store_options
+from drill.commands.options import WholeNumber, content_option, store_options
 from drill.i18n import N_, _, ngettext
 from drill.i18n_click import DrillCommand
 
@@ -35,7 +35,7 @@ from drill.i18n_click import DrillCommand
 )
 @click.option(
     "--ahead",
-    type=click.IntRange(min=1, max=365),
+    type=WholeNumber(1, 365),
     default=None,
     metavar="N",
     help=N_("Review ahead: the cards due within the next N days (an early review, counted by FSRS)."),
@@ -47,14 +47,12 @@ from drill.i18n_click import DrillCommand
 @click.option(
     "--new",
     "new_limit",
-    type=click.IntRange(min=0),
+    type=WholeNumber(0),
     default=None,
     metavar="N",
     help=N_("Introduce at most N new cards this session."),
 )
-@click.option(
-    "--limit", type=click.IntRange(min=1), default=None, metavar="N", help=N_("Stop after N reviews.")
-)
+@click.option("--limit", type=WholeNumber(1), default=None, metavar="N", help=N_("Stop after N reviews."))
 @content_option
 @store_options
 def study(
