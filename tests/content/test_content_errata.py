@@ -97,6 +97,23 @@ def _unscaled_row():
     assert round(top([24.0, 16.0, 8.0]) * 100, 2) == 99.97  # the 8×-grown row (std √64) does saturate
 
 
+def _top(z):
+    return float(torch.softmax(torch.tensor(z, dtype=torch.float64), -1).max())
+
+
+@recomputes("e7.9-max-prob-16")
+def _max_prob_16():
+    assert round(_top([0.75, 0.5, 0.25]) * 100, 1) == 41.9  # the chapter's table says 44.5%
+    assert ERRATA["e7.9-max-prob-16"].check in {c.id for c in LIBRARY.checks}
+    assert "t7.9-3.r2" in ERRATA["e7.9-max-prob-16"].cards  # the cloze card asking that cell shows the note
+
+
+@recomputes("e7.9-max-prob-64")
+def _max_prob_64():
+    assert round(_top([0.375, 0.25, 0.125]) * 100, 1) == 37.6  # the chapter's table says 38.3%
+    assert "t7.9-3.r3" in ERRATA["e7.9-max-prob-64"].cards
+
+
 @recomputes("e7.10-fp16-overflow")
 def _fp16_overflow():
     assert math.log(float(torch.finfo(torch.float16).max)) == pytest.approx(11.09, abs=0.005)
