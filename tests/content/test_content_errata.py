@@ -114,6 +114,13 @@ def _max_prob_64():
     assert "t7.9-3.r3" in ERRATA["e7.9-max-prob-64"].cards
 
 
+@recomputes("e7.12-a23-rounding")
+def _a23_rounding():
+    a = math.exp(1 / math.sqrt(2))
+    assert round(a / (2 + a), 3) == 0.503 and round(1 - 2 * round(1 / (2 + a), 3), 3) == 0.504
+    assert {"c7.12-o21", "c7.12-o32"} <= set(ERRATA["e7.12-a23-rounding"].cards)  # they show the chapter's A
+
+
 @recomputes("e7.10-fp16-overflow")
 def _fp16_overflow():
     assert math.log(float(torch.finfo(torch.float16).max)) == pytest.approx(11.09, abs=0.005)
