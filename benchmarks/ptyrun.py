@@ -23,6 +23,7 @@ import pty
 import signal
 import struct
 import subprocess
+import sys
 import termios
 import threading
 import time
@@ -170,3 +171,25 @@ def run_in_pty(
     if check and run.code != 0:
         raise SystemExit(f"{argv} exited {run.code}")
     return run
+
+
+def drill_command() -> str:
+    """The installed `drill` beside this interpreter (what a user runs)."""
+    script = Path(sys.executable).with_name("drill")
+    if not script.is_file():
+        raise SystemExit(f"no installed drill next to {sys.executable}: pip install -e . first")
+    return str(script)
+
+
+def study_env(drill: str, base: dict[str, str], root: Path) -> dict[str, str]:
+    """An environment whose data, config and cache live under ``root`` (a fresh learner), set up so a session
+    can study many new cards quickly (100 new a day, 1-second learning steps)."""
+    env = dict(
+        base,
+        DRILL_DATA_DIR=str(root / "data"),
+        DRILL_CONFIG_DIR=str(root / "config"),
+        DRILL_CACHE_DIR=str(root / "cache"),
+    )
+    for key, value in (("new_per_day", "100"), ("learning_steps", "1s,1s")):
+        subprocess.run([drill, "config", "set", key, value], env=env, check=True, capture_output=True)
+    return env

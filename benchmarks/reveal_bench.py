@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ptyrun import PtySession  # noqa: E402 - benchmarks/ is not a package
+from ptyrun import PtySession, drill_command, study_env  # noqa: E402 - benchmarks/ is not a package
 
 BARE_APP = """
 import os, time
@@ -82,13 +81,6 @@ class Bare(App):
 
 Bare().run()
 """
-
-
-def drill_command() -> str:
-    script = Path(sys.executable).with_name("drill")
-    if not script.is_file():
-        raise SystemExit(f"no installed drill next to {sys.executable}: pip install -e . first")
-    return str(script)
 
 
 def bare_batch(
@@ -155,14 +147,7 @@ def main() -> None:
         bare_batch(script, base, marks, 3)  # warm-up: file caches
         for i in range(args.sessions):
             root = tmp_path / f"session-{i}"
-            env = dict(
-                base,
-                DRILL_DATA_DIR=str(root / "data"),
-                DRILL_CONFIG_DIR=str(root / "config"),
-                DRILL_CACHE_DIR=str(root / "cache"),
-            )
-            for key, value in (("new_per_day", "100"), ("learning_steps", "1s,1s")):
-                subprocess.run([drill, "config", "set", key, value], env=env, check=True, capture_output=True)
+            env = study_env(drill, base, root)
             u, p = bare_batch(script, base, marks, args.cards)
             updates += u
             pushes += p
