@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -24,12 +23,13 @@ from drill.errors import DrillError
 from drill.i18n import N_, _
 from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, Result, build_items
 from drill.tui.options import AppOptions
-from drill.tui.screens.base import ModeScreen
+from drill.tui.screens.base import LoadingScreen
 from drill.tui.text import visible
 from drill.tui.widgets.choices import ChoiceList, ChoiceRow
 from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
+    from drill.content.models import Library
     from drill.store import Store
 
 DEFAULT_SECONDS = 30
@@ -73,8 +73,6 @@ class QuizSetup:
     """What the loading worker hands back."""
 
     run: QuizRun
-    store: Store
-    owns_store: bool
     pack_title: str
 
 
@@ -96,7 +94,7 @@ CHOOSE = {
 }
 
 
-class QuizScreen(ModeScreen):
+class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
     CSS_PATH = "../styles/quiz.tcss"
     HELP_TITLE = N_("drill quiz — keys")
     PALETTE_GROUP = N_("Quiz")
@@ -120,8 +118,6 @@ class QuizScreen(ModeScreen):
         if self.settings.seed is None:
             self.settings.seed = random.SystemRandom().randrange(2**31)
         self.run: QuizRun | None = None
-        self.store: Store | None = None
-        self._owns_store = False
         self.pack_title = _("loading…")
         self.answered: Result | None = None  # the current question's result, once answered
         self.saved_attempt: int | None = None
@@ -158,39 +154,24 @@ class QuizScreen(ModeScreen):
 
     # --- loading ------------------------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load")
-    def load(self) -> None:
-        try:
-            setup = self._build()
-        except DrillError as err:
-            self.app.call_from_thread(self.drill_app.fail, err)
-            return
-        self.app.call_from_thread(self._ready, setup)
-
-    def _build(self) -> QuizSetup:
-        library = self.options.library
-        if library is None:
-            from drill.content import load_content
-
-            library = load_content(self.options.content_path)
+    def plan(self, library: Library) -> tuple[list[QuizItem], str]:
+        """The questions (InputError, naming the sections that have some, when none match) and the title."""
         s = self.settings
         items = build_items(
             library, count=s.count, section=s.section, shuffle=s.shuffle, generated=s.generated, seed=s.seed
         )
-        store, owns = self.options.store, False
-        if store is None:
-            from drill.store import open_store
+        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
+        return items, title
 
-            store, owns = open_store(self.options.db_url, self.options.user), True
-        store.sync_content(library)
+    def prepare(self, plan: tuple[list[QuizItem], str], store: Store) -> QuizSetup:
         from drill.tui.models.quiz_order import interview_order
 
+        items, title = plan
         items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
-        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
-        return QuizSetup(QuizRun(items, self.options.clock), store, owns, title)
+        return QuizSetup(QuizRun(items, self.options.clock), title)
 
-    async def _ready(self, setup: QuizSetup) -> None:
-        self.run, self.store, self._owns_store = setup.run, setup.store, setup.owns_store
+    async def ready(self, setup: QuizSetup) -> None:
+        self.run = setup.run
         self.pack_title = setup.pack_title
         self.drill_app.quiz_run = self.run
         self._started_clock = self.options.clock()
@@ -391,5 +372,4 @@ class QuizScreen(ModeScreen):
         # Quitting part-way still stores what was answered (no finish time marks it unfinished).
         if self.store is not None:
             self.save(finished=False)
-            if self._owns_store:
-                self.store.close()
+        self.close_store()
