@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,7 +21,7 @@ from textual.widgets import Footer, Input, Static
 
 from drill.errors import DrillError
 from drill.i18n import N_, _
-from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, Result, build_items
+from drill.tui.models.quiz import LETTERS, WORK_NAMES, QuizItem, QuizRun, QuizSettings, Result, build_items
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
 from drill.tui.text import visible
@@ -31,41 +31,6 @@ from drill.tui.widgets.countdown import Countdown
 if TYPE_CHECKING:
     from drill.content.models import Library
     from drill.store import Store
-
-DEFAULT_SECONDS = 30
-
-
-@dataclass
-class QuizSettings:
-    seconds: float = DEFAULT_SECONDS
-    count: int | None = None
-    section: str | None = None
-    shuffle: bool = True
-    generated: int = 0
-    seed: int | None = None
-
-    @classmethod
-    def from_options(cls, options: AppOptions) -> QuizSettings:
-        extra = options.extra
-        seconds = extra.get("seconds")
-        return cls(
-            seconds=DEFAULT_SECONDS if seconds is None else seconds,
-            count=extra.get("count"),
-            section=options.section,
-            shuffle=extra.get("shuffle", True),
-            generated=extra.get("generated") or 0,
-            seed=extra.get("seed"),
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "seconds": self.seconds,
-            "count": self.count,
-            "section": self.section,
-            "shuffle": self.shuffle,
-            "generated": self.generated,
-            "seed": self.seed,
-        }
 
 
 @dataclass
@@ -167,6 +132,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         from drill.tui.models.quiz_order import interview_order
 
         items, title = plan
+        self.settings.read_limits(store.config)
         items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
         return QuizSetup(QuizRun(items, self.options.clock), title)
 
@@ -192,6 +158,8 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         meta.append(f"§{visible(item.section)}", style="bold")
         meta.append(f" · {visible(item.id)}")
         meta.append(" · " + (_("chapter quiz") if item.kind == "chapter" else _("generated from the engine")))
+        if item.work is not None:
+            meta.append(" · " + _(WORK_NAMES[item.work]))
         self.query_one("#quiz-meta", Static).update(meta)
         self.query_one("#quiz-stem", Static).update(stem_text(item.stem))
         choices = self.query_one(ChoiceList)
@@ -208,7 +176,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         else:
             self.set_focus(None)
         self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
-        self.query_one(Countdown).start(self.settings.seconds)
+        self.query_one(Countdown).start(self.settings.limit(item))
 
     def refresh_header(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -263,7 +231,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
     def time_out(self) -> None:
         if self.item is None or self.run is None or self.answered is not None:
             return
-        self.show_result(self.run.time_out(int(self.settings.seconds * 1000)))
+        self.show_result(self.run.time_out(int(self.settings.limit(self.item) * 1000)))
 
     def show_result(self, result: Result) -> None:
         self.answered = result
