@@ -1,8 +1,9 @@
 """`drill quiz`: timed multiple choice over the chapter's quizzes, plus numeric questions from the engine.
 
-The shell paints at once; a thread worker loads the content, builds the questions (generated ones import
-numpy) and opens the store (sqlalchemy). Each question has its own countdown; a timeout counts as wrong and
-shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
+The shell paints at once; the loading worker (tui/screens/base.py) loads the content, builds the questions
+(generated ones import numpy) and opens the store (sqlalchemy). Each question has its own countdown — a chapter
+quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
+docs/quiz.md); a timeout counts as wrong and shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
 (with no finish time), so an answered question is never lost.
 """
 
