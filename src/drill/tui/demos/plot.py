@@ -6,15 +6,19 @@ plot and the axes' margins) and sets their pixels again, one refresh of a whole 
 `DemoPlot` draws a frame (``with plot.frame(): ...``) once, when the frame's calls are done, straight onto the
 canvases, and then repaints only the canvas lines that differ from the previous frame: a moved slider costs the
 lines the curve or bars cross, not the widget. The margins (tick labels, axis labels) are drawn again only when
-what they show changed (limits, ticks, labels, sizes). The legend is rebuilt (and the screen laid out again)
+what they show changed (limits, ticks, labels, sizes), and a dataset that is the same as in the previous frame
+(same data, style and axes) is copied from the cells it wrote then instead of being drawn again (the
+dot-product curve under a moving marker, a vector that did not move). The legend is rebuilt (and the screen laid out again)
 only when its entries change. Before the canvases have their size (the first frame, a resize), drawing is left
 to ``render()``, as textual-plot does it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from textual.geometry import Region
 from textual_hires_canvas import Canvas
@@ -27,10 +31,33 @@ def _keep(*args: object, **kwargs: object) -> None:
     """Stands in for a margin canvas's ``reset`` and ``write_text`` while its text is unchanged."""
 
 
+def dataset_key(dataset: Any) -> tuple:
+    """Everything a textual-plot dataset (a dataclass: x, y, styles, mode ...) is drawn from."""
+    out: list[object] = [type(dataset)]
+    for field in dataclasses.fields(dataset):
+        value = getattr(dataset, field.name)
+        if hasattr(value, "tobytes"):  # numpy arrays
+            value = (value.dtype.str, value.shape, value.tobytes())
+        elif isinstance(value, list):
+            value = tuple(value)
+        out.append(value)
+    return tuple(out)
+
+
+Writes = list[tuple[int, int, str, str]]
+
+
 class DemoPlot(PlotWidget):
     _legend_key: tuple | None = None
     _margins_key: tuple | None = None
     _framing = False
+    _plot_canvas: Canvas | None = None
+    _canvases: dict[str, Canvas] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._layers: dict[tuple, Writes] = {}  # the previous frame's datasets: the cells each wrote
+        self._layers_now: dict[tuple, Writes] = {}
 
     @contextmanager
     def frame(self) -> Iterator[DemoPlot]:
@@ -55,7 +82,7 @@ class DemoPlot(PlotWidget):
         """Draw onto the canvases now, or, before they have their size, leave it to ``render()`` (which sizes
         them first)."""
         if self._needs_canvas_resize or any(
-            not c.size.area or c._canvas_size != c.size for c in self.query(Canvas)
+            not c.size.area or c._canvas_size != c.size for c in self._canvas_map().values()
         ):
             self.refresh()
             return
@@ -94,8 +121,67 @@ class DemoPlot(PlotWidget):
             tuple(c._canvas_size for c in canvases.values()),
         )
 
+    # Each dataset's drawing only writes cells (textual-plot 0.10: lines and scatter through
+    # set_hires_pixels/set_pixel, bars by rows of cells), never reads them: what it writes depends on the
+    # dataset, the axes' limits and the canvas, so the same inputs write the same cells.
+    def _render_line_plot(self, dataset: Any) -> None:
+        self._layer(dataset, super()._render_line_plot)
+
+    def _render_bar_plot(self, dataset: Any) -> None:
+        self._layer(dataset, super()._render_bar_plot)
+
+    def _render_scatter_plot(self, dataset: Any) -> None:
+        self._layer(dataset, super()._render_scatter_plot)
+
+    def _layer(self, dataset: Any, draw: Callable[[Any], None]) -> None:
+        canvas = self._plot_canvas
+        if canvas is None:
+            draw(dataset)
+            return
+        key = (
+            dataset_key(dataset),
+            (self._x_min, self._x_max, self._y_min, self._y_max),
+            self._scale_rectangle,
+            canvas._canvas_size,
+        )
+        writes = self._layers.get(key)
+        if writes is None:
+            writes = self._drawn_alone(canvas, dataset, draw)
+        self._layers_now[key] = writes
+        buffer, styles = canvas._buffer, canvas._styles
+        for x, y, char, style in writes:
+            buffer[y][x] = char
+            styles[y][x] = style
+
+    @staticmethod
+    def _drawn_alone(canvas: Canvas, dataset: Any, draw: Callable[[Any], None]) -> Writes:
+        """The cells ``draw(dataset)`` writes, found by drawing it on an empty layer."""
+        buffer, styles = canvas._buffer, canvas._styles
+        canvas._buffer = [[None] * len(row) for row in buffer]  # type: ignore[misc]
+        canvas._styles = [[None] * len(row) for row in styles]  # type: ignore[misc]
+        try:
+            draw(dataset)
+            return [
+                (x, y, char, canvas._styles[y][x])
+                for y, row in enumerate(canvas._buffer)
+                for x, char in enumerate(row)
+                if char is not None
+            ]
+        finally:
+            canvas._buffer, canvas._styles = buffer, styles
+
+    def _canvas_map(self) -> dict[str, Canvas]:
+        """The plot's canvases by id (textual-plot composes them once: plot and the three margins)."""
+        found = self._canvases
+        if found is None:
+            found = {str(c.id): c for c in self.query(Canvas)}
+            if len(found) == 1 + len(MARGINS):
+                self._canvases = found
+        return found
+
     def _render_plot(self) -> None:
-        canvases = {str(c.id): c for c in self.query(Canvas)}
+        canvases = self._canvas_map()
+        self._plot_canvas = canvases.get("plot")
         margins = [canvases[name] for name in MARGINS if name in canvases]
         key = self._margins_entries(canvases)
         keep = key == self._margins_key
@@ -111,6 +197,7 @@ class DemoPlot(PlotWidget):
         try:
             super()._render_plot()
         finally:
+            self._layers, self._layers_now = self._layers_now, {}
             for canvas in canvases.values():
                 canvas._refreshes_pending -= 1
             if keep:
@@ -121,6 +208,10 @@ class DemoPlot(PlotWidget):
                 canvas.refresh()
                 continue
             width = size.width if size else 0
-            for y, (line, style) in enumerate(zip(canvas._buffer, canvas._styles, strict=True)):
-                if line != buffer[y] or style != styles[y]:
-                    canvas.refresh(Region(0, y, width, 1))
+            changed = [
+                Region(0, y, width, 1)
+                for y, (line, style) in enumerate(zip(canvas._buffer, canvas._styles, strict=True))
+                if line != buffer[y] or style != styles[y]
+            ]
+            if changed:
+                canvas.refresh(*changed)
