@@ -97,3 +97,17 @@ async def test_enter_opens_the_modules_demo(demo_app):
         assert block.demo.module.step == "dec_cross_attn"
         await pilot.press("enter")
         await opened(pilot, "cross-attention")
+
+
+async def test_a_heatmap_moved_to_another_module_keeps_no_stale_title(demo_app):
+    """Self-attention shows a heatmap per head ("head 1", ...); the next module's matrices, drawn in the same
+    widgets, have no head titles."""
+    async with demo_app("transformer-block").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "transformer-block")
+        assert "head 1" in shown(screen)
+        await pilot.press("right")  # Encoder · Add&Norm: no attention weights
+        await wait_until(pilot, lambda: screen.demo.module.step == "enc_norm_1")
+        await pilot.pause()
+        titles = [w.renderable().title for w in screen.parts() if isinstance(w, Heatmap)]
+        assert titles and all(title is None for title in titles)
+        assert "head 1" not in shown(screen)
