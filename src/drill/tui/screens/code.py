@@ -22,9 +22,10 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Markdown, Static, TextArea
 
 from drill.i18n import N_, _
+from drill.tui.models.study import GRADE_NAMES
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
-from drill.tui.screens.code_cards import GRADE_NAMES, code_card_id, propose_grade, sync_code_cards
+from drill.tui.screens.code_cards import propose_grade, sync_code_cards
 from drill.tui.screens.code_results import (
     first_value_failure,
     history_text,
@@ -302,6 +303,8 @@ class CodeScreen(ModeScreen):
             self.graded = True
             self.dismiss(rating)
             return
+        from drill.store.code_carry import code_card_id
+
         card_id = code_card_id(self.code_task.name)
         if self.store is not None:
             try:

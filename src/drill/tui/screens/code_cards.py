@@ -5,15 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from drill.i18n import N_
-from drill.store.code_carry import CODE_PACK, code_card_id
-
 if TYPE_CHECKING:
     from drill.tui.options import AppOptions
 
-GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}
-
-__all__ = ["CODE_PACK", "GRADE_NAMES", "code_card_id", "propose_grade", "sync_code_cards"]
+__all__ = ["propose_grade", "sync_code_cards"]
 
 
 def propose_grade(verdict_passed: bool, failed_runs_before: int, seconds: float, budget_s: int) -> int:
@@ -33,6 +28,10 @@ def sync_code_cards(store, options: AppOptions) -> None:
     them, so `drill code TASK` and `drill study` schedule one card (syncing them carries over what was learnt
     under the old pack, drill.store.code_carry); else a pack of their own (``CODE_PACK``)."""
     from drill.engine.codetasks import TASKS
+    from drill.store.code_carry import (  # sqlalchemy: never on the screen's import path
+        CODE_PACK,
+        code_card_id,
+    )
     from drill.tui.models.study import load_library
 
     library = load_library(options)
