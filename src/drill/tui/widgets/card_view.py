@@ -126,10 +126,11 @@ class CardView(VerticalScroll):
         self.query_one("#errata").display = False
         self.scroll_home(animate=False)
         # The options a Static of this width is rendered with (textual's RichVisual), taken here on the UI
-        # thread: the worker lays the answer out with them, so the reveal finds its lines made.
+        # thread: the worker lays the answer out with them, so the reveal finds its lines made. It starts once
+        # the question is painted: its imports (rich.markdown) would otherwise take the GIL from that paint.
         width = self.scrollable_content_region.width
         options = self.app.console_options.update(highlight=False, width=width).update_width(width)
-        self.prepare_answer(card, options if width > 0 else None)
+        self.call_after_refresh(self.prepare_answer, card, options if width > 0 else None)
 
     @work(thread=True, exclusive=True, group="answer")
     def prepare_answer(self, card: Card, options: ConsoleOptions | None) -> None:
