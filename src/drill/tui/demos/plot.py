@@ -51,10 +51,6 @@ def dataset_key(dataset: Any) -> tuple:
     return tuple(out)
 
 
-def _skip(*args: object, **kwargs: object) -> None:
-    """Stands in for the box's drawing while the decorations are copied."""
-
-
 def blank_layer(canvas: Canvas) -> tuple[list, list]:
     """Swap an empty layer (every cell None) in for ``canvas``'s cells; returns its own cells."""
     cells = (canvas._buffer, canvas._styles)
@@ -231,17 +227,21 @@ class DemoPlot(PlotWidget):
     def _render_plot(self) -> None:
         canvases = self._canvas_map()
         plot = self._plot_canvas = canvases.get("plot")
-        key = self._decorations_entries(canvases)
-        self._copying_decorations = key == self._decorations_key and plot is not None
-        started: list[tuple[list, list]] = []
-        if self._copying_decorations:
-            plot.draw_rectangle_box = _skip  # type: ignore[union-attr,method-assign]
-        elif plot is not None:
+        layer: list[tuple[list, list]] = []
+        drawn: list[tuple] = []  # the key of the decorations drawn on the layer
+        if plot is not None:
             box = plot.draw_rectangle_box
 
             def decorations_begin(*args: Any, **kwargs: Any) -> None:
-                """The box is the first decoration: from here on the plot canvas draws on a layer."""
-                started.append(blank_layer(plot))
+                """The box is the first decoration, drawn when the datasets are and the limits (automatic
+                ones too) are known: the decorations are copied if nothing they show changed, else drawn on
+                a layer from here on."""
+                key = self._decorations_entries(canvases)
+                if key == self._decorations_key:
+                    self._copying_decorations = True
+                    return
+                drawn.append(key)
+                layer.append(blank_layer(plot))
                 box(*args, **kwargs)
 
             plot.draw_rectangle_box = decorations_begin  # type: ignore[method-assign]
@@ -250,21 +250,21 @@ class DemoPlot(PlotWidget):
         ]  # reset() makes new lists
         for canvas in canvases.values():
             canvas._refreshes_pending += 1
+        done = False
         try:
             super()._render_plot()
+            done = True
         finally:
             self._layers, self._layers_now = self._layers_now, {}
             for canvas in canvases.values():
                 canvas._refreshes_pending -= 1
+            copying, self._copying_decorations = self._copying_decorations, False
             if plot is not None:
                 del plot.draw_rectangle_box
-                if started:
-                    self._decorations = layer_writes(plot, started[0])
-                    self._decorations_key = key
-                elif not self._copying_decorations:  # nothing drawn (no size yet)
-                    self._decorations_key = None
-                self._copying_decorations = False
-        if plot is not None and self._decorations_key == key:
+                if layer:
+                    self._decorations = layer_writes(plot, layer[0])
+                    self._decorations_key = drawn[0] if done else None
+        if plot is not None and (layer or copying):
             apply(plot, self._decorations)
         self._repaint_changed(canvases, before)
 
