@@ -11,10 +11,11 @@ template ``src/drill/locale/drill.pot``; the compiled ``.mo`` files are build ou
   ``python hatch_build.py compile`` (tests/i18n checks that the compiled catalogs match their sources).
 
 The shipped content (``data/``) is loaded and validated here as `drill check` loads it (every field rule and
-reference between records) and written as ``drill/content/shipped-content.json`` (drill.content.cache: the entry a first-ever
-start reads instead of parsing the YAML; keyed on the YAML's bytes, so a stale one is never used): into the
-wheel, or in place (``src/drill/content/``, ignored by git) for an editable install. After editing ``data/`` in
-an editable checkout, ``python hatch_build.py content`` rebuilds it (until then drill parses the YAML).
+reference between records) and written as ``drill/content/shipped-content.json`` (drill.content.cache: the
+entry a first-ever start reads instead of parsing the YAML; keyed on the YAML's bytes and on the code that
+builds the records, so a stale one is never used): into the wheel, or in place (``src/drill/content/``,
+ignored by git) for an editable install. After editing ``data/`` in an editable checkout,
+``python hatch_build.py content`` rebuilds it (until then drill parses the YAML).
 
 Maintainer's commands (Babel is in the ``test`` extra)::
 

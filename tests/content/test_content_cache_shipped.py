@@ -68,6 +68,29 @@ def test_an_edited_file_is_parsed_and_a_bad_edit_reported_with_its_line(pack, sh
         load_content(pack)
 
 
+def test_an_entry_built_by_other_code_is_not_used(pack, tmp_path, monkeypatch):
+    """Keyed on the modules that build the records too: after an edit of one (an editable checkout), the entry
+    built before it is ignored and the YAML is parsed."""
+    code = tmp_path / "code"
+    for name in content_cache.BUILT_BY:
+        (code / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(content_cache.CODE_ROOT / name, code / name)
+    monkeypatch.setattr(content_cache, "CODE_ROOT", code)
+    target = write_shipped(
+        tmp_path / "shipped-content.json", find_packs(pack), engine_catalog(), load_content(pack, cache=False)
+    )
+    monkeypatch.setattr(content_cache, "SHIPPED", target)
+    parsed = yaml_loads(monkeypatch)
+    load_content(pack)
+    assert parsed == []  # built by this code: used
+    for old in cache_files():
+        old.unlink()
+    rules = code / "content" / "rules.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# a rule changed\n", encoding="utf-8")
+    load_content(pack)
+    assert parsed == [True]
+
+
 @pytest.mark.parametrize("edit", TAMPERINGS)
 def test_a_tampered_shipped_entry_is_not_used(pack, shipped, monkeypatch, edit):
     expected = load_content(pack, cache=False)

@@ -12,8 +12,8 @@ Cross-references (a quiz's cards exist) were checked when the entry was written.
 
 The content shipped with drill has a second entry, validated when drill is built (`hatch_build.py` writes
 ``drill/content/shipped-content.json``, as it compiles the catalogs): a first-ever start finds no user cache but
-need not parse the YAML either. It is keyed on the bytes of the pack files (it must hold wherever drill is
-installed), is used only when those are exactly the files it was built from, and is read through the same rules
+need not parse the YAML either. It is keyed on the bytes of the pack files and of the code that builds the
+records (it must hold wherever drill is installed), is used only when those are exactly the files it was built from, and is read through the same rules
 as any entry; its packs get the directories they are loaded from.
 
 A start-up need not wait for every record: `first_load` reads the packs, each card's pack, id and section (by
@@ -41,6 +41,20 @@ FORMAT = (
     6  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes); 6: card kinds
 )
 SHIPPED = Path(__file__).with_name("shipped-content.json")  # built by hatch_build.py; not in git
+# The modules that make and check the records (below the drill package): the shipped entry is keyed on their
+# bytes too, so an entry built by other code (an editable checkout edited since its build) is never used.
+CODE_ROOT = Path(__file__).resolve().parent.parent
+BUILT_BY = (
+    "fields.py",
+    "content/cache.py",
+    "content/control.py",
+    "content/kinds.py",
+    "content/loader.py",
+    "content/models.py",
+    "content/rules.py",
+    "content/schema.py",
+    "content/yamlio.py",
+)
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:
@@ -60,16 +74,19 @@ def cache_key(pack_dirs: list[Path], catalog: object) -> str:
 
 
 def shipped_key(pack_dirs: list[Path], catalog: object) -> str:
-    """The shipped entry's key: as `cache_key`, with each pack file's bytes (a digest) for its path and times."""
+    """The shipped entry's key: as `cache_key`, with each pack file's bytes (a digest) for its path and times,
+    and the bytes of the code that builds the records (`BUILT_BY`)."""
     from drill import __version__
 
+    def digest(file: Path) -> str | None:
+        try:
+            return hashlib.sha256(file.read_bytes()).hexdigest()
+        except FileNotFoundError:
+            return None
+
     parts: list[object] = [FORMAT, __version__, repr(sorted(catalog.items())) if catalog else None]
-    for pack_dir in pack_dirs:
-        for name in PACK_FILES:
-            try:
-                parts.append(hashlib.sha256((pack_dir / name).read_bytes()).hexdigest())
-            except FileNotFoundError:
-                parts.append(None)
+    parts += [digest(CODE_ROOT / name) for name in BUILT_BY]
+    parts += [digest(pack_dir / name) for pack_dir in pack_dirs for name in PACK_FILES]
     return "shipped-" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
 
 
