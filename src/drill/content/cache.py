@@ -11,10 +11,11 @@ cannot bring in a control character, a wrong type or a malformed id; one that fa
 Cross-references (a quiz's cards exist) were checked when the entry was written.
 
 The content shipped with drill has a second entry, validated when drill is built (`hatch_build.py` writes
-``drill/content/shipped-content.json``, as it compiles the catalogs): a first-ever start finds no user cache but
-need not parse the YAML either. It is keyed on the bytes of the pack files and of the code that builds the
-records (it must hold wherever drill is installed), is used only when those are exactly the files it was built from, and is read through the same rules
-as any entry; its packs get the directories they are loaded from.
+``drill/content/shipped-content.json``, as it compiles the catalogs): a first-ever start finds no user cache
+but need not parse the YAML either. It is keyed on the bytes of the pack files and of the code that builds the
+records (it must hold wherever drill is installed), is used only when those are exactly the files it was
+built from, and is read through the same rules as any entry; its packs get the directories they are loaded
+from.
 
 A start-up need not wait for every record: `first_load` reads the packs, each card's pack, id and section (by
 their fields' rules) and then only the card(s) asked for (`PartialLibrary.take`), each through all of its
