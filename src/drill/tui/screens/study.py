@@ -264,10 +264,9 @@ class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
             self.show_card(card)
         self._question_reached()
         self.refresh_bindings()
-        cards = session.library.cards.values()
-        self.warm_steps(
-            tuple({tuple(card.steps) for card in cards if card.steps}),
-            tuple(checks for card in cards if (checks := session.errata_checks(card.id))),
+        cards = list(session.library.cards.values())
+        self.start_warm_up(
+            cards, tuple(checks for card in cards if (checks := session.errata_checks(card.id)))
         )
 
     # --- showing cards --------------------------------------------------------------------------------------
@@ -401,6 +400,8 @@ class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
         # another program holds it) it would wait just as long, so the row is left open, as after a kill.
         if self.session is not None and self.saving is None:
             self.session.close()
+        self._stop_grade_writer()
+        self._drop_browser()
         if self._gc_state == "frozen":
             import gc
 
