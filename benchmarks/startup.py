@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ptyrun import run_in_pty  # noqa: E402 - benchmarks/ is not a package
+from ptyrun import drill_command, run_in_pty  # noqa: E402 - benchmarks/ is not a package
 
 BARE_APP = """
 import os, time
@@ -49,12 +50,21 @@ Bare().run()
 GOALS = {"first-ever": 1.6, "returning": 1.6, "DRILL_DB_URL": 1.6, "PostgreSQL": 2.5}
 
 
-def drill_command() -> str:
-    """The installed `drill` console script of this Python environment."""
-    script = Path(sys.executable).with_name("drill")
-    if not script.is_file():
-        raise SystemExit(f"no installed drill next to {sys.executable}: pip install -e . first")
-    return str(script)
+WHERE = """
+from drill.content.cache import cache_key, cache_file
+from drill.content.loader import engine_catalog, find_packs, resolve_content_path
+from drill.store.locate import database_file, plan_target
+files = [plan_target(None)[0], cache_file(cache_key(find_packs(resolve_content_path(None)), engine_catalog()))]
+db = database_file()
+print("\\n".join(str(f) for f in [*files, *([db] if db else [])]))
+"""
+
+
+def returning_files(env: dict[str, str]) -> list[Path]:
+    """What a returning start finds on disk, as drill itself locates it: the next-card plan (beside a SQLite
+    database, or in the cache directory for a server), the content cache, and a SQLite database file."""
+    out = subprocess.run([sys.executable, "-c", WHERE], env=env, capture_output=True, text=True, check=True)
+    return [Path(line) for line in out.stdout.splitlines()]
 
 
 def main() -> None:
@@ -93,16 +103,20 @@ def main() -> None:
         if pg_url:
             scenarios["PostgreSQL"] = dict(returning, DRILL_DB_URL=pg_url, DRILL_USER="startup-bench")
 
-        # Warm-up: file caches; each returning scenario's database, plan and content cache (two runs: the
-        # first creates the database, the second finds everything in place).
+        # Warm-up: file caches; each returning scenario's database, plan and content cache. These runs wait
+        # for "ready" (the store open, its next-card plan saved): a run that ends at the first question may
+        # end before the store has created anything, and the "returning" starts would measure a first one.
         run_in_pty([sys.executable, str(bare_script)], base, marks)
-        for env in scenarios.values():
+        for name, env in scenarios.items():
             for _ in range(2):
-                run = run_in_pty([drill, "study"], env, marks)
-                if "question" not in run.marks:
+                run = run_in_pty([drill, "study"], dict(env, DRILL_EXIT_AFTER="ready"), marks)
+                if "question" not in run.marks or "ready" not in run.marks:
                     raise SystemExit(
                         f"drill study showed no question (marks: {run.marks}); is there content?"
                     )
+            missing = [str(path) for path in returning_files(env) if not path.is_file()]
+            if missing:
+                raise SystemExit(f"{name}: the warm-up left no {', '.join(missing)}: not a returning start")
 
         times: dict[str, list[float]] = {name: [] for name in ("bare", "paint", "first-ever", *scenarios)}
         heavy: dict[str, set[str]] = {name: set() for name in times}

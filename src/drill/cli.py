@@ -41,8 +41,47 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class Refused(click.ClickException):
+    """click's refusal of a command line (an unknown option, a bad value, a missing argument) as drill says
+    every refusal: one line, ``drill: error: …``, exit 2, instead of click's usage, hint and error lines."""
+
+    exit_code = DrillError.exit_code
+
+    def show(self, file=None) -> None:
+        _say_error(self.message)
+
+
+def refusal(err: click.ClickException, command: str | None = None) -> Refused:
+    """``err`` as one line naming the subcommand, with click's own message (which names the option and the
+    value) and where help is; a value's control or bidi characters shown as visible stand-ins. ``command``
+    is the command path to name when click's error does not carry its context ("drill quiz --count" with no
+    value)."""
+    from drill.content.control import find, visible
+
+    message = " ".join(line.strip() for line in err.format_message().splitlines() if line.strip())
+    if find(message) is not None:
+        message = visible(message)
+    if isinstance(err, click.UsageError):
+        command = err.ctx.command_path if err.ctx is not None else command
+        if command:
+            where = command.partition(" ")[2]  # "drill cards unsuspend" -> "cards unsuspend"
+            if where:
+                message = f"{where}: {message}"
+            message = _("{message} (see '{command} --help')").format(message=message, command=command)
+    return Refused(message)
+
+
+def _refuses(err: click.ClickException) -> bool:
+    """Whether drill rewrites ``err`` (not: a group called without its command, which shows the help)."""
+    return not isinstance(err, Refused | click.exceptions.NoArgsIsHelpError)
+
+
 class LazyGroup(DrillGroup):
-    """A group that imports a subcommand's module only when that subcommand is used or listed."""
+    """A group that imports a subcommand's module only when that subcommand is used or listed.
+
+    Every refusal click makes of the command line, here or in any subcommand, is re-raised as ``Refused``
+    (click's ``main`` shows it and exits with its code).
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -54,9 +93,22 @@ class LazyGroup(DrillGroup):
         module_name, attr = target.split(":")
         return getattr(importlib.import_module(module_name), attr)
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as err:
+            if _refuses(err):
+                raise refusal(err) from None
+            raise
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except click.ClickException as err:
+            if _refuses(err):
+                sub = ctx.invoked_subcommand
+                raise refusal(err, f"{ctx.command_path} {sub}" if sub else ctx.command_path) from None
+            raise
         except DrillError as err:
             _say_error(str(err))
             ctx.exit(err.exit_code)

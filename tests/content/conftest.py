@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,3 +20,10 @@ def packs_dir() -> Path:
 @pytest.fixture
 def mini_pack() -> Path:
     return PACKS / "mini"
+
+
+@pytest.fixture
+def pack(tmp_path) -> Path:
+    """A copy of the mini pack that a test may edit (the content cache tests)."""
+    shutil.copytree(PACKS / "mini", tmp_path / "mini")
+    return tmp_path / "mini"

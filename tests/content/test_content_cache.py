@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,14 +12,6 @@ import pytest
 from drill.content import load_content
 from drill.content import loader as content_loader
 from drill.errors import ContentError
-
-PACKS = Path(__file__).parent / "packs"
-
-
-@pytest.fixture
-def pack(tmp_path) -> Path:
-    shutil.copytree(PACKS / "mini", tmp_path / "mini")
-    return tmp_path / "mini"
 
 
 def cache_files() -> list[Path]:
@@ -91,22 +82,23 @@ def _tamper(entry: Path, edit) -> None:
     entry.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
 
-@pytest.mark.parametrize(
-    "edit",
-    [
-        lambda d: d["cards"][0].update(answer="\x1b]0;pwned\x07\x1b[2J"),  # a terminal escape
-        lambda d: d["cards"][0].update(question="\u009b31m"),  # a C1 control (CSI)
-        lambda d: d["cards"][0].update(tags=["ok", "\x00"]),
-        lambda d: d["quizzes"][0]["options"].update(A="\x1b[31mred"),
-        lambda d: d["packs"][0].update(title="x\x1b"),
-        lambda d: d["cards"][0].update(bank="1"),  # a wrong type
-        lambda d: d["cards"][0].update(id="../../etc"),  # an id the rules refuse
-        lambda d: d["cards"][0].update(surprise=1),  # a field no record has
-        lambda d: d["cards"][0].pop("pack"),
-        lambda d: d["checks"][0].update(claimed=float("nan")),
-        lambda d: d["quizzes"][0].update(answer="Z"),
-    ],
-)
+# Edits of a cache entry that the field rules refuse (shared with test_content_cache_partial.py).
+TAMPERINGS = [
+    lambda d: d["cards"][0].update(answer="\x1b]0;pwned\x07\x1b[2J"),  # a terminal escape
+    lambda d: d["cards"][0].update(question="\u009b31m"),  # a C1 control (CSI)
+    lambda d: d["cards"][0].update(tags=["ok", "\x00"]),
+    lambda d: d["quizzes"][0]["options"].update(A="\x1b[31mred"),
+    lambda d: d["packs"][0].update(title="x\x1b"),
+    lambda d: d["cards"][0].update(bank="1"),  # a wrong type
+    lambda d: d["cards"][0].update(id="../../etc"),  # an id the rules refuse
+    lambda d: d["cards"][0].update(surprise=1),  # a field no record has
+    lambda d: d["cards"][0].pop("pack"),
+    lambda d: d["checks"][0].update(claimed=float("nan")),
+    lambda d: d["quizzes"][0].update(answer="Z"),
+]
+
+
+@pytest.mark.parametrize("edit", TAMPERINGS)
 def test_a_tampered_cache_is_not_used(pack, monkeypatch, edit):
     expected = load_content(pack)
     (entry,) = cache_files()

@@ -179,20 +179,69 @@ def _measure(page_html: str, tmp_path, width: int) -> dict:
     return json.loads(html_module.unescape(found.group(1)))
 
 
+def with_mock_interviews(history, tmp_path) -> str:
+    """A copy of the history's database with alice's mock interviews added by the store (drill interview's
+    scorecards), one of whose missed points is a long unbroken string; its URL."""
+    import shutil
+    from datetime import timedelta
+
+    from drill.store import open_store
+    from drill.store.interviews import InterviewAnswerRecord
+    from tests.report.report_history import NOW
+
+    path = tmp_path / "with-interviews.sqlite3"
+    shutil.copyfile(history.url.removeprefix("sqlite:///"), path)
+    url = f"sqlite:///{path}"
+    cards = [cid for cid, _section, _q in history.cards if cid != history.retired][:6]
+    sections = dict((cid, section) for cid, section, _q in history.cards)
+    with open_store(url, "alice") as store:
+        for day in range(4):
+            started = NOW - timedelta(days=10 - 2 * day)
+            session = store.start_interview(started, {"questions": 3})
+            for n, card in enumerate(cards[day : day + 3], 1):
+                store.record_interview_answer(
+                    session,
+                    InterviewAnswerRecord(
+                        position=n,
+                        card_id=card,
+                        section=sections[card],
+                        follow_up=False,
+                        mode="typed",
+                        answer="…",
+                        duration_ms=(60 + 40 * n + 7 * day) * 1000,
+                        budget_ms=180_000,
+                        timed_out=n == 3,
+                        points_total=4,
+                        points_covered=tuple(range(n)),
+                        points_missed=("w" * 150, "注意力权重矩阵" * 12)[: 4 - n],
+                        traps_hit=(),
+                        coverage=n / 4,
+                        proposed=1,
+                        rating=1,
+                        answered_at=started + timedelta(minutes=n),
+                    ),
+                )
+            store.finish_interview(session, started + timedelta(minutes=12))
+    return url
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_page_is_never_wider_than_the_screen(tmp_path, history, library, width):
     """Issue 13: at 390 px (a phone) the report scrolled sideways to 734 px and chart text shrank to 5-7 px.
     Now wide tables and charts scroll inside their cards, charts keep their 11 px text, and the page is no
-    wider than the viewport, on a phone and on a desktop."""
+    wider than the viewport, on a phone and on a desktop — the mock-interview section (issue 15) included,
+    with a long unbroken point in it."""
     from dataclasses import replace
 
     from sqlalchemy import create_engine
 
-    engine = create_engine(history.url)
+    url = with_mock_interviews(history, tmp_path)
+    engine = create_engine(url)
     data = compute_report(engine, library, user="alice", cohort=True)
     engine.dispose()
+    assert data.interview_scores is not None and len(data.interview_scores.interviews) == 4
     # A long unbroken name as a planted one could be: it must wrap, not widen the page.
     data = replace(data, user="m" * 120)
     m = _measure(to_html(data), tmp_path, width)

@@ -165,3 +165,113 @@ def test_an_unwritable_place_is_one_line_and_exit_2(history, tmp_path):
     result = CliRunner().invoke(cli, ["export", "--anki", str(missing.with_suffix(".apkg"))])
     assert result.exit_code == 2
     assert "cannot write the file" in result.stderr and "Traceback" not in result.output
+
+
+# --- leftovers of a killed writer (issue 11, left from item 15) ----------------------------------------------
+
+LIVE_WRITER = """
+import sys
+from drill.report.files import write_text
+
+def chunks():
+    yield "LIVE " * 50_000
+    print("half written", flush=True)
+    sys.stdin.readline()  # holds its partial (and its lock) until told to finish
+    yield "END\\n"
+
+write_text(sys.argv[1], chunks())
+"""
+LONG_AGO = time.time() - 3600
+
+
+def _partials_of(folder, name: str) -> list[str]:
+    return sorted(p for p in os.listdir(folder) if p.startswith(f".{name}.") and p.endswith(".partial"))
+
+
+def test_the_next_write_removes_a_killed_writers_partial_and_nothing_else(history, tmp_path):
+    """kill -9 a writer of report.json mid-write (its hidden partial stays), then run `drill report -o
+    report.json`: the dead writer's partial is gone and the report is whole. Left alone: a live writer's
+    partial of the same file (older than the rerun, but locked), another file's partial, names outside
+    drill's pattern, and a symlink with a partial's name; the live writer then finishes its own file."""
+    target = tmp_path / "report.json"
+    target.write_text(json.dumps({"old": True}), encoding="utf-8")
+    killed = subprocess.Popen([sys.executable, "-c", WRITER, str(target)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert killed.stdout.readline() == "half written\n"
+    finally:
+        killed.send_signal(signal.SIGKILL)
+        killed.wait()
+        killed.stdout.close()
+    dead = _partials_of(tmp_path, "report.json")
+    assert len(dead) == 1 and (tmp_path / dead[0]).stat().st_size == 200_000
+
+    live = subprocess.Popen(
+        [sys.executable, "-c", LIVE_WRITER, str(target)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert live.stdout.readline() == "half written\n"
+        live_partial = sorted(set(_partials_of(tmp_path, "report.json")) - set(dead))
+        assert len(live_partial) == 1
+        os.utime(tmp_path / live_partial[0], (LONG_AGO, LONG_AGO))  # old: only its lock says it is in use
+        kept = [".other.json.abcd1234.partial", ".report.json.notes.partial", ".report.json.ABCDEFGH.partial"]
+        kept += [".report.json.abcd12345.partial", "report.json.abcd1234.partial"]
+        for name in kept:
+            (tmp_path / name).write_text("not drill's leftover of report.json", encoding="utf-8")
+            os.utime(tmp_path / name, (LONG_AGO, LONG_AGO))
+        outside = tmp_path / "outside.txt"
+        outside.write_text("a symlink's target", encoding="utf-8")
+        (tmp_path / ".report.json.zzzzzzzz.partial").symlink_to(outside)
+        kept.append(".report.json.zzzzzzzz.partial")
+
+        cmd = [
+            sys.executable,
+            "-m",
+            "drill",
+            "report",
+            "--db",
+            history.url,
+            "--user",
+            "alice",
+            "-o",
+            str(target),
+        ]
+        rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        assert rerun.returncode == 0, rerun.stderr
+        doc = json.loads(target.read_text(encoding="utf-8"))  # whole
+        assert doc["user"] == "alice" and doc["schema_version"]
+        assert not (tmp_path / dead[0]).exists()
+        assert (tmp_path / live_partial[0]).stat().st_size == 250_000  # the live writer's, untouched
+        for name in kept:
+            assert os.path.lexists(tmp_path / name), name
+        assert outside.read_text(encoding="utf-8") == "a symlink's target"
+
+        live.stdin.write("go\n")
+        live.stdin.flush()
+        assert live.wait(timeout=120) == 0
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait()
+        live.stdin.close()
+        live.stdout.close()
+    assert target.read_text(encoding="utf-8") == "LIVE " * 50_000 + "END\n"
+    assert _partials_of(tmp_path, "report.json") == sorted(
+        n for n in kept if n.startswith(".report.json.") and n.endswith(".partial")
+    )
+
+
+def test_only_partials_older_than_this_process_are_removed(tmp_path):
+    """A partial written since this process started may be another writer's that has not locked it yet: it
+    stays; the same file, last written before the process started, goes."""
+    target = tmp_path / "r.md"
+    fresh = tmp_path / ".r.md.k3y_x9a0.partial"
+    fresh.write_text("half", encoding="utf-8")
+    assert fresh.stat().st_mtime >= files.process_started()
+    assert files.prune_partials(target) == [] and fresh.exists()
+    os.utime(fresh, (LONG_AGO, LONG_AGO))
+    assert files.prune_partials(target) == [fresh] and not fresh.exists()
+    files.write_text(target, "whole\n")
+    assert target.read_text(encoding="utf-8") == "whole\n" and _no_partials(tmp_path)

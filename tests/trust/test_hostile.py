@@ -301,16 +301,11 @@ def test_calc_refuses_a_hostile_matrix_in_one_line(case, output):
 
 
 def assert_usage_error(out, option: str, *fragments: str) -> None:
-    """click's refusal of an option value: exit 2, one "Error: Invalid value for '--x': …" line, no traceback,
-    and the value never echoed whole."""
+    """click's refusal of an option value, in drill's format: exit 2, one "drill: error: <command>: Invalid
+    value for '--x': …" line and nothing else, no traceback, and the value never echoed whole."""
     assert out.returncode == 2, out
-    assert "Traceback" not in out.stderr
-    errors = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1, out.stderr
-    assert errors[0].startswith(f"Error: Invalid value for '{option}': "), errors[0]
-    for fragment in fragments:
-        assert fragment in errors[0], errors[0]
-    assert len(out.stderr) < 600, out.stderr
+    line = assert_one_error_line(out, f"Invalid value for '{option}': ", *fragments)
+    assert len(line) < 600, line
 
 
 @pytest.mark.parametrize(

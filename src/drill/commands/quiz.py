@@ -24,7 +24,10 @@ from drill.i18n_click import DrillCommand
     default=30,
     show_default=True,
     metavar="N",
-    help=N_("Seconds per question; a timeout counts as wrong."),
+    help=N_(
+        "Seconds per chapter question; a timeout counts as wrong. A generated question gets the limit of its "
+        "kind (concept, shape, formula, hand): drill config ui.quiz_seconds_<kind>."
+    ),
 )
 @click.option("--count", type=WholeNumber(1), default=None, metavar="N", help=N_("Ask at most N questions."))
 @click.option("--section", default=None, metavar="S", help=N_("Only questions from this chapter section."))

@@ -9,6 +9,12 @@ is silently bypassed. JSON, not pickle: reading a cache never runs code. Nor is 
 read back through the same field rules as the YAML (drill.fields, drill.content.rules), so an edited cache
 cannot bring in a control character, a wrong type or a malformed id; one that fails is not used.
 Cross-references (a quiz's cards exist) were checked when the entry was written.
+
+A start-up need not wait for every record: `first_load` reads the packs, each card's pack, id and section (by
+their fields' rules) and then only the card(s) asked for (`PartialLibrary.take`), each through all of its
+rules; `PartialLibrary.complete` reads every record, the same way as `read`, before anything else uses the
+content (the study screen does it while its store opens). A record refused then refuses the whole entry then:
+the caller loads the YAML instead.
 """
 
 from __future__ import annotations
@@ -17,13 +23,14 @@ import contextlib
 import hashlib
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from drill import fields
 from drill.content.kinds import KINDS
 from drill.content.loader import PACK_FILES
-from drill.content.models import Check, Erratum, Library, Pack, Quiz
+from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 
 FORMAT = (
     6  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes); 6: card kinds
@@ -63,26 +70,105 @@ class _CacheErrors(fields.Errors):
         return _Refused(problem)
 
 
-def read(key: str) -> Library | None:
-    """The cached Library for ``key``, re-validated field by field; None when absent, stale or refused."""
+class Entry:
+    """A cache entry as read from disk (its format and key checked); records are read through their rules
+    when asked for, never before."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.errors = _CacheErrors()
+
+    def records(self, cls: type, name: str) -> list:
+        return [fields.read(cls, item, self.errors, trusted=False) for item in self.data[name]]
+
+    def card(self, item: dict[str, Any]) -> Card:
+        values = dict(item)
+        return fields.read(KINDS[values.pop("kind")], values, self.errors, trusted=False)
+
+    def card_keys(self) -> list[tuple[str, str, str]]:
+        """(pack, id, section) of every card, in order, each value checked by its field's rule."""
+        rules = {spec.key: spec.rule for spec in fields.specs(Card)}  # every kind declares these as Card does
+        pack, id_, section = rules["pack"], rules["id"], rules["section"]
+        return [
+            (pack.check(item["pack"]), id_.check(item["id"]), section.check(item["section"]))
+            for item in self.data["cards"]
+        ]
+
+    def library(self) -> Library:
+        """Every record read through its rules (`_Refused` if one is refused)."""
+        cards = [self.card(item) for item in self.data["cards"]]
+        return Library(
+            packs=self.records(Pack, "packs"),
+            cards={card.id: card for card in cards},
+            quizzes=self.records(Quiz, "quizzes"),
+            checks=self.records(Check, "checks"),
+            errata=self.records(Erratum, "errata"),
+        )
+
+
+# What an unusable entry raises while its records are read (fields.Invalid is a ValueError).
+_UNUSABLE = (OSError, ValueError, KeyError, TypeError, AttributeError, _Refused)
+
+
+def _entry(key: str) -> Entry | None:
     try:
         data = json.loads(cache_file(key).read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT or data.get("key") != key:
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
+        return None
+    return Entry(data)
+
+
+def read(key: str) -> Library | None:
+    """The cached Library for ``key``, re-validated field by field; None when absent, stale or refused."""
+    entry = _entry(key)
+    try:
+        return None if entry is None else entry.library()
+    except _UNUSABLE:
+        return None
+
+
+@dataclass(eq=False)
+class PartialLibrary(Library):
+    """A cache entry's packs and the cards read so far (`take`): what a start-up shows before `complete`.
+
+    ``card_keys``: (pack, id, section) of every card in content order (what the read-only peek needs), each
+    checked by its field's rule. Only `complete` gives a Library to study from.
+    """
+
+    card_keys: list[tuple[str, str, str]] = field(default_factory=list)
+    entry: Entry | None = None
+
+    def take(self, card_id: str) -> Card | None:
+        """The card ``card_id`` read through its kind's rules (and kept in ``cards``); None when the entry
+        has no such card or refuses it."""
+        if card_id not in self.cards and self.entry is not None:
+            try:
+                item = next((i for i in self.entry.data["cards"] if i.get("id") == card_id), None)
+                if item is not None:
+                    self.cards[card_id] = self.entry.card(item)
+            except _UNUSABLE:
+                return None
+        return self.cards.get(card_id)
+
+    def complete(self) -> Library | None:
+        """Every record of the entry read through its rules, as `read` does; None when one is refused."""
+        try:
+            return None if self.entry is None else self.entry.library()
+        except _UNUSABLE:
             return None
-        errors = _CacheErrors()
 
-        def records(cls: type, name: str) -> list:
-            return [fields.read(cls, item, errors, trusted=False) for item in data[name]]
 
-        cards = [fields.read(KINDS[item.pop("kind")], item, errors, trusted=False) for item in data["cards"]]
-        return Library(
-            packs=records(Pack, "packs"),
-            cards={card.id: card for card in cards},
-            quizzes=records(Quiz, "quizzes"),
-            checks=records(Check, "checks"),
-            errata=records(Erratum, "errata"),
-        )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, _Refused):
+def first_load(key: str) -> PartialLibrary | None:
+    """The packs and card keys of the entry for ``key`` (no card read yet); None when absent, stale or
+    refused."""
+    entry = _entry(key)
+    if entry is None:
+        return None
+    try:
+        return PartialLibrary(packs=entry.records(Pack, "packs"), card_keys=entry.card_keys(), entry=entry)
+    except _UNUSABLE:
         return None
 
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from drill.content.models import Card
@@ -43,12 +45,20 @@ def _derived(rule: Text | None = None) -> Any:
 
 def table_rows(table: str) -> list[list[str]]:
     """A Markdown table's rows as cell texts (the header first; the ``---`` separator row dropped)."""
-    rows = []
+    return [list(row) for row in _table(table)]
+
+
+@lru_cache(maxsize=512)
+def _table(table: str) -> tuple[tuple[str, ...], ...]:
+    """`table_rows`, parsed once per table text: a table makes one cloze card per body row, and each card
+    reads it when it is built and when it is checked (from the YAML or the content cache). A table that
+    breaks a rule raises `Invalid` every time (exceptions are not cached)."""
+    rows: list[tuple[str, ...]] = []
     for line in table.strip().splitlines():
         line = line.strip()
         if not (line.startswith("|") and line.endswith("|")):
             raise Invalid(f"not a Markdown table row (a table row starts and ends with '|'): {line!r}")
-        cells = [cell.strip() for cell in line[1:-1].split("|")]
+        cells = tuple(cell.strip() for cell in line[1:-1].split("|"))
         if all(set(cell) <= set("-: ") and cell for cell in cells):
             continue  # the separator
         rows.append(cells)
@@ -58,10 +68,10 @@ def table_rows(table: str) -> list[list[str]]:
     for n, row in enumerate(rows[1:], 1):
         if len(row) != width:
             raise Invalid(f"body row {n} has {len(row)} cells, the header {width}")
-    return rows
+    return tuple(rows)
 
 
-def hidden_cells(rows: list[list[str]], row: int) -> list[int]:
+def hidden_cells(rows: Sequence[Sequence[str]], row: int) -> list[int]:
     """The columns (0-based) hidden in body row ``row`` (1-based): every cell but the label, less empty ones."""
     return [c for c in range(1, len(rows[row])) if rows[row][c] not in EMPTY_CELLS]
 
@@ -70,11 +80,11 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def layout_table(rows: list[list[str]]) -> str:
+def layout_table(rows: Sequence[Sequence[str]]) -> str:
     """Rows of plain text as an aligned table (CJK characters counted as two columns)."""
     widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
 
-    def line(cells: list[str]) -> str:
+    def line(cells: Sequence[str]) -> str:
         return "│ " + " │ ".join(t + " " * (w - _width(t)) for t, w in zip(cells, widths, strict=True)) + " │"
 
     rule = "├─" + "─┼─".join("─" * w for w in widths) + "─┤"
@@ -103,7 +113,7 @@ class ClozeCard(Card):
     def __post_init__(self) -> None:
         if not self.row:
             return
-        rows = table_rows(self.table)
+        rows = _table(self.table)
         label = rows[self.row][0] or rows[0][0]
         shown = [list(r) for r in rows]
         for c in hidden_cells(rows, self.row):
@@ -118,7 +128,7 @@ class ClozeCard(Card):
     def check_record(values: dict[str, Any]) -> None:
         Card.check_record(values)
         try:
-            rows = table_rows(values["table"])
+            rows = _table(values["table"])
         except Invalid as err:
             raise Invalid(err.problem, ("table",)) from None
         for i, n in enumerate(values.get("rows") or ()):
@@ -132,7 +142,7 @@ class ClozeCard(Card):
         return (self.table, *self.pitfalls)
 
     def expand(self) -> list[Card]:
-        rows = self.rows or tuple(range(1, len(table_rows(self.table))))
+        rows = self.rows or tuple(range(1, len(_table(self.table))))
         return [replace(self, id=f"{self.id}.r{n}", row=n) for n in rows]
 
     @property
@@ -140,7 +150,7 @@ class ClozeCard(Card):
         return _(self.PROMPT) + "\n\n" + self.question
 
     def front_text(self) -> str:
-        rows = [[_render(cell) for cell in row] for row in table_rows(self.question)]
+        rows = [[_render(cell) for cell in row] for row in _table(self.question)]
         table = layout_table(rows)
         if max(_width(line) for line in table.splitlines()) > FRONT_WIDTH:  # one row a line, wrapped
             head = rows[0]

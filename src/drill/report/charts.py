@@ -10,13 +10,27 @@ import math
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from drill.i18n import N_, _
+from drill.i18n import N_, _, pad, text_width
 from drill.report.data import Calendar, ReportData
 
 HEAT_CHARS = ("·", "░", "▒", "▓", "█")  # level 0..4; a shape per level, so colour is never the only carrier
 SPARK_CHARS = "▁▂▃▄▅▆▇█"
 EIGHTHS = " ▏▎▍▌▋▊▉"
 WEEKDAYS = (N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"), N_("Sat"), N_("Sun"))
+MONTHS = (
+    N_("Jan"),
+    N_("Feb"),
+    N_("Mar"),
+    N_("Apr"),
+    N_("May"),
+    N_("Jun"),
+    N_("Jul"),
+    N_("Aug"),
+    N_("Sep"),
+    N_("Oct"),
+    N_("Nov"),
+    N_("Dec"),
+)
 # The card states' names as a report shows them (CSV and JSON keep the English keys of data.STATES).
 STATE_NAMES = {
     "new": N_("new"),
@@ -29,8 +43,33 @@ STATE_NAMES = {
 
 
 def weekday(day: date) -> str:
-    """The day's weekday, abbreviated, in the report's language (the fixed-width heatmaps keep WEEKDAYS)."""
+    """The day's weekday, abbreviated, in the report's language."""
     return _(WEEKDAYS[day.weekday()])
+
+
+def month_name(day: date) -> str:
+    """The day's month, abbreviated, in the report's language (Jan; 1月)."""
+    return _(MONTHS[day.month - 1])
+
+
+def heat_row_labels() -> list[str]:
+    """The fixed-width heatmaps' row labels: the weekdays in the report's language, padded to one width in
+    terminal columns (Mon = 3 columns; 周一 = 4: a Chinese character takes two)."""
+    names = [_(name) for name in WEEKDAYS]
+    width = max(map(text_width, names))
+    return [pad(name, width) for name in names]
+
+
+def heat_header(labels: list[str], indent: int) -> str:
+    """The month labels over the fixed-width heatmap's columns (two terminal columns a week, after ``indent``
+    columns), each starting over its week; a label runs on into the next weeks, which are unlabelled."""
+    out, used = " " * indent, indent
+    for i, label in enumerate(labels):
+        start = indent + 2 * i
+        if label and start >= used:
+            out += " " * (start - used) + label
+            used = start + text_width(label)
+    return out.rstrip()
 
 
 def state_name(state: str) -> str:
@@ -92,7 +131,7 @@ def month_labels(weeks: list[list[HeatCell]]) -> list[str]:
     for i, week in enumerate(weeks):
         month = week[0].day.month
         changed = i == 0 or weeks[i - 1][0].day.month != month
-        labels.append(week[0].day.strftime("%b") if changed else "")
+        labels.append(month_name(week[0].day) if changed else "")
     if len(labels) > 1 and labels[0] and any(labels[1:3]):
         labels[0] = ""
     return labels

@@ -9,8 +9,11 @@ order and never merges 7.10 with 7.1. ``interview_recall`` is the card's predict
 day set with ``drill plan`` if it is not reviewed again (empty when no date is set, or for a card not in the
 plan). ``code_*`` are filled on a `drill code` task's card (``code-<task>``) once the task was run: runs,
 whether a run passed every hidden test (1/0), time spent (seconds, runs plus writing) and the mistakes
-diagnosed, most often first, joined by ``;`` (the report's coding section, per task). ``excel=True`` starts the file with a UTF-8 byte order mark, without which Excel shows Chinese as
-mojibake. The rows are written from the report's card columns (drill.report.card_columns): no object per card.
+diagnosed, most often first, joined by ``;`` (the report's coding section, per task). ``mock_*`` are filled on a
+card asked in a mock interview (`drill interview`, the report's mock-interview section, per card): answers,
+mean coverage of the key points (0..1), mean answering time (seconds), answers that ran out of time, traps hit,
+and the points missed, most often first, joined by ``;``. ``excel=True`` starts the file with a UTF-8 byte order
+mark, without which Excel shows Chinese as mojibake. The rows are written from the report's card columns (drill.report.card_columns): no object per card.
 """
 
 from __future__ import annotations
@@ -42,6 +45,12 @@ COLUMNS = (
     "code_passed",
     "code_seconds",
     "code_mistakes",
+    "mock_answers",
+    "mock_coverage",
+    "mock_seconds",
+    "mock_timed_out",
+    "mock_traps_hit",
+    "mock_missed",
 )
 CODE_CARD = "code-"  # a `drill code` task's card: code-<task> (drill.tui.screens.code)
 BOM = "\ufeff"
@@ -70,6 +79,21 @@ def _code_columns(data: ReportData, ids: list[str]) -> list[list]:
     ]
 
 
+def _mock_columns(data: ReportData, ids: list[str]) -> list[list]:
+    scores = {} if data.interview_scores is None else data.interview_scores.by_card
+    if not scores:
+        return [[""] * len(ids)] * 6
+    rows = [scores.get(cid) for cid in ids]
+    return [
+        ["" if s is None else s.answers for s in rows],
+        _numbers([None if s is None else s.coverage for s in rows]),
+        _numbers([None if s is None else s.seconds for s in rows]),
+        ["" if s is None else s.timed_out for s in rows],
+        ["" if s is None else s.traps_hit for s in rows],
+        ["" if s is None else sanitise.cell(";".join(" ".join(p.split()) for p in s.missed)) for s in rows],
+    ]
+
+
 def to_csv(data: ReportData, *, excel: bool = False) -> str:
     if data.cards is None:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
@@ -92,6 +116,7 @@ def to_csv(data: ReportData, *, excel: bool = False) -> str:
         list(map(questions.__getitem__, cards.question)),
         _numbers([recall.get(cid) for cid in cards.id]) if recall else [""] * len(cards),
         *_code_columns(data, cards.id),
+        *_mock_columns(data, cards.id),
     ]
     out = io.StringIO()
     if excel:

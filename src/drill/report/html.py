@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from drill.i18n import current_language
+from drill.i18n import _, current_language, ngettext, text_width
 from drill.report import charts, sanitise
 from drill.report.data import STATES, ReportData
 
@@ -26,6 +26,7 @@ CELL = 15
 GAP = 4
 HEAT_LEFT = 34
 HEAT_TOP = 18
+LABEL_CHAR = 7  # px a column of chart text takes (11 px text; a Chinese character takes two)
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,6 @@ def heatmap(data: ReportData) -> dict:
         for weekday, cell in enumerate(week):
             if not cell.in_range:
                 continue
-            noun = "review" if cell.reviews == 1 else "reviews"
             rects.append(
                 Rect(
                     HEAT_LEFT + i * (CELL + GAP),
@@ -62,7 +62,8 @@ def heatmap(data: ReportData) -> dict:
                     CELL,
                     CELL,
                     HEAT_COLOURS[cell.level],
-                    f"{cell.day:%a %Y-%m-%d}: {cell.reviews} {noun}",
+                    f"{charts.weekday(cell.day)} {cell.day:%Y-%m-%d}: "
+                    + ngettext("{count} review", "{count} reviews", cell.reviews).format(count=cell.reviews),
                 )
             )
     for i, label in enumerate(charts.month_labels(weeks)):
@@ -71,21 +72,34 @@ def heatmap(data: ReportData) -> dict:
     for weekday in (0, 2, 4, 6):
         labels.append(
             Label(
-                HEAT_LEFT - 6, HEAT_TOP + weekday * (CELL + GAP) + CELL - 2, charts.WEEKDAYS[weekday], "end"
+                HEAT_LEFT - 6,
+                HEAT_TOP + weekday * (CELL + GAP) + CELL - 2,
+                _(charts.WEEKDAYS[weekday]),
+                "end",
             )
         )
     width = HEAT_LEFT + len(weeks) * (CELL + GAP)
     legend_y = HEAT_TOP + 7 * (CELL + GAP) + 10
     legend = []
     x = HEAT_LEFT
-    labels.append(Label(x, legend_y + CELL - 2, "less"))
-    x += 32
+    less = _("less")
+    labels.append(Label(x, legend_y + CELL - 2, less))
+    x += 4 + LABEL_CHAR * text_width(less)
     for level, lo, hi in charts.level_ranges(cal.max_reviews):
-        legend.append(Rect(x, legend_y, CELL, CELL, HEAT_COLOURS[level], f"{lo}–{hi} reviews"))
+        legend.append(
+            Rect(
+                x,
+                legend_y,
+                CELL,
+                CELL,
+                HEAT_COLOURS[level],
+                _("{low}–{high} reviews").format(low=lo, high=hi),
+            )
+        )
         text = str(lo) if lo == hi else f"{lo}–{hi}"
         labels.append(Label(x + CELL + 4, legend_y + CELL - 2, text))
         x += CELL + 12 + 7 * len(text)
-    labels.append(Label(x, legend_y + CELL - 2, "more"))
+    labels.append(Label(x, legend_y + CELL - 2, _("more")))
     return {
         "width": max(width, x + 40),
         "height": legend_y + CELL + 6,
@@ -104,7 +118,6 @@ def forecast(data: ReportData) -> dict:
     rects, labels = [], []
     for i, d in enumerate(days):
         h = plot_h * d.due / scale_top
-        noun = "card" if d.due == 1 else "cards"
         rects.append(
             Rect(
                 left + i * step + 1,
@@ -112,11 +125,13 @@ def forecast(data: ReportData) -> dict:
                 step - 2,
                 h,
                 "#7c6fe0" if i else "#d0568c",
-                f"{d.day:%a %Y-%m-%d}: {d.due} {noun} due",
+                f"{charts.weekday(d.day)} {d.day:%Y-%m-%d}: "
+                + ngettext("{count} card due", "{count} cards due", d.due).format(count=d.due),
             )
         )
         if i % 7 == 0:
-            labels.append(Label(left + i * step + step / 2, height - bottom + 15, f"{d.day:%b %d}", "middle"))
+            when = _("{month} {day}").format(month=charts.month_name(d.day), day=f"{d.day:%d}")
+            labels.append(Label(left + i * step + step / 2, height - bottom + 15, when, "middle"))
     grid = [
         Label(left - 6, height - bottom - plot_h * v / scale_top + 4, str(v), "end")
         for v in sorted({0, top // 2, top})
@@ -136,33 +151,52 @@ def forecast(data: ReportData) -> dict:
 
 def quiz_chart(data: ReportData) -> dict | None:
     points = [q for q in data.quizzes if q.percent is not None]
+    return _time_chart(
+        [
+            (q.started_at, q.percent, f"{q.started_at:%Y-%m-%d %H:%M} {q.quiz}: {q.correct}/{q.total}")
+            for q in points
+        ]
+    )
+
+
+def coverage_chart(data: ReportData) -> dict | None:
+    """Mock interviews' mean coverage of the key points over time (the terminal's sparkline, drawn)."""
+    scores = data.interview_scores
+    if scores is None:
+        return None
+    return _time_chart(
+        [
+            (i.started_at, i.coverage, f"{i.started_at:%Y-%m-%d %H:%M}: {charts.pct(i.coverage, 0)}")
+            for i in scores.interviews
+        ]
+    )
+
+
+def _time_chart(points: list[tuple[datetime, float, str]]) -> dict | None:
+    """A line of (moment, share 0..1, tooltip) points, oldest first, placed by time."""
     if not points:
         return None
     width, height, left, bottom, top_pad, right = 640, 180, 40, 28, 12, 16
     plot_w, plot_h = width - left - right, height - bottom - top_pad
-    t0 = points[0].started_at.timestamp()
-    t1 = points[-1].started_at.timestamp()
+    t0 = points[0][0].timestamp()
+    t1 = points[-1][0].timestamp()
     span = (t1 - t0) or 1.0
 
     def x_of(moment: datetime) -> float:
         return left + (plot_w * (moment.timestamp() - t0) / span if len(points) > 1 else plot_w / 2)
 
-    def y_of(percent: float) -> float:
-        return top_pad + plot_h * (1 - percent)
+    def y_of(share: float) -> float:
+        return top_pad + plot_h * (1 - share)
 
     dots = [
-        {
-            "x": round(x_of(q.started_at), 1),
-            "y": round(y_of(q.percent), 1),
-            "title": f"{q.started_at:%Y-%m-%d %H:%M} {q.quiz}: {q.correct}/{q.total}",
-        }
-        for q in points
+        {"x": round(x_of(moment), 1), "y": round(y_of(share), 1), "title": title}
+        for moment, share, title in points
     ]
     path = " ".join(f"{d['x']},{d['y']}" for d in dots)
     grid = [{"y": round(y_of(v), 1), "label": f"{int(v * 100)}%"} for v in (0, 0.5, 1)]
-    labels = [Label(dots[0]["x"], height - 8, f"{points[0].started_at:%Y-%m-%d}", "start")]
+    labels = [Label(dots[0]["x"], height - 8, f"{points[0][0]:%Y-%m-%d}", "start")]
     if len(points) > 1:
-        labels.append(Label(dots[-1]["x"], height - 8, f"{points[-1].started_at:%Y-%m-%d}", "end"))
+        labels.append(Label(dots[-1]["x"], height - 8, f"{points[-1][0]:%Y-%m-%d}", "end"))
     return {
         "width": width,
         "height": height,
@@ -297,6 +331,7 @@ def to_html(data: ReportData) -> str:
         forecast_week=sum(d.due for d in data.forecast.days[:7]),
         forecast_month=sum(d.due for d in data.forecast.days),
         quiz=quiz_chart(data),
+        coverage=coverage_chart(data),
         readiness=readiness_chart(data),
         mastery=mastery_rows(data),
         empty_weakest=charts.empty_cards_note(data),

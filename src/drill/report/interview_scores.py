@@ -10,7 +10,7 @@ No heavy import at module level: ``drill.report.data`` imports the figures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -54,12 +54,26 @@ class MissedPoint:
 
 
 @dataclass(frozen=True)
+class CardScore:
+    """One card's answers in the interviews in scope (the CSV report's ``mock_*`` columns)."""
+
+    answers: int
+    coverage: float  # mean share of the key points covered
+    seconds: float  # mean answering time
+    timed_out: int
+    traps_hit: int
+    missed: tuple[str, ...]  # the points missed, most often first (ties: first missed first)
+
+
+@dataclass(frozen=True)
 class InterviewScores:
     interviews: list[ScoredInterview]  # oldest first
     questions: int
     mean_coverage: float
     slowest: list[SlowQuestion]  # the longest mean answering time first
     most_missed: list[MissedPoint]
+    # every card answered, by id: for the per-card CSV (not in the JSON document, whose schema 1.3 is fixed)
+    by_card: dict[str, CardScore] = field(default_factory=dict, metadata={"json": False})
 
 
 def _in_section(section: str, wanted: str | None) -> bool:
@@ -137,6 +151,22 @@ def interview_scores(
         mean_coverage=sum(r.coverage for r in rows) / len(rows),
         slowest=slowest,
         most_missed=[MissedPoint(p, n) for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:TOP]],
+        by_card={card: _card_score(group) for card, group in per_card.items()},
+    )
+
+
+def _card_score(rows: list) -> CardScore:
+    missed: dict[str, int] = {}
+    for row in rows:
+        for point in row.points_missed or ():
+            missed[point] = missed.get(point, 0) + 1
+    return CardScore(
+        answers=len(rows),
+        coverage=sum(r.coverage for r in rows) / len(rows),
+        seconds=sum(r.duration_ms for r in rows) / len(rows) / 1000,
+        timed_out=sum(1 for r in rows if r.timed_out),
+        traps_hit=sum(len(r.traps_hit or ()) for r in rows),
+        missed=tuple(p for p, _n in sorted(missed.items(), key=lambda kv: -kv[1])),
     )
 
 

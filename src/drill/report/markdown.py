@@ -5,7 +5,7 @@ Card text is escaped so no Markdown or HTML in it takes effect when the file is 
 
 from __future__ import annotations
 
-from drill.i18n import _
+from drill.i18n import _, text_width
 from drill.report import charts, interview_scores, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 from drill.report.mdtext import escape
@@ -91,23 +91,18 @@ def _totals(data: ReportData) -> str:
 def _heatmap(data: ReportData) -> str:
     cal = data.calendar
     weeks = charts.heat_weeks(cal)
-    labels = charts.month_labels(weeks)
-    header = list("    " + "  " * len(weeks))
-    for i, label in enumerate(labels):
-        for j, ch in enumerate(label):
-            if 4 + 2 * i + j < len(header):
-                header[4 + 2 * i + j] = ch
-    lines = ["".join(header).rstrip()]
+    rows = charts.heat_row_labels()
+    lines = [charts.heat_header(charts.month_labels(weeks), text_width(rows[0]) + 1)]
     for weekday in range(7):
         cells = "".join(
             (charts.HEAT_CHARS[w[weekday].level] * 2) if w[weekday].in_range else "  " for w in weeks
         )
-        lines.append(f"{charts.WEEKDAYS[weekday]} {cells}".rstrip())
+        lines.append(f"{rows[weekday]} {cells}".rstrip())
     legend = "  ".join(
         f"{charts.HEAT_CHARS[level] * 2} {lo if lo == hi else f'{lo}–{hi}'}"
         for level, lo, hi in charts.level_ranges(cal.max_reviews)
     )
-    lines += ["", f"less {legend}  more"]
+    lines += ["", f"{_('less')} {legend}  {_('more')}"]
     return (
         "## "
         + _("Reviews per day, last 26 weeks")

@@ -8,7 +8,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from drill.i18n import N_, _
+from drill.i18n import N_, _, text_width
 from drill.report import charts, interview_scores, sanitise
 from drill.report.data import STATES, CardFigure, ReportData
 
@@ -108,17 +108,11 @@ def _heatmap(data: ReportData) -> RenderableType:
     weeks = charts.heat_weeks(cal)
     out = Text()
     out.append(_("Reviews per day, last 26 weeks") + "\n", style="bold")
-    labels = charts.month_labels(weeks)
-    # Labels are three letters: write them without clipping where the next columns are free.
-    header_chars = list("    " + "  " * len(weeks))
-    for i, label in enumerate(labels):
-        for j, ch in enumerate(label):
-            pos = 4 + 2 * i + j
-            if pos < len(header_chars):
-                header_chars[pos] = ch
-    out.append("".join(header_chars).rstrip() + "\n", style="dim")
+    rows = charts.heat_row_labels()
+    indent = text_width(rows[0]) + 1
+    out.append(charts.heat_header(charts.month_labels(weeks), indent) + "\n", style="dim")
     for weekday in range(7):
-        out.append(f"{charts.WEEKDAYS[weekday]} ", style="dim")
+        out.append(rows[weekday] + " ", style="dim")
         for week in weeks:
             cell = week[weekday]
             if not cell.in_range:
@@ -126,15 +120,16 @@ def _heatmap(data: ReportData) -> RenderableType:
                 continue
             out.append(charts.HEAT_CHARS[cell.level] * 2, style=HEAT_STYLES[cell.level])
         out.append("\n")
-    out.append("    less ", style="dim")
+    out.append(" " * indent + _("less") + " ", style="dim")
     for level, lo, hi in charts.level_ranges(cal.max_reviews):
         out.append(charts.HEAT_CHARS[level] * 2, style=HEAT_STYLES[level])
         out.append(f" {lo}" if lo == hi else f" {lo}–{hi}", style="dim")
         out.append("  ")
-    out.append("more", style="dim")
-    out.append(
-        f"\n    {cal.start:%Y-%m-%d} → {cal.end:%Y-%m-%d}, busiest day {cal.max_reviews} reviews", style="dim"
+    out.append(_("more"), style="dim")
+    busiest = _("{start} to {end}; busiest day: {count} reviews.").format(
+        start=cal.start.isoformat(), end=cal.end.isoformat(), count=cal.max_reviews
     )
+    out.append("\n" + " " * indent + busiest, style="dim")
     return out
 
 

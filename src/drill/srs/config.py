@@ -42,6 +42,9 @@ class ConfigError(InputError):
 
 # ---------------------------------------------------------------------------------------------- settings
 
+# A generated quiz question's time limit (the same range as `drill quiz --seconds`).
+_QUIZ_SECONDS = Integer(1, 3600, "a whole number of seconds from 1 to 3600")
+
 
 @dataclass(frozen=True, slots=True)
 class SrsConfig:
@@ -124,6 +127,32 @@ class SrsConfig:
     )
     rubric_hard: float = declare(
         Number(0, 1), default=0.4, key="ui.rubric_hard", help="drill interview: coverage that proposes Hard"
+    )
+    # `drill quiz`: the time limit of a generated question, by the work its template asks (drill.content.quizgen
+    # WORKS; the defaults' reasons are in docs/quiz.md). The chapter's own quizzes keep `--seconds` (30).
+    quiz_seconds_concept: int = declare(
+        _QUIZ_SECONDS,
+        default=45,
+        key="ui.quiz_seconds_concept",
+        help="drill quiz: seconds for a generated concept question (a rule and one small step)",
+    )
+    quiz_seconds_shape: int = declare(
+        _QUIZ_SECONDS,
+        default=60,
+        key="ui.quiz_seconds_shape",
+        help="drill quiz: seconds for a generated shape question (dimensions through a product)",
+    )
+    quiz_seconds_formula: int = declare(
+        _QUIZ_SECONDS,
+        default=120,
+        key="ui.quiz_seconds_formula",
+        help="drill quiz: seconds for a generated formula question (a formula worked on given numbers)",
+    )
+    quiz_seconds_hand: int = declare(
+        _QUIZ_SECONDS,
+        default=300,
+        key="ui.quiz_seconds_hand",
+        help="drill quiz: seconds for a generated hand calculation (attention worked from X and the weights)",
     )
     # Where each value came from: key -> "default" | "file". Not part of equality (two configs with the
     # same values schedule identically).

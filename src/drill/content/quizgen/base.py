@@ -1,5 +1,6 @@
 """The templates' common parts: `Draft` and `Template`, the registry (`TEMPLATES`, filled in the chapter's order
-by the part modules), the option formats, the named mistakes' values (`_wrong`) and the small worked inputs."""
+by the part modules), the kinds of work a question asks (`WORKS`: its time limit's kind), the option formats, the
+named mistakes' values (`_wrong`) and the small worked inputs."""
 
 from __future__ import annotations
 
@@ -19,23 +20,46 @@ class Draft:
     inputs: dict[str, object]
 
 
+# The work a template's question asks of someone with pen and paper; each kind has its own time limit in
+# `drill quiz` (drill config ui.quiz_seconds_<kind>, declared in drill.srs.config; docs/quiz.md says why each
+# default is what it is):
+CONCEPT = (
+    "concept"  # the rule gives the answer, with at most one small step (path length, S² growth, a mask row)
+)
+SHAPE = "shape"  # follow the dimensions through a product or a split into heads
+FORMULA = (
+    "formula"  # recall a formula and work it out on a few given numbers (sizes, softmax of a row, Noam, PE)
+)
+HAND = "hand"  # attention by hand from X and the weights: projections, dot products, exponentials, a row sum
+WORKS = (CONCEPT, SHAPE, FORMULA, HAND)
+
+
 @dataclass(frozen=True)
 class Template:
     name: str
     section: str
     draw: Callable[[random.Random], Draft | None]
     fmt: Callable[[object], str]
+    work: str  # one of WORKS
 
 
 TEMPLATES: dict[str, Template] = {}
 
 
-def template(name: str, section: str, fmt: Callable[[object], str]):
+def template(name: str, section: str, fmt: Callable[[object], str], work: str):
+    if work not in WORKS:
+        raise ValueError(f"template {name}: work {work!r} is not one of {', '.join(WORKS)}")
+
     def register(fn):
-        TEMPLATES[name] = Template(name, section, fn, fmt)
+        TEMPLATES[name] = Template(name, section, fn, fmt, work)
         return fn
 
     return register
+
+
+def work_of(topic: str) -> str:
+    """The kind of work a generated question asks (its `GeneratedQuestion.topic` is its template's name)."""
+    return TEMPLATES[topic].work
 
 
 def _wrong(mids, *args, **kwargs) -> list[tuple[str, object]]:

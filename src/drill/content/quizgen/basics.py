@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from drill.content.generated import _num
 from drill.content.quizgen.base import (
+    CONCEPT,
+    FORMULA,
+    HAND,
+    SHAPE,
     Draft,
     _givens,
     _hand,
@@ -18,7 +22,7 @@ from drill.content.quizgen.base import (
 )
 
 
-@template("path-length", "7.1", steps)
+@template("path-length", "7.1", steps, CONCEPT)
 def _path(rng):
     from drill.engine.sizes import path_length
 
@@ -34,7 +38,7 @@ def _path(rng):
     )
 
 
-@template("layer-params", "7.2", count)
+@template("layer-params", "7.2", count, FORMULA)
 def _layer_params(rng):
     from drill.engine.sizes import layer_params
 
@@ -57,7 +61,7 @@ def _layer_params(rng):
     )
 
 
-@template("pe-value", "7.3", f3)
+@template("pe-value", "7.3", f3, FORMULA)
 def _pe(rng):
     from drill.engine import ops
 
@@ -87,7 +91,7 @@ def _pe(rng):
     )
 
 
-@template("rope-value", "7.3", f3)
+@template("rope-value", "7.3", f3, FORMULA)
 def _rope(rng):
     import numpy as np
 
@@ -114,7 +118,7 @@ def _rope(rng):
     )
 
 
-@template("score-growth", "7.4", times)
+@template("score-growth", "7.4", times, CONCEPT)
 def _growth(rng):
     from drill.engine.sizes import score_growth
 
@@ -133,7 +137,7 @@ def _dims(rng):
     return b, s, d_model, d_k
 
 
-@template("q-shape", "7.5", shape)
+@template("q-shape", "7.5", shape, SHAPE)
 def _q_shape(rng):
     import numpy as np
 
@@ -152,7 +156,7 @@ def _q_shape(rng):
     )
 
 
-@template("raw-score", "7.6", f3)
+@template("raw-score", "7.6", f3, HAND)
 def _raw(rng):
     hand = _hand(rng)
     if hand is None:
@@ -179,7 +183,7 @@ def _raw(rng):
     )
 
 
-@template("score-shape", "7.7", shape)
+@template("score-shape", "7.7", shape, SHAPE)
 def _score_shape(rng):
     import numpy as np
 
@@ -197,7 +201,7 @@ def _score_shape(rng):
     )
 
 
-@template("additive-cost", "7.8", times)
+@template("additive-cost", "7.8", times, CONCEPT)
 def _additive(rng):
     from drill.engine.sizes import additive_cost_ratio
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from drill.content.quizgen.base import (
+    CONCEPT,
+    FORMULA,
+    SHAPE,
     Draft,
     _wrong,
     count,
@@ -13,7 +16,7 @@ from drill.content.quizgen.base import (
 )
 
 
-@template("head-dim", "7.14", count)
+@template("head-dim", "7.14", count, SHAPE)
 def _head_dim(rng):
     from drill.engine.sizes import head_dim
 
@@ -28,7 +31,7 @@ def _head_dim(rng):
     )
 
 
-@template("kv-cache-gqa", "7.15", mib)
+@template("kv-cache-gqa", "7.15", mib, FORMULA)
 def _kv_gqa(rng):
     from drill.engine.sizes import kv_cache_bytes
 
@@ -64,7 +67,7 @@ def _mask_row(value, i) -> tuple[int, ...]:
     return tuple(j for j, ok in enumerate(row) if not ok)
 
 
-@template("padding-mask", "7.16", keys)
+@template("padding-mask", "7.16", keys, CONCEPT)
 def _padding(rng):
     s = rng.randint(4, 7)
     length = rng.randint(2, s - 1)
@@ -86,7 +89,7 @@ def _padding(rng):
     )
 
 
-@template("causal-mask", "7.17", keys)
+@template("causal-mask", "7.17", keys, CONCEPT)
 def _causal(rng):
     s = rng.randint(3, 6)
     i = rng.randrange(s)
@@ -106,7 +109,7 @@ def _causal(rng):
     )
 
 
-@template("cross-shape", "7.18", shape)
+@template("cross-shape", "7.18", shape, SHAPE)
 def _cross_shape(rng):
     import numpy as np
 

@@ -6,6 +6,8 @@ import math
 
 from drill.content.generated import _num, format_matrix
 from drill.content.quizgen.base import (
+    FORMULA,
+    HAND,
     Draft,
     _givens,
     _hand,
@@ -18,7 +20,7 @@ from drill.content.quizgen.base import (
 )
 
 
-@template("scaled-score", "7.9", f3)
+@template("scaled-score", "7.9", f3, HAND)
 def _scaled(rng):
     hand = _hand(rng)
     if hand is None:
@@ -40,7 +42,7 @@ def _scaled(rng):
     )
 
 
-@template("softmax-row", "7.10", f3)
+@template("softmax-row", "7.10", f3, FORMULA)
 def _softmax_row(rng):
     import numpy as np
 
@@ -81,7 +83,7 @@ def _attention_mistakes(x, wq, wk, wv, i, j, column: str):
     return out
 
 
-@template("output-value", "7.11", f3)
+@template("output-value", "7.11", f3, HAND)
 def _output(rng):
     hand = _hand(rng, d_k=2)
     if hand is None:
@@ -101,7 +103,7 @@ def _output(rng):
     )
 
 
-@template("softmax-weight", "7.12", f3)
+@template("softmax-weight", "7.12", f3, HAND)
 def _weight(rng):
     hand = _hand(rng)
     if hand is None:
@@ -154,7 +156,7 @@ def _argmax_values(x, wq, wk, i):
     return out
 
 
-@template("argmax-key", "7.12", key)
+@template("argmax-key", "7.12", key, HAND)
 def _argmax(rng):
     import numpy as np
 

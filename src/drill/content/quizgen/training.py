@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drill.content.generated import format_matrix
 from drill.content.quizgen.base import (
+    FORMULA,
     Draft,
     _small,
     _wrong,
@@ -15,7 +16,7 @@ from drill.content.quizgen.base import (
 )
 
 
-@template("residual-gradient", "7.19", f3)
+@template("residual-gradient", "7.19", f3, FORMULA)
 def _residual(rng):
     from drill.engine.sizes import residual_gradient
 
@@ -34,7 +35,7 @@ def _residual(rng):
     )
 
 
-@template("layernorm", "7.20", f3)
+@template("layernorm", "7.20", f3, FORMULA)
 def _layernorm(rng):
     import numpy as np
 
@@ -64,7 +65,7 @@ def _layernorm(rng):
     )
 
 
-@template("ffn-params", "7.21", count)
+@template("ffn-params", "7.21", count, FORMULA)
 def _ffn_params(rng):
     from drill.engine.sizes import ffn_params
 
@@ -82,7 +83,7 @@ def _ffn_params(rng):
     )
 
 
-@template("kv-cache-size", "7.22", mib)
+@template("kv-cache-size", "7.22", mib, FORMULA)
 def _kv_size(rng):
     from drill.engine.sizes import kv_cache_bytes
 
@@ -99,7 +100,7 @@ def _kv_size(rng):
     )
 
 
-@template("noam-lr", "7.23", sci)
+@template("noam-lr", "7.23", sci, FORMULA)
 def _noam(rng):
     from drill.engine import ops
 

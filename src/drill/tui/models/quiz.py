@@ -12,16 +12,28 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drill.errors import InputError
+from drill.i18n import N_
 
 if TYPE_CHECKING:
     from drill.content.generated import GeneratedQuestion
     from drill.content.models import Library, Quiz
+    from drill.srs import SrsConfig
     from drill.store.types import QuizAnswerRecord
+    from drill.tui.options import AppOptions
 
 CHAPTER, GENERATED = "chapter", "generated"
+DEFAULT_SECONDS = 30  # a chapter quiz's limit (`drill quiz --seconds`)
+# What the quiz screen calls a generated question's kind of work (drill.content.quizgen WORKS), which sets its
+# time limit (drill config ui.quiz_seconds_<work>).
+WORK_NAMES = {
+    "concept": N_("concept question"),
+    "shape": N_("shape question"),
+    "formula": N_("formula question"),
+    "hand": N_("hand calculation"),
+}
 LETTERS = "ABCDEFGH"
 # Typed answers are stored as given, up to the column's width.
 CHOSEN_WIDTH = 20
@@ -45,6 +57,7 @@ class QuizItem:
     answer: str = ""  # the original key of the right option ("" for a numeric question)
     cards: tuple[str, ...] = ()
     question: GeneratedQuestion | None = None  # behind a generated item
+    work: str | None = None  # a generated item's kind of work (drill.content.quizgen WORKS): its time limit
 
     @property
     def numeric(self) -> bool:
@@ -101,6 +114,8 @@ def chapter_item(quiz: Quiz, rng: random.Random | None) -> QuizItem:
 
 
 def generated_item(q: GeneratedQuestion) -> QuizItem:
+    from drill.content.quizgen import work_of
+
     # Generated choice options are already in a meaningful order ("key token 1, 2, 3"); keep it.
     options = tuple(Option(LETTERS[i], key, text) for i, (key, text) in enumerate((q.options or {}).items()))
     return QuizItem(
@@ -112,7 +127,59 @@ def generated_item(q: GeneratedQuestion) -> QuizItem:
         options=options,
         answer=str(q.answer) if options else "",
         question=q,
+        work=work_of(q.topic),
     )
+
+
+@dataclass
+class QuizSettings:
+    """A quiz's settings, stored with its attempt. Time limits: every chapter quiz gets ``seconds``
+    (`--seconds`, default 30); a generated question gets its kind of work's limit (``work_seconds``: the config's
+    ``ui.quiz_seconds_<work>``, read when the store opens)."""
+
+    seconds: float = DEFAULT_SECONDS
+    count: int | None = None
+    section: str | None = None
+    shuffle: bool = True
+    generated: int = 0
+    seed: int | None = None
+    work_seconds: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_options(cls, options: AppOptions) -> QuizSettings:
+        extra = options.extra
+        seconds = extra.get("seconds")
+        return cls(
+            seconds=DEFAULT_SECONDS if seconds is None else seconds,
+            count=extra.get("count"),
+            section=options.section,
+            shuffle=extra.get("shuffle", True),
+            generated=extra.get("generated") or 0,
+            seed=extra.get("seed"),
+        )
+
+    def read_limits(self, config: SrsConfig) -> None:
+        """The generated questions' limits from the config (one setting per kind of work)."""
+        from drill.content.quizgen import WORKS
+
+        self.work_seconds = {work: getattr(config, f"quiz_seconds_{work}") for work in WORKS}
+
+    def limit(self, item: QuizItem) -> float:
+        """Seconds for ``item``: its kind of work's limit if it is generated, else the chapter's."""
+        if item.work is not None and item.work in self.work_seconds:
+            return self.work_seconds[item.work]
+        return self.seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seconds": self.seconds,
+            "count": self.count,
+            "section": self.section,
+            "shuffle": self.shuffle,
+            "generated": self.generated,
+            "seed": self.seed,
+            "work_seconds": dict(self.work_seconds),
+        }
 
 
 def build_items(

@@ -54,13 +54,18 @@ def load_library(options: AppOptions, *, cached_only: bool = False) -> Library |
     """The content to study (from the JSON cache when it is fresh: no YAML parser), with --section checked.
 
     ``cached_only``: None unless the JSON cache is fresh — a few milliseconds, so the screen can call it
-    on the UI thread (a thread worker's imports and reads crawl while the UI thread is busy: the GIL).
+    on the UI thread (a thread worker's imports and reads crawl while the UI thread is busy: the GIL). For a
+    plain session (no --section, no custom study) that is a `PartialLibrary`: the packs and each card's pack,
+    id and section, read through their rules; `peek_first_card` reads the card it shows, and
+    `open_study_session` every other record, before the session uses them.
     """
     library = options.library
     if library is None and cached_only:
-        library = _cached_library(options)
-        if library is None:
-            return None
+        from drill.content.cache import PartialLibrary
+
+        library = _cached_library(options, partial=options.section is None and options.study is None)
+        if library is None or isinstance(library, PartialLibrary):
+            return library
     if library is None:
         from drill.content import load_content
 
@@ -77,14 +82,16 @@ def load_library(options: AppOptions, *, cached_only: bool = False) -> Library |
     return library
 
 
-def _cached_library(options: AppOptions) -> Library | None:
-    """`load_content`'s cache hit, without its fallback to the YAML files."""
+def _cached_library(options: AppOptions, *, partial: bool) -> Library | None:
+    """`load_content`'s cache hit (every record, or with ``partial`` a `PartialLibrary`), without its
+    fallback to the YAML files."""
     try:
         from drill.content import cache as content_cache
         from drill.content.loader import engine_catalog, find_packs, resolve_content_path
 
         pack_dirs = find_packs(resolve_content_path(options.content_path))
-        return content_cache.read(content_cache.cache_key(pack_dirs, engine_catalog()))
+        key = content_cache.cache_key(pack_dirs, engine_catalog())
+        return content_cache.first_load(key) if partial else content_cache.read(key)
     except Exception:  # noqa: BLE001 - anything odd: the worker's full load reports it properly
         return None
 
@@ -93,25 +100,40 @@ def peek_first_card(library: Library, options: AppOptions) -> Card | None:
     """The card the session will most likely start with, read without opening the store (no SQLAlchemy):
     `drill.store.peek` runs the store's own next-card SQL on a read-only connection, or (no database yet: a
     first-ever start) takes the first new card of the content. Only a preview: the session's own
-    ``next_card`` decides, and nothing can be graded before it has. None when unsure."""
+    ``next_card`` decides, and nothing can be graded before it has. None when unsure. From a
+    `PartialLibrary`, the one card it names is read (through its rules)."""
     if options.store is not None or options.study is not None:
         return None  # a store is already open (tests), or a custom session: ask the store
+    from drill.content.cache import PartialLibrary
     from drill.store.peek import peek_next_card
 
-    packs = {pack.id for pack in library.packs} | {card.pack for card in library.cards.values()}
+    if isinstance(library, PartialLibrary):
+        content = library.card_keys
+    else:
+        content = [(card.pack, card.id, card.section) for card in library.cards.values()]
+    packs = {pack.id for pack in library.packs} | {pack for pack, _id, _section in content}
     due = peek_next_card(
         options.clock(),
         packs=sorted(packs),
         section=options.section,
         user=options.user,
         db_url=options.db_url,
-        content=[(card.pack, card.id, card.section) for card in library.cards.values()],
+        content=content,
     )
-    return None if due is None else choose_card(library, due, SessionStats(), options)
+    if due is None:
+        return None
+    if isinstance(library, PartialLibrary):
+        library.take(due.card_id)
+    return choose_card(library, due, SessionStats(), options)
 
 
 def open_study_session(options: AppOptions, library: Library | None = None) -> StudySession:
-    """Load the content (unless given) and open the store (slow imports; run in a worker thread)."""
+    """Load the content (unless given) and open the store (slow imports; run in a worker thread). A
+    `PartialLibrary` is completed here, every record read through its rules; one refused means the YAML."""
+    from drill.content.cache import PartialLibrary
+
+    if isinstance(library, PartialLibrary):
+        library = library.complete()
     if library is None:
         library = load_library(options)
     store = options.store

@@ -1,18 +1,30 @@
-"""What every mode's screen (study, quiz, calc) shares: the app's options, typed access to the `DrillApp`,
-and help / quit from its ``BINDINGS``."""
+"""What every mode's screen (study, quiz, calc, interview) shares: the app's options, typed access to the
+`DrillApp`, and help / quit from its ``BINDINGS``; and, for the screens that load in the background (quiz,
+interview), the one loading worker."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+import inspect
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
+from textual import work
 from textual.screen import Screen
 
+from drill.errors import DrillError
 from drill.i18n import N_
 from drill.tui.keys import show_help
 from drill.tui.options import AppOptions
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from drill.content.models import Library
+    from drill.store import Store
     from drill.tui.app import DrillApp
+
+Plan = TypeVar("Plan")  # what a screen makes of the content alone, before the store opens
+Setup = TypeVar("Setup")  # what it makes of the plan and the open store
 
 
 class ModeScreen(Screen[None]):
@@ -32,3 +44,76 @@ class ModeScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+
+@dataclass
+class Loaded(Generic[Setup]):
+    """What the loading worker hands to the screen: its setup and the store (closed by the screen if it owns
+    it, i.e. opened it here rather than being given one)."""
+
+    setup: Setup
+    store: Store
+    owns_store: bool
+
+
+class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
+    """A mode screen whose shell paints at once while a thread worker loads the content (`plan`: may refuse
+    the options with a `DrillError` before any database opens), opens the store and syncs the content into it
+    (`prepare`: the screen's own use of the store). A `DrillError` ends the app with its one line; a store
+    opened here is closed when preparing fails. The screen gets the result in `ready`, on the UI thread.
+
+    Call `load()` once the shell is on screen (``call_after_refresh``), so the worker's imports (sqlalchemy,
+    numpy) never compete with the first paint."""
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__(options)
+        self.store: Store | None = None
+        self._owns_store = False
+
+    if TYPE_CHECKING:  # what each loading screen defines
+
+        def plan(self, library: Library) -> Plan: ...
+
+        def prepare(self, plan: Plan, store: Store) -> Setup: ...
+
+        def ready(self, setup: Setup) -> Awaitable[None] | None: ...
+
+    @work(thread=True, exclusive=True, group="load")
+    def load(self) -> None:
+        try:
+            loaded = self._load()
+        except DrillError as err:
+            self.app.call_from_thread(self.drill_app.fail, err)
+            return
+        self.app.call_from_thread(self._loaded, loaded)
+
+    def _load(self) -> Loaded[Setup]:
+        library = self.options.library
+        if library is None:
+            from drill.content import load_content
+
+            library = load_content(self.options.content_path)
+        plan = self.plan(library)
+        store, owns = self.options.store, False
+        if store is None:
+            from drill.store import open_store
+
+            store, owns = open_store(self.options.db_url, self.options.user), True
+        try:
+            store.sync_content(library)
+            return Loaded(self.prepare(plan, store), store, owns)
+        except BaseException:
+            if owns:
+                store.close()
+            raise
+
+    async def _loaded(self, loaded: Loaded[Setup]) -> None:
+        self.store, self._owns_store = loaded.store, loaded.owns_store
+        result = self.ready(loaded.setup)
+        if inspect.isawaitable(result):
+            await result
+
+    def close_store(self) -> None:
+        """Close the store if this screen opened it (call from ``on_unmount``)."""
+        if self.store is not None and self._owns_store:
+            self.store.close()

@@ -1,8 +1,9 @@
 """`drill quiz`: timed multiple choice over the chapter's quizzes, plus numeric questions from the engine.
 
-The shell paints at once; a thread worker loads the content, builds the questions (generated ones import
-numpy) and opens the store (sqlalchemy). Each question has its own countdown; a timeout counts as wrong and
-shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
+The shell paints at once; the loading worker (tui/screens/base.py) loads the content, builds the questions
+(generated ones import numpy) and opens the store (sqlalchemy). Each question has its own countdown — a chapter
+quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
+docs/quiz.md); a timeout counts as wrong and shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
 (with no finish time), so an answered question is never lost.
 """
 
@@ -11,10 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -22,50 +22,16 @@ from textual.widgets import Footer, Input, Static
 
 from drill.errors import DrillError
 from drill.i18n import N_, _
-from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, Result, build_items
+from drill.tui.models.quiz import LETTERS, WORK_NAMES, QuizItem, QuizRun, QuizSettings, Result, build_items
 from drill.tui.options import AppOptions
-from drill.tui.screens.base import ModeScreen
+from drill.tui.screens.base import LoadingScreen
 from drill.tui.text import visible
 from drill.tui.widgets.choices import ChoiceList, ChoiceRow
 from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
+    from drill.content.models import Library
     from drill.store import Store
-
-DEFAULT_SECONDS = 30
-
-
-@dataclass
-class QuizSettings:
-    seconds: float = DEFAULT_SECONDS
-    count: int | None = None
-    section: str | None = None
-    shuffle: bool = True
-    generated: int = 0
-    seed: int | None = None
-
-    @classmethod
-    def from_options(cls, options: AppOptions) -> QuizSettings:
-        extra = options.extra
-        seconds = extra.get("seconds")
-        return cls(
-            seconds=DEFAULT_SECONDS if seconds is None else seconds,
-            count=extra.get("count"),
-            section=options.section,
-            shuffle=extra.get("shuffle", True),
-            generated=extra.get("generated") or 0,
-            seed=extra.get("seed"),
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "seconds": self.seconds,
-            "count": self.count,
-            "section": self.section,
-            "shuffle": self.shuffle,
-            "generated": self.generated,
-            "seed": self.seed,
-        }
 
 
 @dataclass
@@ -73,8 +39,6 @@ class QuizSetup:
     """What the loading worker hands back."""
 
     run: QuizRun
-    store: Store
-    owns_store: bool
     pack_title: str
 
 
@@ -96,7 +60,7 @@ CHOOSE = {
 }
 
 
-class QuizScreen(ModeScreen):
+class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
     CSS_PATH = "../styles/quiz.tcss"
     HELP_TITLE = N_("drill quiz — keys")
     PALETTE_GROUP = N_("Quiz")
@@ -120,8 +84,6 @@ class QuizScreen(ModeScreen):
         if self.settings.seed is None:
             self.settings.seed = random.SystemRandom().randrange(2**31)
         self.run: QuizRun | None = None
-        self.store: Store | None = None
-        self._owns_store = False
         self.pack_title = _("loading…")
         self.answered: Result | None = None  # the current question's result, once answered
         self.saved_attempt: int | None = None
@@ -158,39 +120,25 @@ class QuizScreen(ModeScreen):
 
     # --- loading ------------------------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load")
-    def load(self) -> None:
-        try:
-            setup = self._build()
-        except DrillError as err:
-            self.app.call_from_thread(self.drill_app.fail, err)
-            return
-        self.app.call_from_thread(self._ready, setup)
-
-    def _build(self) -> QuizSetup:
-        library = self.options.library
-        if library is None:
-            from drill.content import load_content
-
-            library = load_content(self.options.content_path)
+    def plan(self, library: Library) -> tuple[list[QuizItem], str]:
+        """The questions (InputError, naming the sections that have some, when none match) and the title."""
         s = self.settings
         items = build_items(
             library, count=s.count, section=s.section, shuffle=s.shuffle, generated=s.generated, seed=s.seed
         )
-        store, owns = self.options.store, False
-        if store is None:
-            from drill.store import open_store
+        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
+        return items, title
 
-            store, owns = open_store(self.options.db_url, self.options.user), True
-        store.sync_content(library)
+    def prepare(self, plan: tuple[list[QuizItem], str], store: Store) -> QuizSetup:
         from drill.tui.models.quiz_order import interview_order
 
+        items, title = plan
+        self.settings.read_limits(store.config)
         items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
-        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
-        return QuizSetup(QuizRun(items, self.options.clock), store, owns, title)
+        return QuizSetup(QuizRun(items, self.options.clock), title)
 
-    async def _ready(self, setup: QuizSetup) -> None:
-        self.run, self.store, self._owns_store = setup.run, setup.store, setup.owns_store
+    async def ready(self, setup: QuizSetup) -> None:
+        self.run = setup.run
         self.pack_title = setup.pack_title
         self.drill_app.quiz_run = self.run
         self._started_clock = self.options.clock()
@@ -211,6 +159,8 @@ class QuizScreen(ModeScreen):
         meta.append(f"§{visible(item.section)}", style="bold")
         meta.append(f" · {visible(item.id)}")
         meta.append(" · " + (_("chapter quiz") if item.kind == "chapter" else _("generated from the engine")))
+        if item.work is not None:
+            meta.append(" · " + _(WORK_NAMES[item.work]))
         self.query_one("#quiz-meta", Static).update(meta)
         self.query_one("#quiz-stem", Static).update(stem_text(item.stem))
         choices = self.query_one(ChoiceList)
@@ -227,7 +177,7 @@ class QuizScreen(ModeScreen):
         else:
             self.set_focus(None)
         self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
-        self.query_one(Countdown).start(self.settings.seconds)
+        self.query_one(Countdown).start(self.settings.limit(item))
 
     def refresh_header(self) -> None:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -282,7 +232,7 @@ class QuizScreen(ModeScreen):
     def time_out(self) -> None:
         if self.item is None or self.run is None or self.answered is not None:
             return
-        self.show_result(self.run.time_out(int(self.settings.seconds * 1000)))
+        self.show_result(self.run.time_out(int(self.settings.limit(self.item) * 1000)))
 
     def show_result(self, result: Result) -> None:
         self.answered = result
@@ -391,5 +341,4 @@ class QuizScreen(ModeScreen):
         # Quitting part-way still stores what was answered (no finish time marks it unfinished).
         if self.store is not None:
             self.save(finished=False)
-            if self._owns_store:
-                self.store.close()
+        self.close_store()

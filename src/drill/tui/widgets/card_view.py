@@ -110,7 +110,8 @@ class CardView(SettledScroll):
         self.query_one("#errata", Static).update("")
         self.query_one("#errata").display = False
         self.scroll_home(animate=False)
-        # Once the question is on screen (and after what else waits for that paint: call_later).
+        # Once the question is on screen (and after what else waits for that paint: call_later), so neither
+        # the Markdown's layout nor its imports (rich.markdown, the first time) take time from that paint.
         self.call_after_refresh(self.call_later, self.prepare_answer, card)
 
     def prepare_answer(self, card: Card) -> None:

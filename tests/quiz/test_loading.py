@@ -1,0 +1,60 @@
+"""The loading worker the quiz and interview screens share (tui/screens/base.LoadingScreen): content refused
+before any database opens; a store it opened is closed again when the screen's own preparation fails; either
+way the app ends with the one error, not a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+import drill.store
+from drill.errors import InputError
+from drill.tui.app import make_app
+from drill.tui.models.quiz import QuizSettings
+from tests.tui.conftest import frozen_clock, wait_until
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """Every store the worker opens, as it opens them (the real `open_store`)."""
+    stores = []
+    real = drill.store.open_store
+
+    def spy(*args, **kwargs):
+        store = real(*args, **kwargs)
+        stores.append(store)
+        return store
+
+    monkeypatch.setattr(drill.store, "open_store", spy)
+    return stores
+
+
+@pytest.mark.parametrize("mode", ["quiz", "interview"])
+async def test_options_the_content_refuses_open_no_database(library, db_url, opened, mode):
+    app = make_app(mode, library=library, db_url=db_url, user="tester", clock=frozen_clock, section="9.99")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.error is not None)
+    assert isinstance(app.error, InputError) and "9.99" in str(app.error)
+    assert opened == []
+
+
+async def test_a_store_opened_for_a_screen_that_then_fails_is_closed(library, db_url, opened, monkeypatch):
+    def refuse(self, config):
+        raise InputError("planted: the limits cannot be read")
+
+    monkeypatch.setattr(QuizSettings, "read_limits", refuse)
+    app = make_app("quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, generated=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.error is not None)
+    assert str(app.error) == "planted: the limits cannot be read"
+    assert len(opened) == 1
+    assert opened[0].lock is None  # released: closed, so `drill restore` is not kept waiting by a dead screen
+
+
+async def test_a_store_opened_for_the_screen_is_closed_when_it_leaves(library, db_url, opened):
+    app = make_app("quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: getattr(app.mode_screen, "run", None) is not None)
+        assert opened[0].lock is not None
+        await pilot.press("q")
+        await wait_until(pilot, lambda: not app.is_running)
+    assert opened[0].lock is None
