@@ -14,6 +14,12 @@ batches (user + system, from /proc) is printed as well: CPU per press, drill aga
 figure of the work an update costs. Both ratios are printed; the goal is judged on the wall-clock median.
 
     python benchmarks/demo_bench.py [--demo softmax] [--control 0] [--batches 10] [--presses 20]
+    python benchmarks/demo_bench.py --start [--runs 11]
+
+``--start`` times start-up instead, each a new process interleaved with a bare Textual app's first paint:
+`drill demo` (the list painted), `drill demo mha` (a demo without a plot shown) and `drill demo softmax` (a
+plot demo shown), with the heavy modules each had loaded by then (the plotting library is imported only when
+a plot demo opens).
 
 ``--control N`` moves the demo's N-th control (0-based; tab is pressed N times first), e.g. ``--demo
 transformer-block --control 3`` moves X[1,1], one input of the block, instead of the module shown.
@@ -31,7 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from grade_roundtrip import BARE_APP, drill_command  # noqa: E402 - benchmarks/ is not a package
-from ptyrun import PtySession  # noqa: E402
+from ptyrun import PtySession, run_in_pty  # noqa: E402
+from startup import BARE_APP as BARE_PAINT_APP  # noqa: E402
 
 RIGHT = "\x1b[C"
 
@@ -77,6 +84,49 @@ def demo_batches(
     return out
 
 
+def start_times(runs: int) -> None:
+    """Medians of interleaved start-ups: the bare app's first paint, the demo list, a demo, a plot demo."""
+    drill = drill_command()
+    base = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
+    cases = {
+        "drill demo (list painted)": (["demo"], "paint"),
+        "drill demo mha (shown)": (["demo", "mha"], "question"),
+        "drill demo softmax (plot demo shown)": (["demo", "softmax"], "question"),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        env = dict(
+            base,
+            DRILL_DATA_DIR=str(tmp_path / "data"),
+            DRILL_CONFIG_DIR=str(tmp_path / "config"),
+            DRILL_CACHE_DIR=str(tmp_path / "cache"),
+        )
+        script = tmp_path / "bare_paint.py"
+        script.write_text(BARE_PAINT_APP)
+        marks = tmp_path / "marks.txt"
+        times: dict[str, list[float]] = {"bare": [], **{name: [] for name in cases}}
+        heavy: dict[str, set[str]] = {name: set() for name in cases}
+        for run in range(runs + 1):  # the first round warms the file caches and is not counted
+            bare = run_in_pty([sys.executable, str(script)], base, marks).marks["paint"][0]
+            shown = {}
+            for name, (args, milestone) in cases.items():
+                at, loaded = run_in_pty([drill, *args], dict(env, DRILL_EXIT_AFTER=milestone), marks).marks[
+                    milestone
+                ]
+                shown[name] = at
+                heavy[name].update(m for m in loaded.split(",") if m != "-")
+            if run:
+                times["bare"].append(bare)
+                for name, at in shown.items():
+                    times[name].append(at)
+    med = {name: statistics.median(values) for name, values in times.items()}
+    print(f"median of {runs} interleaved runs each (seconds; load average {os.getloadavg()[0]:.1f}):")
+    print(f"  {'bare Textual app, first paint':40s} {med['bare']:.3f}")
+    for name in cases:
+        loaded = ",".join(sorted(heavy[name])) or "-"
+        print(f"  {name:40s} {med[name]:.3f}   {med[name] / med['bare']:.2f}x bare   (loaded: {loaded})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--demo", default="softmax", help="the demo whose first control is moved")
@@ -84,7 +134,12 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=10)
     parser.add_argument("--presses", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3, help="alternations of bare and drill processes")
+    parser.add_argument("--start", action="store_true", help="time start-up instead (see above)")
+    parser.add_argument("--runs", type=int, default=11, help="start-up runs of each (with --start)")
     args = parser.parse_args()
+    if args.start:
+        start_times(max(3, args.runs))
+        return
     drill = drill_command()
     env = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
     bare: list[float] = []

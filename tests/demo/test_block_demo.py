@@ -97,3 +97,45 @@ async def test_enter_opens_the_modules_demo(demo_app):
         assert block.demo.module.step == "dec_cross_attn"
         await pilot.press("enter")
         await opened(pilot, "cross-attention")
+
+
+async def test_a_heatmap_moved_to_another_module_keeps_no_stale_title(demo_app):
+    """Self-attention shows a heatmap per head ("head 1", ...); the next module's matrices, drawn in the same
+    widgets, have no head titles."""
+    async with demo_app("transformer-block").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "transformer-block")
+        assert "head 1" in shown(screen)
+        await pilot.press("right")  # Encoder · Add&Norm: no attention weights
+        await wait_until(pilot, lambda: screen.demo.module.step == "enc_norm_1")
+        await pilot.pause()
+        titles = [w.renderable().title for w in screen.parts() if isinstance(w, Heatmap)]
+        assert titles and all(title is None for title in titles)
+        assert "head 1" not in shown(screen)
+
+
+async def test_heads_seed_and_input_moves_show_pytorchs_numbers(demo_app):
+    """Each of the other controls moved (heads, the seed, X[1,1]): the module's matrices are PyTorch's
+    encoder layer's for that setting."""
+    async with demo_app("transformer-block").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "transformer-block")
+        demo = screen.demo
+        for keys in (
+            ("tab", "right"),
+            ("tab", "right", "right"),
+            ("tab", "left", "left"),
+            ("shift+tab", "left"),
+        ):
+            await pilot.press(*keys)
+            await pilot.pause()
+            heads, seed = int(demo.control("heads").shown()), int(demo.control("seed").value)
+            expected = torch_block(seed, heads, demo.control("x11").value)
+            text = shown(screen)
+            module = demo.module
+            assert module.step == "enc_self_attn"
+            checked = [n for n in (module.step, *module.inputs, *module.extras) if n in expected]
+            assert checked == ["enc_self_attn", "enc_weights"]
+            for name in checked:
+                value = expected[name].numpy()
+                assert value.shape[0] == (heads if value.ndim == 3 else 3)
+                for matrix in value if value.ndim == 3 else [value]:
+                    assert_rows_shown(text, matrix)

@@ -9,7 +9,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from drill.engine.demos import BLOCK_D_FF, BLOCK_D_MODEL, block_inputs, transformer_block
+from drill.engine.demos import BLOCK_D_FF, BLOCK_D_MODEL, BLOCK_HEADS, block_inputs, transformer_block
+from tests.i18n.conftest import pseudo, pseudo_locale_dir  # noqa: F401 - the fixtures
 
 
 def t(a) -> torch.Tensor:
@@ -105,3 +106,35 @@ def test_every_module_keeps_the_shape_and_adds_are_residuals():
 def test_heads_must_divide_d_model():
     with pytest.raises(ValueError, match="heads must be one of"):
         transformer_block(0, 3)
+
+
+def block_titles(heads: int) -> list[str]:
+    trace = transformer_block(0, heads)
+    return [trace.title, *(step.title for step in trace.steps)]
+
+
+def test_every_step_title_goes_through_the_catalog(pseudo):  # noqa: F811 - the fixture
+    """Under the pseudo-locale every title of the block's trace (and the trace's own) is marked."""
+    from drill.i18n import _
+    from tests.i18n.pseudo import unmarked_words
+
+    for heads in BLOCK_HEADS:
+        for title in block_titles(heads):
+            assert unmarked_words(_(title)) == [], title
+
+
+def test_every_step_title_has_a_chinese_translation():
+    import drill.i18n
+    from drill.i18n import Deferred, _
+
+    drill.i18n.set_language("zh")
+    try:
+        catalog = drill.i18n._translation._catalog
+        for heads in BLOCK_HEADS:
+            for title in block_titles(heads):
+                msgid = title.msgid if isinstance(title, Deferred) else title
+                assert catalog.get(msgid), msgid
+        assert _(transformer_block(0, 2).title) == "7.2 Transformer Block（h = 2）"
+        assert _(transformer_block(0, 1)["dec_ffn_hidden"].title) == "FFN 隐藏层"
+    finally:
+        drill.i18n.set_language("en")

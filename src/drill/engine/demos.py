@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from drill.engine import ops
+from drill.i18n import N_
 
 SCALING_ROW = (3.0, 2.0, 1.0)  # 7.9's example row of scores
 
@@ -256,14 +257,14 @@ def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> 
     def add_norm(n: int, before: str, sub: str) -> np.ndarray:
         added = add(
             f"{prefix}_add_{n}",
-            "Residual add",
+            N_("Residual add"),
             "x + \\mathrm{Sublayer}(x)",
             (before, sub),
             steps_out(before) + steps_out(sub),
         )
         return add(
             f"{prefix}_norm_{n}",
-            "LayerNorm",
+            N_("LayerNorm"),
             "\\mathrm{LayerNorm}(x + \\mathrm{Sublayer}(x))",
             (f"{prefix}_add_{n}",),
             ops.layer_norm(added),
@@ -275,10 +276,10 @@ def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> 
     causal = prefix == "dec"
     w = [inputs[f"{prefix}_self.{m}"] for m in ("W_Q", "W_K", "W_V", "W_O")]
     attn = attention_trace(x, *w, heads=heads, causal=causal)
-    kind = "Masked self-attention" if causal else "Multi-head self-attention"
+    kind = N_("Masked self-attention") if causal else N_("Multi-head self-attention")
     add(
         f"{prefix}_weights",
-        f"{kind}: weights",
+        N_("Masked self-attention: weights") if causal else N_("Multi-head self-attention: weights"),
         "\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})",
         (f"{prefix}_input",),
         attn["softmax"].output.reshape(heads, len(x), len(x)),
@@ -298,7 +299,7 @@ def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> 
         cross = cross_attention_trace(last, memory, *w, heads=heads)
         add(
             "dec_cross_weights",
-            "Cross-attention: weights",
+            N_("Cross-attention: weights"),
             "\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})",
             ("dec_norm_1", "enc_norm_2"),
             cross["softmax"].output.reshape(heads, len(last), len(memory)),
@@ -306,7 +307,7 @@ def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> 
         )
         add(
             "dec_cross_attn",
-            "Cross-attention",
+            N_("Cross-attention"),
             "\\mathrm{MultiHead}(x, m, m)",
             ("dec_norm_1", "enc_norm_2"),
             cross.steps[-1].output,
@@ -315,7 +316,7 @@ def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> 
         n = 3
     hidden = add(
         f"{prefix}_ffn_hidden",
-        "FFN hidden",
+        N_("FFN hidden layer"),
         "\\mathrm{ReLU}(x W_1)",
         (f"{prefix}_norm_{n - 1}",),
         ops.relu(last @ inputs[f"{prefix}_ffn.W_1"]),
@@ -323,7 +324,7 @@ def _sublayers(inputs, steps: list, prefix: str, x, heads: int, memory=None) -> 
     )
     add(
         f"{prefix}_ffn",
-        "FFN",
+        N_("FFN"),
         "\\mathrm{ReLU}(x W_1) W_2",
         (f"{prefix}_ffn_hidden",),
         hidden @ inputs[f"{prefix}_ffn.W_2"],
@@ -345,7 +346,7 @@ def transformer_block(seed: int = 0, heads: int = 1, x11: float | None = None):
         inputs["X"] = inputs["X"].copy()
         inputs["X"][0, 0] = x11
     steps: list = []
-    for prefix, given, title in (("enc", "X", "Encoder input"), ("dec", "Y", "Decoder input")):
+    for prefix, given, title in (("enc", "X", N_("Encoder input")), ("dec", "Y", N_("Decoder input"))):
         steps.append(
             Step(
                 name=f"{prefix}_input",
@@ -359,4 +360,4 @@ def transformer_block(seed: int = 0, heads: int = 1, x11: float | None = None):
         )
         memory = None if prefix == "enc" else next(s.output for s in steps if s.name == "enc_norm_2")
         _sublayers(inputs, steps, prefix, inputs[given], heads, memory)
-    return Trace(f"7.2 Transformer block (h = {heads})", tuple(steps), inputs)
+    return Trace(N_("7.2 Transformer block (h = {h})", h=heads), tuple(steps), inputs, section="7.2")

@@ -217,6 +217,7 @@ class TransformerBlock(Demo):
         step = trace[name]
         label = Text()
         label.append(role.format(name=name), style="bold")
+        label.append(" · " + _(step.title), style="bold")
         label.append(f"  {symbolic(step.shape)} = {concrete(step.output)}", style="dim")
         if step.output.ndim == 3:  # attention weights, one matrix per head
             label.append("  " + _("rows: queries, columns: keys"), style="dim")

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
-from drill.tui.demos.sliders import row_table
+from drill.tui.demos.rows import row_table
 
 if TYPE_CHECKING:
     import numpy as np

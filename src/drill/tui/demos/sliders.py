@@ -3,46 +3,27 @@ drawn by the plot widget (textual-plot) the screen passes to ``plot``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual_plot import HiResMode
 
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
+from drill.tui.demos.rows import row_table
 from drill.tui.widgets.heatmap import heatmap
 from drill.tui.widgets.matrix import format_number
 
 if TYPE_CHECKING:
     import numpy as np
 
-HALFBLOCK = HiResMode.HALFBLOCK  # bars to half a cell, so a weight of 0 draws nothing
 
+def halfblock():
+    """Bars to half a cell, so a weight of 0 draws nothing (textual-plot is imported when a plot is drawn)."""
+    from textual_plot import HiResMode
 
-def row_table(rows: list[tuple[str, Any]], decimals: int = 3) -> Text:
-    """Named vectors or scalars, one per line: the names left-aligned, the numbers right-aligned in columns
-    two spaces apart. Plain text laid out here (not a Rich table), so an unchanged table compares equal and a
-    changed one costs a line of text to draw."""
-    cells = [
-        [format_number(v, decimals) for v in value]
-        if getattr(value, "ndim", 0)
-        else [format_number(value, decimals)]
-        for _name, value in rows
-    ]
-    name_width = max(cell_len(name) for name, _value in rows)
-    widths = [
-        max(len(row[c]) for row in cells if c < len(row)) for c in range(max(len(row) for row in cells))
-    ]
-    out = Text()
-    for i, ((name, _value), numbers) in enumerate(zip(rows, cells, strict=True)):
-        if i:
-            out.append("\n")
-        out.append(name + " " * (name_width - cell_len(name)), style="bold")
-        out.append("".join("  " + number.rjust(widths[c]) for c, number in enumerate(numbers)))
-    return out
+    return HiResMode.HALFBLOCK
 
 
 class Softmax(Demo):
@@ -86,7 +67,9 @@ class Softmax(Demo):
     def plot(self, plot) -> None:
         n = self.numbers()
         plot.clear()
-        plot.bar([1, 2, 3], n["softmax"], width=0.5, bar_style="blue", hires_mode=HALFBLOCK, label="softmax")
+        plot.bar(
+            [1, 2, 3], n["softmax"], width=0.5, bar_style="blue", hires_mode=halfblock(), label="softmax"
+        )
         plot.set_xticks([1, 2, 3])
         plot.set_ylimits(0, 1)
         plot.show_legend()
@@ -160,7 +143,7 @@ class Scaling(Demo):
             n["unscaled_softmax"],
             width=0.35,
             bar_style="red",
-            hires_mode=HALFBLOCK,
+            hires_mode=halfblock(),
             label=_("unscaled"),
         )
         plot.bar(
@@ -168,7 +151,7 @@ class Scaling(Demo):
             n["scaled_softmax"],
             width=0.35,
             bar_style="blue",
-            hires_mode=HALFBLOCK,
+            hires_mode=halfblock(),
             label=_("scaled"),
         )
         plot.set_xticks([1, 2, 3])

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
-from drill.tui.demos.sliders import row_table
+from drill.tui.demos.rows import row_table
 from drill.tui.widgets.matrix import format_number
 
 if TYPE_CHECKING:
@@ -149,9 +149,14 @@ class DotProduct(Demo):
         return between - 360.0 if between > 180.0 else between
 
     def curve_numbers(self) -> dict[str, np.ndarray]:
-        from drill.engine.demos import dot_product_curve
+        """The curve depends on the angle between q and k alone (|q| and |k| are fixed), not on where q
+        points: computed once, for q along the x-axis; the marker is the current q·k, computed from q and k."""
+        cached = getattr(self, "_curve", None)
+        if cached is None:
+            from drill.engine.demos import dot_product_curve
 
-        return dot_product_curve(self.control("q").value)
+            cached = self._curve = dot_product_curve(0.0)
+        return cached
 
     def curve(self, plot) -> None:
         """q·k and cos θ against the angle θ between q and k, the current θ marked on both."""

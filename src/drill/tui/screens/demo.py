@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
     """The demo named by ``info``, or None when drill has not built it yet."""
     from drill.tui.demos import DEMO_CLASSES
-    from drill.tui.demos.steps import AttnHandcalc
 
     cls = DEMO_CLASSES.get(info.name)
     if cls is None:
@@ -46,10 +45,10 @@ def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
         from drill.content.demos import load_attention
 
         return cls(info, load_attention())
-    if cls is AttnHandcalc:
+    if cls.name == "attn-handcalc":
         from drill.content import load_content
 
-        return AttnHandcalc(info, load_content(content_path).checks)
+        return cls(info, load_content(content_path).checks)
     return cls(info)
 
 

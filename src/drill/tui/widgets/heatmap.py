@@ -272,10 +272,10 @@ class Heatmap(Widget):
             self.show(values, **options)
 
     def show(self, values: Any, **options: Any) -> None:
-        """Show ``values``; ``options`` (heatmap_table's), when given, replace the previous ones."""
+        """Show ``values`` with ``options`` (heatmap_table's): the previous ones are replaced, never kept (a view
+        that moves from a titled matrix to an untitled one in the same place shows no stale title)."""
         rows = _rows(values)
-        if options:
-            self._options = options
+        self._options = options
         new = _cells(rows, self._options)
         old, self._drawn, self.values = self._drawn, new, rows
         if old is None or old.geometry() != new.geometry() or len(old.cells) != len(new.cells):
