@@ -30,7 +30,8 @@ async def test_readme_screenshot_is_the_study_screen(study_app, library, tmp_pat
     text = made.replace("&#160;", " ")
     assert text.startswith("<svg")
     # The card, its answer, the step pane, the grade bar and the footer, as the screen drew them.
-    for shown in ("Again", "Hard", "Good", "Easy", "q10", "step 2/", "Steps pane", "palette", card.question[:4]):
+    expected = ("Again", "Hard", "Good", "Easy", "q10", "step 2/", "Steps pane", "palette", card.question[:4])
+    for shown in expected:
         assert shown in text, shown
     if os.environ.get("DRILL_UPDATE_SCREENSHOT"):
         SCREENSHOT.write_text(made, encoding="utf-8")
