@@ -1,4 +1,5 @@
-"""drill's gettext catalogs with Babel: the hatchling build hook that compiles them, and the maintainer's tool.
+"""drill's build outputs: the gettext catalogs (Babel) and the validated shipped content; the hatchling build
+hook that makes them, and the maintainer's tool.
 
 The catalogs are ``src/drill/locale/<catalog>/LC_MESSAGES/drill.po`` (``zh_CN``, ``en``), merged from the
 template ``src/drill/locale/drill.pot``; the compiled ``.mo`` files are build outputs, never committed:
@@ -9,11 +10,18 @@ template ``src/drill/locale/drill.pot``; the compiled ``.mo`` files are build ou
   in place, beside their ``.po`` (ignored by git). After editing a ``.po`` in an editable checkout, run
   ``python hatch_build.py compile`` (tests/i18n checks that the compiled catalogs match their sources).
 
+The shipped content (``data/``) is loaded and validated here as `drill check` loads it (every field rule and
+reference between records) and written as ``drill/content/shipped-content.json`` (drill.content.cache: the entry a first-ever
+start reads instead of parsing the YAML; keyed on the YAML's bytes, so a stale one is never used): into the
+wheel, or in place (``src/drill/content/``, ignored by git) for an editable install. After editing ``data/`` in
+an editable checkout, ``python hatch_build.py content`` rebuilds it (until then drill parses the YAML).
+
 Maintainer's commands (Babel is in the ``test`` extra)::
 
     python hatch_build.py extract   # src/drill -> drill.pot (keywords _, N_, ngettext; mapping in babel.cfg)
     python hatch_build.py update    # merge drill.pot into every .po (new msgids arrive untranslated)
     python hatch_build.py compile   # every .po -> .mo beside it
+    python hatch_build.py content   # data/ -> src/drill/content/shipped-content.json
     python hatch_build.py check     # exit 1 if drill.pot is not what the source extracts, or a zh_CN
                                     # message is untranslated or fuzzy
 """
@@ -26,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = ROOT / "src" / "drill"
+SHIPPED_CONTENT = Path("content") / "shipped-content.json"  # below drill/ (drill.content.cache.SHIPPED)
 LOCALE = SOURCE / "locale"
 TEMPLATE = LOCALE / "drill.pot"
 MAPPING = ROOT / "babel.cfg"
@@ -102,6 +111,19 @@ def compile_catalogs(locale_dir: Path = LOCALE, out_dir: Path | None = None) -> 
     return compiled
 
 
+def build_content(root: Path = ROOT, target: Path | None = None) -> Path:
+    """``root``/data loaded and validated from its YAML (drill.content.loader, no cache), written as the shipped
+    entry of drill.content.cache at ``target`` (default: in place, beside drill/content/cache.py)."""
+    sys.path.insert(0, str(root / "src"))
+    from drill.content import cache, loader
+
+    data = root / "data"
+    pack_dirs = loader.find_packs(data)
+    library = loader.load_content(data, cache=False)
+    target = root / "src" / "drill" / SHIPPED_CONTENT if target is None else target
+    return cache.write_shipped(target, pack_dirs, loader.engine_catalog(), library)
+
+
 def update() -> None:
     """Merge the template into every catalog (Babel's update: obsolete entries are dropped)."""
     for name in CATALOGS:
@@ -142,6 +164,8 @@ def main(argv: list[str]) -> int:
     elif command == "compile":
         for name, mo in compile_catalogs():
             print(f"{name}: {mo.relative_to(ROOT)}")
+    elif command == "content":
+        print(build_content().relative_to(ROOT))
     elif command == "check":
         found = problems()
         for line in found:
@@ -160,7 +184,8 @@ except ImportError:  # running as the maintainer's tool without hatchling
 
 
 class CatalogBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
-    """Compile the .po catalogs into the wheel (or in place, for an editable install)."""
+    """Compile the .po catalogs and validate the shipped content into the wheel (or in place, for an editable
+    install)."""
 
     PLUGIN_NAME = "custom"
 
@@ -170,10 +195,13 @@ class CatalogBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         locale_dir = Path(self.root) / "src" / "drill" / "locale"
         if version == "editable":
             compile_catalogs(locale_dir)
+            build_content(Path(self.root))
             return
         self._tmp = tempfile.TemporaryDirectory(prefix="drill-mo-")
         for name, mo in compile_catalogs(locale_dir, Path(self._tmp.name)):
             build_data["force_include"][str(mo)] = f"drill/locale/{name}/LC_MESSAGES/{DOMAIN}.mo"
+        shipped = build_content(Path(self.root), Path(self._tmp.name) / SHIPPED_CONTENT.name)
+        build_data["force_include"][str(shipped)] = f"drill/{SHIPPED_CONTENT.as_posix()}"
 
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         tmp = getattr(self, "_tmp", None)

@@ -10,12 +10,17 @@ paint measured in the same run (median of interleaved runs; goals from issue 10)
 Each program runs as a new process on a pseudo-terminal (120x40, benchmarks/ptyrun.py) and records when a
 milestone has been painted; a time is "spawn -> on the screen". The bare app paints one Static.
 
+drill's modules are byte-compiled first, as pip does when it installs a wheel (and as textual's are): an
+editable install under PYTHONDONTWRITEBYTECODE would otherwise compile drill from source at every start,
+which no installed drill does.
+
     python benchmarks/startup.py [--runs 15]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import statistics
 import subprocess
@@ -51,20 +56,36 @@ GOALS = {"first-ever": 1.6, "returning": 1.6, "DRILL_DB_URL": 1.6, "PostgreSQL":
 
 
 WHERE = """
-from drill.content.cache import cache_key, cache_file
+from drill.content.cache import entry_for
 from drill.content.loader import engine_catalog, find_packs, resolve_content_path
 from drill.store.locate import database_file, plan_target
-files = [plan_target(None)[0], cache_file(cache_key(find_packs(resolve_content_path(None)), engine_catalog()))]
 db = database_file()
-print("\\n".join(str(f) for f in [*files, *([db] if db else [])]))
+for path in [plan_target(None)[0], *([db] if db else [])]:
+    if not path.is_file():
+        print(path)
+if entry_for(find_packs(resolve_content_path(None)), engine_catalog()) is None:
+    print("a content cache entry (or the shipped one)")
 """
 
 
-def returning_files(env: dict[str, str]) -> list[Path]:
-    """What a returning start finds on disk, as drill itself locates it: the next-card plan (beside a SQLite
-    database, or in the cache directory for a server), the content cache, and a SQLite database file."""
+def byte_compile_drill() -> Path:
+    """Byte-compile the drill package the installed command imports (what pip does for a wheel)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "import drill, pathlib; print(pathlib.Path(drill.__file__).parent)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    package = Path(out.stdout.strip())
+    compileall.compile_dir(package, quiet=1)
+    return package
+
+
+def missing_for_returning(env: dict[str, str]) -> list[str]:
+    """What a returning start would not find on disk, as drill itself locates it: the next-card plan (beside a
+    SQLite database, or in the cache directory for a server), a SQLite database file, a content entry."""
     out = subprocess.run([sys.executable, "-c", WHERE], env=env, capture_output=True, text=True, check=True)
-    return [Path(line) for line in out.stdout.splitlines()]
+    return out.stdout.splitlines()
 
 
 def main() -> None:
@@ -73,6 +94,7 @@ def main() -> None:
     args = parser.parse_args()
     runs = max(5, args.runs)
     drill = drill_command()
+    package = byte_compile_drill()
     pg_url = os.environ.get("DRILL_TEST_PG_URL")
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,7 +136,7 @@ def main() -> None:
                     raise SystemExit(
                         f"drill study showed no question (marks: {run.marks}); is there content?"
                     )
-            missing = [str(path) for path in returning_files(env) if not path.is_file()]
+            missing = missing_for_returning(env)
             if missing:
                 raise SystemExit(f"{name}: the warm-up left no {', '.join(missing)}: not a returning start")
 
@@ -136,7 +158,7 @@ def main() -> None:
             heavy["paint"].update(m for m in loaded.split(",") if m != "-")
 
     med = {name: statistics.median(values) for name, values in times.items()}
-    print(f"installed drill: {drill}")
+    print(f"installed drill: {drill} (package {package}, byte-compiled)")
     print(f"median of {runs} interleaved runs each (seconds; load average {os.getloadavg()[0]:.1f}):")
     print(f"  {'bare Textual app, first paint':44s} {med['bare']:.3f}")
     print(f"  {'drill study, first paint (returning)':44s} {med['paint']:.3f}")

@@ -106,3 +106,26 @@ def test_installed_layout_finds_the_packaged_data(wheel, tmp_path):
     path, count = out.stdout.split()
     assert Path(path) == site / "drill" / "data"
     assert int(count) > 0
+
+
+def test_installed_layout_starts_from_the_content_validated_at_build_time(wheel, tmp_path):
+    """The build hook validates data/ into drill/content/shipped-content.json (drill.content.cache): an
+    installed drill's first start (no user cache) reads its content from there, never parsing the YAML."""
+    assert "drill/content/shipped-content.json" in set(zipfile.ZipFile(wheel).namelist())
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from drill.content import load_content;"
+        "lib = load_content(); print(len(lib.cards), 'yaml' in sys.modules, lib.packs[0].path)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(site)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    count, yaml_imported, path = out.stdout.split()
+    assert int(count) > 0 and yaml_imported == "False"
+    assert Path(path) == site / "drill" / "data"

@@ -11,7 +11,7 @@ import pytest
 
 from drill.content import load_content
 from drill.content import loader as content_loader
-from drill.content.cache import PartialLibrary, cache_key, first_load
+from drill.content.cache import PartialLibrary, first_load
 from drill.content.loader import engine_catalog, find_packs
 from drill.errors import ContentError
 from drill.tui.models.study import load_library, open_study_session, peek_first_card
@@ -21,8 +21,8 @@ from tests.content.test_content_cache import TAMPERINGS, _tamper, cache_files
 NOW = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
 
 
-def key_of(pack_dir) -> str:
-    return cache_key(find_packs(pack_dir), engine_catalog())
+def first_load_of(pack_dir) -> PartialLibrary | None:
+    return first_load(find_packs(pack_dir), engine_catalog())
 
 
 def options_for(pack_dir) -> AppOptions:
@@ -44,7 +44,7 @@ def yaml_loads(monkeypatch) -> list[bool]:
 
 def test_first_load_reads_packs_and_keys_then_only_the_cards_taken(pack):
     full = load_content(pack)
-    partial = first_load(key_of(pack))
+    partial = first_load_of(pack)
     assert partial is not None
     assert partial.packs == full.packs and partial.cards == {}
     assert partial.card_keys == [(c.pack, c.id, c.section) for c in full.cards.values()]
@@ -52,7 +52,9 @@ def test_first_load_reads_packs_and_keys_then_only_the_cards_taken(pack):
     assert list(partial.cards) == ["q03"]
     assert partial.take("no-such-card") is None
     assert partial.complete() == full
-    assert first_load("0" * 32) is None  # no entry for that key
+    (entry,) = cache_files()
+    entry.unlink()
+    assert first_load_of(pack) is None  # no entry for these files
 
 
 @pytest.mark.parametrize("edit", TAMPERINGS)
@@ -60,7 +62,7 @@ def test_a_tampered_entry_is_refused_on_the_partial_route_too(pack, edit):
     full = load_content(pack)
     (entry,) = cache_files()
     _tamper(entry, edit)
-    partial = first_load(key_of(pack))
+    partial = first_load_of(pack)
     if partial is None:
         return  # refused at once: the packs or a card's pack, id or section
     taken = {card_id: partial.take(card_id) for _pack, card_id, _section in partial.card_keys}
@@ -74,7 +76,7 @@ def test_corrupt_or_stale_entries_give_no_partial_load(pack):
     data = json.loads(entry.read_text(encoding="utf-8"))
     for bad in ("[1, 2]", '{"format": 6, "key": "x"', json.dumps(dict(data, format=1))):
         entry.write_text(bad, encoding="utf-8")
-        assert first_load(key_of(pack)) is None
+        assert first_load_of(pack) is None
 
 
 def test_a_tampered_card_after_the_first_never_reaches_the_session(pack, monkeypatch):

@@ -10,6 +10,12 @@ read back through the same field rules as the YAML (drill.fields, drill.content.
 cannot bring in a control character, a wrong type or a malformed id; one that fails is not used.
 Cross-references (a quiz's cards exist) were checked when the entry was written.
 
+The content shipped with drill has a second entry, validated when drill is built (`hatch_build.py` writes
+``drill/content/shipped-content.json``, as it compiles the catalogs): a first-ever start finds no user cache but
+need not parse the YAML either. It is keyed on the bytes of the pack files (it must hold wherever drill is
+installed), is used only when those are exactly the files it was built from, and is read through the same rules
+as any entry; its packs get the directories they are loaded from.
+
 A start-up need not wait for every record: `first_load` reads the packs, each card's pack, id and section (by
 their fields' rules) and then only the card(s) asked for (`PartialLibrary.take`), each through all of its
 rules; `PartialLibrary.complete` reads every record, the same way as `read`, before anything else uses the
@@ -35,6 +41,7 @@ from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 FORMAT = (
     6  # 4: cards have points; 5: bank_question, errata (errata.yaml and each card's notes); 6: card kinds
 )
+SHIPPED = Path(__file__).with_name("shipped-content.json")  # built by hatch_build.py; not in git
 
 
 def cache_key(pack_dirs: list[Path], catalog: object) -> str:
@@ -51,6 +58,20 @@ def cache_key(pack_dirs: list[Path], catalog: object) -> str:
                 continue
             parts.append((str(file), st.st_size, st.st_mtime_ns, st.st_ctime_ns))
     return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:32]
+
+
+def shipped_key(pack_dirs: list[Path], catalog: object) -> str:
+    """The shipped entry's key: as `cache_key`, with each pack file's bytes (a digest) for its path and times."""
+    from drill import __version__
+
+    parts: list[object] = [FORMAT, __version__, repr(sorted(catalog.items())) if catalog else None]
+    for pack_dir in pack_dirs:
+        for name in PACK_FILES:
+            try:
+                parts.append(hashlib.sha256((pack_dir / name).read_bytes()).hexdigest())
+            except FileNotFoundError:
+                parts.append(None)
+    return "shipped-" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
 
 
 def cache_file(key: str) -> Path:
@@ -110,9 +131,10 @@ class Entry:
 _UNUSABLE = (OSError, ValueError, KeyError, TypeError, AttributeError, _Refused)
 
 
-def _entry(key: str) -> Entry | None:
+def _entry(key: str, file: Path | None = None) -> Entry | None:
+    """The entry in ``file`` (default: the user cache's for ``key``) when it is one for ``key``."""
     try:
-        data = json.loads(cache_file(key).read_text(encoding="utf-8"))
+        data = json.loads((file or cache_file(key)).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
@@ -120,13 +142,41 @@ def _entry(key: str) -> Entry | None:
     return Entry(data)
 
 
-def read(key: str) -> Library | None:
-    """The cached Library for ``key``, re-validated field by field; None when absent, stale or refused."""
-    entry = _entry(key)
+def _shipped(pack_dirs: list[Path], catalog: object) -> Entry | None:
+    """The shipped entry, when it was built from exactly these pack files; its packs get these directories."""
+    if not SHIPPED.is_file():
+        return None
+    entry = _entry(shipped_key(pack_dirs, catalog), SHIPPED)
+    try:
+        if entry is None or len(entry.data["packs"]) != len(pack_dirs):
+            return None
+        for item, pack_dir in zip(entry.data["packs"], pack_dirs, strict=True):
+            item["path"] = str(pack_dir)
+    except _UNUSABLE:
+        return None
+    return entry
+
+
+def entry_for(pack_dirs: list[Path], catalog: object) -> Entry | None:
+    """The user cache's entry for these packs, else the shipped one; None when neither fits."""
+    return _entry(cache_key(pack_dirs, catalog)) or _shipped(pack_dirs, catalog)
+
+
+def _library(entry: Entry | None) -> Library | None:
     try:
         return None if entry is None else entry.library()
     except _UNUSABLE:
         return None
+
+
+def read(key: str) -> Library | None:
+    """The cached Library for ``key``, re-validated field by field; None when absent, stale or refused."""
+    return _library(_entry(key))
+
+
+def load(pack_dirs: list[Path], catalog: object) -> Library | None:
+    """The Library of `entry_for` these packs, every record re-validated; None when absent, stale or refused."""
+    return _library(entry_for(pack_dirs, catalog))
 
 
 @dataclass(eq=False)
@@ -154,16 +204,13 @@ class PartialLibrary(Library):
 
     def complete(self) -> Library | None:
         """Every record of the entry read through its rules, as `read` does; None when one is refused."""
-        try:
-            return None if self.entry is None else self.entry.library()
-        except _UNUSABLE:
-            return None
+        return _library(self.entry)
 
 
-def first_load(key: str) -> PartialLibrary | None:
-    """The packs and card keys of the entry for ``key`` (no card read yet); None when absent, stale or
+def first_load(pack_dirs: list[Path], catalog: object) -> PartialLibrary | None:
+    """The packs and card keys of `entry_for` these packs (no card read yet); None when absent, stale or
     refused."""
-    entry = _entry(key)
+    entry = entry_for(pack_dirs, catalog)
     if entry is None:
         return None
     try:
@@ -172,8 +219,8 @@ def first_load(key: str) -> PartialLibrary | None:
         return None
 
 
-def write(key: str, library: Library) -> None:
-    data = {
+def _dump(key: str, library: Library) -> dict[str, Any]:
+    return {
         "format": FORMAT,
         "key": key,
         "packs": [fields.dump(p) for p in library.packs],
@@ -182,6 +229,10 @@ def write(key: str, library: Library) -> None:
         "checks": [fields.dump(c) for c in library.checks],
         "errata": [fields.dump(e) for e in library.errata],
     }
+
+
+def write(key: str, library: Library) -> None:
+    data = _dump(key, library)
     target = cache_file(key)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
@@ -194,3 +245,14 @@ def write(key: str, library: Library) -> None:
     except OSError:  # a read-only or full cache directory: run without the cache
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def write_shipped(target: Path, pack_dirs: list[Path], catalog: object, library: Library) -> Path:
+    """The shipped entry for ``library``, loaded and validated from ``pack_dirs`` (hatch_build.py). Pack
+    directories are not recorded (a pack gets the one it is loaded from)."""
+    data = _dump(shipped_key(pack_dirs, catalog), library)
+    for item in data["packs"]:
+        item["path"] = "."
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return target

@@ -72,19 +72,19 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
     """Load and validate every pack under ``path`` (default: DRILL_CONTENT, else the shipped chapter).
 
     With ``cache`` (the default) an unchanged content set is read back from a JSON cache in the user cache
-    directory (drill.content.cache, re-validated on reading); `drill check` passes ``cache=False`` to validate
-    from scratch.
+    directory, or for the shipped content from the entry validated when drill was built (drill.content.cache;
+    either re-validated on reading); `drill check` passes ``cache=False`` to validate from scratch.
     """
     pack_dirs = find_packs(resolve_content_path(path))
     if not cache:
         return _Builder().build(pack_dirs)
     from drill.content import cache as content_cache
 
-    key = content_cache.cache_key(pack_dirs, engine_catalog())
-    library = content_cache.read(key)
+    catalog = engine_catalog()
+    library = content_cache.load(pack_dirs, catalog)
     if library is None:
         library = _Builder().build(pack_dirs)
-        content_cache.write(key, library)
+        content_cache.write(content_cache.cache_key(pack_dirs, catalog), library)
     return library
 
 

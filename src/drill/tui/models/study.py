@@ -90,8 +90,12 @@ def _cached_library(options: AppOptions, *, partial: bool) -> Library | None:
         from drill.content.loader import engine_catalog, find_packs, resolve_content_path
 
         pack_dirs = find_packs(resolve_content_path(options.content_path))
-        key = content_cache.cache_key(pack_dirs, engine_catalog())
-        return content_cache.first_load(key) if partial else content_cache.read(key)
+        catalog = engine_catalog()
+        return (
+            content_cache.first_load(pack_dirs, catalog)
+            if partial
+            else content_cache.load(pack_dirs, catalog)
+        )
     except Exception:  # noqa: BLE001 - anything odd: the worker's full load reports it properly
         return None
 
