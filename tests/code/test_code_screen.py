@@ -11,7 +11,8 @@ from drill.store.code_attempts import (  # the store module itself, as the scree
     may_show_solution,
 )
 from drill.tui.app import make_app
-from drill.tui.screens.code import CodeScreen, propose_grade
+from drill.tui.screens.code import CodeScreen
+from drill.tui.screens.code_cards import propose_grade
 from tests.code.submissions import WRONG
 from tests.tui.conftest import frozen_clock, wait_until
 

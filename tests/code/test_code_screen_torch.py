@@ -46,3 +46,36 @@ async def test_a_pass_adds_nothing_from_pytorch(store):
         await run_and_wait(pilot, screen)
         await pilot.pause()
         assert screen.torch_shown is None and "PyTorch" not in result_text(screen)
+
+
+@pytest.mark.parametrize(
+    ("task", "mistake", "call"),
+    [
+        ("grouped_query_attention", "kv-heads-tiled", "enable_gqa=True"),
+        ("sinusoidal_pe", "sin-cos-swapped", "10000^(2i/d)"),
+        ("rope", "rotation-sign", "torch.polar"),
+        ("kv_cache_step", "append-after-attend", "is_causal=True"),
+        ("noam_lr", "max-not-min", "LambdaLR"),
+    ],
+)
+async def test_pytorch_is_shown_for_the_tasks_without_a_building_block_too(store, task, mistake, call):
+    """GQA/MQA, the positional encodings, the KV-cache step and Noam: PyTorch's value of the first wrong
+    element, beside the learner's, is PyTorch's own (recomputed here from torch_ref on the failing case)."""
+    from drill.runner import torch_ref
+    from tests.code.submissions import WRONG
+
+    app = make(store, task=task, seed=11)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = app.mode_screen
+        screen.query_one("#code-editor", TextArea).load_text(WRONG[f"{task}/{mistake}"])
+        await run_and_wait(pilot, screen)
+        await wait_until(pilot, lambda: screen.torch_shown is screen.verdict, tries=5000)
+        text = result_text(screen)
+        first = next(g for g in screen.verdict.grades if g.status == "fail")
+        assert call in text and f"on {first.case.name}, beside yours:" in text
+        names = [o.name for o in screen.code_task.outputs]
+        want = torch_ref.reference(task, first.case)[names.index(first.mismatch.output)]
+        index = first.mismatch.index
+        assert np.isclose(want[index], first.mismatch.expected[index])
+        after = text[text.index("beside yours:") :]
+        assert _fmt(want[index]) in after

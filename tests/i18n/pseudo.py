@@ -1,7 +1,8 @@
 """A pseudo-locale made from drill's source at test time, and a checker for text shown under it.
 
 Every message marked in ``src/drill`` (Babel, the keywords and mapping of hatch_build.py) is "translated" to
-itself wrapped in ``⟦…⟧``. The catalog is compiled into a temporary folder under the name ``zh_CN`` and
+itself with each run of its own text wrapped in ``⟦…⟧`` (a ``{placeholder}`` stays outside the marks: what
+fills it is checked on its own). The catalog is compiled into a temporary folder under the name ``zh_CN`` and
 ``drill.i18n.LOCALE_DIR`` points there, so ``--lang zh`` (or ``set_language("zh")``) goes through the real
 language choice and shows the marked strings. Any run of letters left once the marked spans, the content
 (exempt: the chapter's own text) and the caller's allowed tokens are removed is a string of drill's own that
@@ -28,6 +29,16 @@ def _hatch_build():
     return hatch_build
 
 
+PLACEHOLDER = re.compile(r"(\{[^{}]*\})")
+
+
+def mark(message: str) -> str:
+    """``message`` with each run of its own text wrapped in ``⟦…⟧`` and its ``{placeholders}`` left outside, so
+    what fills a placeholder (another message, a value) must carry its own marks to pass the checker."""
+    parts = PLACEHOLDER.split(message)
+    return "".join(part if PLACEHOLDER.fullmatch(part) else f"{OPEN}{part}{CLOSE}" for part in parts if part)
+
+
 def build_pseudo_locale(target: Path) -> Path:
     """Compile the pseudo catalog as ``target/zh_CN/LC_MESSAGES/drill.mo``; returns ``target``."""
     from babel.messages.catalog import Catalog
@@ -39,9 +50,9 @@ def build_pseudo_locale(target: Path) -> Path:
         if not message.id:
             continue
         if isinstance(message.id, tuple):
-            string = tuple(f"{OPEN}{form}{CLOSE}" for form in message.id)
+            string = tuple(mark(form) for form in message.id)
         else:
-            string = f"{OPEN}{message.id}{CLOSE}"
+            string = mark(message.id)
         pseudo.add(message.id, string)
     mo = target / "zh_CN" / "LC_MESSAGES" / "drill.mo"
     mo.parent.mkdir(parents=True, exist_ok=True)

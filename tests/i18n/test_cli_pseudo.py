@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from drill.cli import COMMANDS, cli
+from drill.engine.examples import EXAMPLES, build_example
 from drill.i18n_click import DrillCommand, DrillGroup
 from tests.i18n.pseudo import unmarked_words
 
@@ -23,6 +24,7 @@ HELP_TOKENS = (
     r"md\|html\|json\|csv",
     r"\bdrill\b",
     r"\binteger\b",
+    r"(?m)\b[\w-]+(?=\]\s*$)",  # a flag's default value, "[default: shuffle]"
 )
 
 
@@ -59,6 +61,9 @@ def test_every_help_page_is_translated(pseudo, path):
     assert unmarked_words(result.output, allowed=HELP_TOKENS + names) == []
 
 
+EXAMPLE_NAMES = tuple(EXAMPLES)
+STEP_IDS = tuple(step.name for step in build_example("worked").steps)  # ids the user types to --step
+
 ERRORS = [
     (["calc", "--plain", "--json"], ()),
     (["calc", "--heads", "0", "--x", "1,0"], ()),
@@ -67,7 +72,7 @@ ERRORS = [
     (["calc", "--d-model", "3", "--heads", "2", "--seed", "1"], ()),
     (["calc", "--example", "worked", "--causal"], ()),
     (["calc", "--seed", "1", "--x", "1,0"], ()),
-    (["calc", "--step", "nosuchstep", "--plain"], ("nosuchstep",)),
+    (["calc", "--step", "nosuchstep", "--plain"], ("nosuchstep", *STEP_IDS)),
     (["calc", "--decimals", "99"], ()),
     (["calc", "--plain", "--x", "1,0;0,1", "--wq", "1,0,0;0,1,0"], ()),  # the engine's shape check
     (["calc", "--plain", "--x", "1,0;0,1", "--wo", "1,0,0"], ()),
@@ -81,6 +86,16 @@ ERRORS = [
     (["study", "--sed", "1"], ("sed", "seed")),
     (["nosuchcommand"], ("nosuchcommand",)),
     (["config", "set"], ()),
+    # the engine's own input messages (engine/parse.py, the example and task registries)
+    (["quiz", "--count", "abc"], ("abc",)),
+    (["quiz", "--count", "\u0663"], ("U+0663 ARABIC-INDIC DIGIT THREE",)),
+    (["calc", "--plain", "--x", "1,2;3"], ()),
+    (["calc", "--plain", "--x", "1,a"], ()),
+    (["calc", "--plain", "--x", "1,,2"], ()),
+    (["calc", "--plain", "--x", "1e999"], ()),
+    (["calc", "--plain", "--x", "1,0;0,1", "--pad", "1,2"], ()),
+    (["calc", "--plain", "--x", "1,0;0,1", "--pad", "1,1,0"], ()),
+    (["calc", "--plain", "--example", "nosuch"], EXAMPLE_NAMES),
 ]
 
 

@@ -27,6 +27,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from drill.errors import InputError
+from drill.i18n import _
 
 if TYPE_CHECKING:
     import numpy as np  # imported where it is used: drill's option types read numbers without numpy
@@ -64,15 +65,23 @@ def _foreign_digit(token: str) -> str | None:
     return None
 
 
-def _not_a_number(token: str, where: str, kind: str) -> InputError:
+def _not_a_number(token: str, where: str, whole: bool) -> InputError:
     at = f"{where}: " if where else ""
+    shown = _shown(token)
     foreign = _foreign_digit(token)
     if foreign is not None:
-        return InputError(
-            f"{at}{_shown(token)} is not {kind}: {foreign} is not an ASCII digit "
-            "(type 0-9; full-width digits are read as ASCII)"
+        message = (
+            _(
+                "{shown} is not a whole number: {foreign} is not an ASCII digit (type 0-9; full-width digits are read as ASCII)"
+            )
+            if whole
+            else _(
+                "{shown} is not a number: {foreign} is not an ASCII digit (type 0-9; full-width digits are read as ASCII)"
+            )
         )
-    return InputError(f"{at}{_shown(token)} is not {kind}")
+        return InputError(at + message.format(shown=shown, foreign=foreign))
+    message = _("{shown} is not a whole number") if whole else _("{shown} is not a number")
+    return InputError(at + message.format(shown=shown))
 
 
 def whole_number(text: str, where: str = "") -> int:
@@ -80,11 +89,12 @@ def whole_number(text: str, where: str = "") -> int:
     ``where`` (e.g. the option's name) starts the message of the InputError for anything else."""
     token = ascii_text(str(text)).strip()
     if not _WHOLE.fullmatch(token):
-        raise _not_a_number(token, where, "a whole number")
+        raise _not_a_number(token, where, whole=True)
     digits = len(token.lstrip("+-"))
     if digits > MAX_DIGITS:
         at = f"{where}: " if where else ""
-        raise InputError(f"{at}{_shown(token)} has {digits:,} digits; at most {MAX_DIGITS} are allowed")
+        message = _("{shown} has {digits:,} digits; at most {limit} are allowed")
+        raise InputError(at + message.format(shown=_shown(token), digits=digits, limit=MAX_DIGITS))
     return int(token)
 
 
@@ -99,14 +109,16 @@ def _number(token: str, where: str) -> float:
         except ValueError:
             value = 0.0
         if not math.isfinite(value):
-            raise InputError(f"{where} is {_shown(token)}; values must be finite numbers")
-        raise _not_a_number(token, where, "a number")
+            message = _("{where} is {shown}; values must be finite numbers")
+            raise InputError(message.format(where=where, shown=_shown(token)))
+        raise _not_a_number(token, where, whole=False)
     value = float(token)
     if not abs(value) <= MAX_ABS_VALUE:  # 1e400 reads as inf: refused here too
-        raise InputError(
-            f"{where} is {_shown(token)}; values must be finite numbers of magnitude at most "
-            f"{MAX_ABS_VALUE:g} (larger ones would overflow the attention scores)"
+        message = _(
+            "{where} is {shown}; values must be finite numbers of magnitude at most {limit:g} "
+            "(larger ones would overflow the attention scores)"
         )
+        raise InputError(message.format(where=where, shown=_shown(token), limit=MAX_ABS_VALUE))
     return value
 
 
@@ -115,32 +127,36 @@ def parse_matrix(text: str | None, name: str) -> np.ndarray:
     import numpy as np
 
     if text is not None and len(str(text)) > MAX_MATRIX_CHARS:
-        raise InputError(
-            f"{name}: {len(str(text)):,} characters is over the limit of {MAX_MATRIX_CHARS:,} for one matrix"
-        )
+        message = _("{name}: {count:,} characters is over the limit of {limit:,} for one matrix")
+        raise InputError(message.format(name=name, count=len(str(text)), limit=MAX_MATRIX_CHARS))
     if text is not None:
         text = ascii_text(str(text))
     if text is None or not str(text).strip():
-        raise InputError(
-            f"{name}: empty matrix; write rows separated by ';' and values by ',' (e.g. \"1,0;0,1\")"
-        )
+        message = _("{name}: empty matrix; write rows separated by ';' and values by ',' (e.g. \"1,0;0,1\")")
+        raise InputError(message.format(name=name))
     lines = _rows(str(text))
     if not lines:  # only separators, e.g. " ; "
-        raise InputError(f"{name}: no values between the separators in {str(text).strip()!r}")
+        message = _("{name}: no values between the separators in {text!r}")
+        raise InputError(message.format(name=name, text=str(text).strip()))
     for r, line in enumerate(lines, start=1):
         if _EMPTY_VALUE.search(line):
-            raise InputError(f"{name}, row {r} ({line!r}): a value is missing between commas")
+            message = _("{name}, row {r} ({line!r}): a value is missing between commas")
+            raise InputError(message.format(name=name, r=r, line=line))
     rows = [[t for t in _VALUE_SPLIT.split(line) if t] for line in lines]
     width = len(rows[0])
     for r, tokens in enumerate(rows, start=1):
         if len(tokens) != width:
-            raise InputError(
-                f"{name} is ragged: row {r} has {len(tokens)} values but row 1 has {width} "
-                f"(a [{len(rows)}, {width}] matrix needs {width} values in every row)"
+            message = _(
+                "{name} is ragged: row {r} has {count} values but row 1 has {width} "
+                "(a [{rows}, {width}] matrix needs {width} values in every row)"
             )
+            raise InputError(message.format(name=name, r=r, count=len(tokens), width=width, rows=len(rows)))
     shape = f"[{len(rows)}, {width}]"
     values = [
-        [_number(t, f"{name} {shape}, row {r}, column {c}") for c, t in enumerate(tokens, start=1)]
+        [
+            _number(t, _("{name} {shape}, row {r}, column {c}").format(name=name, shape=shape, r=r, c=c))
+            for c, t in enumerate(tokens, start=1)
+        ]
         for r, tokens in enumerate(rows, start=1)
     ]
     return np.asarray(values, dtype=np.float64)
@@ -154,19 +170,22 @@ def parse_mask(text: str | None, length: int, name: str = "pad mask") -> np.ndar
     import numpy as np
 
     if text is None or not str(text).strip():
-        raise InputError(f'{name}: empty mask; write one 1 (keep) or 0 (padding) per token, e.g. "1,1,0"')
+        message = _('{name}: empty mask; write one 1 (keep) or 0 (padding) per token, e.g. "1,1,0"')
+        raise InputError(message.format(name=name))
     matrix = parse_matrix(text, name)
     bad = ~np.isin(matrix, (0.0, 1.0))
     if bad.any():
         r, c = (int(i) + 1 for i in np.argwhere(bad)[0])
+        message = _("{name} {shape}, row {r}, column {c} is {value:g}; use 1 (keep) or 0 (padding)")
         raise InputError(
-            f"{name} {shape_str(matrix)}, row {r}, column {c} is {matrix[r - 1, c - 1]:g}; use 1 (keep) or 0 (padding)"
+            message.format(name=name, shape=shape_str(matrix), r=r, c=c, value=matrix[r - 1, c - 1])
         )
     if matrix.shape[1] != length:
-        raise InputError(
-            f"{name} has {matrix.shape[1]} values per row but the sequence has {length} tokens "
-            f"(the mask must be [S] or [B, S] with S = {length})"
+        message = _(
+            "{name} has {count} values per row but the sequence has {length} tokens "
+            "(the mask must be [S] or [B, S] with S = {length})"
         )
+        raise InputError(message.format(name=name, count=matrix.shape[1], length=length))
     mask = matrix.astype(bool)
     return mask[0] if mask.shape[0] == 1 else mask
 

@@ -8,12 +8,15 @@ out of parameter counts, as in the chapter's 7.21 table.
 from __future__ import annotations
 
 from drill.errors import InputError
+from drill.i18n import _
 
 
 def head_dim(d_model: int, heads: int) -> int:
     """d_k = d_model / h (7.14): each head works in a reduced space."""
     if heads < 1 or d_model % heads:
-        raise InputError(f"d_model = {d_model} is not divisible by h = {heads}")
+        raise InputError(
+            _("d_model = {d_model} is not divisible by h = {heads}").format(d_model=d_model, heads=heads)
+        )
     return d_model // heads
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import insert, literal, select, update
 
 from drill.errors import StoreError
 from drill.srs import Phase
+from drill.store.code_carry import carry_code_progress
 from drill.store.tables import cards_t, insert_ignore, states_t
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -135,4 +136,6 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
                 missing,
             )
         )
+        # What the user learnt on the old drill-code pack's cards goes to these cards (in this transaction).
+        carry_code_progress(conn, store.user_id, store.packs)
     return counts

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from drill.engine.trace import Trace
 from drill.errors import InputError
+from drill.i18n import _
 
 
 @dataclass(frozen=True)
@@ -40,5 +41,6 @@ def build_example(name: str) -> Trace:
     """The named example's trace; InputError for an unknown name (listing the known ones)."""
     found = EXAMPLES.get(name)
     if found is None:
-        raise InputError(f"unknown example {name!r}; choose one of: {', '.join(EXAMPLES)}")
+        message = _("unknown example {name!r}; choose one of: {names}")
+        raise InputError(message.format(name=name, names=", ".join(EXAMPLES)))
     return replace(found.build(), example=name, section=found.section)

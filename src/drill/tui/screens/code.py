@@ -11,10 +11,6 @@ code with the app suspended, as `git commit` does.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import tempfile
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -26,8 +22,10 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Markdown, Static, TextArea
 
 from drill.i18n import N_, _
+from drill.tui.models.study import GRADE_NAMES
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
+from drill.tui.screens.code_cards import propose_grade, sync_code_cards
 from drill.tui.screens.code_results import (
     first_value_failure,
     history_text,
@@ -38,34 +36,6 @@ from drill.tui.screens.code_results import (
 
 if TYPE_CHECKING:
     from drill.runner.verdict import Verdict
-
-CODE_PACK = "drill-code"  # the code tasks as cards of their own pack, when the content has no code cards
-GRADE_NAMES = {1: N_("Again"), 2: N_("Hard"), 3: N_("Good"), 4: N_("Easy")}
-
-
-def propose_grade(verdict_passed: bool, failed_runs_before: int, seconds: float, budget_s: int) -> int:
-    """The grade a run proposes: Again on a failure; Easy on a first try within the budget; Hard after
-    failed runs; else Good (the learner confirms or changes it)."""
-    if not verdict_passed:
-        return 1
-    if failed_runs_before == 0 and seconds <= budget_s:
-        return 4
-    if failed_runs_before > 0:
-        return 2
-    return 3
-
-
-def sync_code_cards(store, options: AppOptions) -> None:
-    """Put the task cards in the store: the content's own code cards (the main deck, kind ``code``) when it has
-    them, so `drill code TASK` and `drill study` schedule one card; else a pack of their own."""
-    from drill.engine.codetasks import TASKS
-    from drill.tui.models.study import load_library
-
-    library = load_library(options)
-    if library is not None and any(card.kind == "code" for card in library.cards.values()):
-        store.sync_content(library)
-        return
-    store.sync_content([(CODE_PACK, f"code-{t.name}", t.section) for t in TASKS.values()])
 
 
 def code_card_screen(options: AppOptions, task: str, store) -> CodeScreen:
@@ -333,7 +303,9 @@ class CodeScreen(ModeScreen):
             self.graded = True
             self.dismiss(rating)
             return
-        card_id = f"code-{self.code_task.name}"
+        from drill.store.code_carry import code_card_id
+
+        card_id = code_card_id(self.code_task.name)
         if self.store is not None:
             try:
                 self.store.grade(card_id, rating, self.options.clock())
@@ -388,23 +360,11 @@ class CodeScreen(ModeScreen):
         self.query_one("#code-results", VerticalScroll).focus()
 
     def action_external_editor(self) -> None:
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        with tempfile.NamedTemporaryFile(
-            "w", suffix=f"_{self.code_task.name}.py", delete=False, encoding="utf-8"
-        ) as f:
-            f.write(self.code)
-            path = f.name
-        from textual.app import SuspendNotSupported
+        from drill.tui.screens.code_editor import edit_externally
 
         try:
-            try:
-                with self.app.suspend():  # the terminal is the editor's until it exits, as with git commit
-                    subprocess.run([*shlex.split(editor), path], check=False)
-            except SuspendNotSupported:  # no terminal to hand over (headless): run it as it is
-                subprocess.run([*shlex.split(editor), path], check=False, stdin=subprocess.DEVNULL)
-            with open(path, encoding="utf-8") as f:
-                self.query_one("#code-editor", TextArea).load_text(f.read())
+            code = edit_externally(self.app, self.code, self.code_task.name)
         except (OSError, UnicodeDecodeError) as err:
             self.notify(_("The editor could not be used: {error}").format(error=err), severity="error")
-        finally:
-            os.unlink(path)
+            return
+        self.query_one("#code-editor", TextArea).load_text(code)
