@@ -1,6 +1,6 @@
 """The demos' plots against two oracles.
 
-- What is drawn: after every move, each `DemoPlot` (which draws only what changed, copies unchanged datasets
+- What is drawn: after every move (and a resize of the terminal), each `DemoPlot` (which draws only what changed, copies unchanged datasets
   and keeps unchanged margins) holds exactly the cells a plain textual-plot `PlotWidget` of the same size,
   mounted fresh and given the same calls, draws.
 - What is plotted: the datasets are the numbers an independent computation gives (PyTorch's softmax, plain
@@ -42,59 +42,53 @@ def cells(plot: PlotWidget) -> dict:
 
 
 class PlainPlots(App[None]):
-    """A plain textual-plot widget of a given size, mounted fresh for each drawing."""
-
-    def __init__(self, width: int, height: int) -> None:
-        super().__init__()
-        self.plot_size = (width, height)
+    """A plain textual-plot widget, mounted fresh (of the given size) for each drawing."""
 
     def compose(self) -> ComposeResult:
         return iter(())
 
-    async def fresh(self) -> PlotWidget:
+    async def fresh(self, size: tuple[int, int]) -> PlotWidget:
         for old in self.query(PlotWidget):
             await old.remove()
         plot = PlotWidget(allow_pan_and_zoom=False)
-        plot.styles.width, plot.styles.height = self.plot_size
+        plot.styles.width, plot.styles.height = size
         await self.mount(plot)
         return plot
 
 
 @pytest.mark.parametrize("name", list(MOVES))
 async def test_every_frame_is_what_textual_plot_draws(demo_app, name):
-    seen = []  # (control values, {plot id: cells})
+    seen = []  # (control values, {plot id: (size, cells)})
     async with demo_app(name).run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot, name)
         ids = ["#demo-plot", "#demo-curve"] if hasattr(screen.demo, "curve") else ["#demo-plot"]
         plots = [screen.query_one(i, PlotWidget) for i in ids]
-        size = (plots[0].size.width, plots[0].size.height)
-        assert all((p.size.width, p.size.height) == size for p in plots)
-        for key in [None, *MOVES[name]]:
+        half = len(MOVES[name]) // 2
+        for step, key in enumerate([None, *MOVES[name]]):
+            if step == half:  # half way: the terminal shrinks, and the canvases with it
+                await pilot.resize_terminal(100, 34)
             if key:
                 await pilot.press(key)
             await pilot.pause()
             await pilot.pause()
-            seen.append(
-                (
-                    [c.value for c in screen.demo.controls],
-                    {i: cells(p) for i, p in zip(ids, plots, strict=True)},
-                )
-            )
+            drawn = {i: ((p.size.width, p.size.height), cells(p)) for i, p in zip(ids, plots, strict=True)}
+            seen.append(([c.value for c in screen.demo.controls], drawn))
         info = screen.info
     assert len({repr(state) for state, _ in seen}) > len(MOVES[name]) // 2  # the moves changed something
+    assert len({size for _, drawn in seen for size, _ in drawn.values()}) == 2  # and the resize the plots
 
-    async with PlainPlots(*size).run_test(size=(120, 40)) as pilot:
+    async with PlainPlots().run_test(size=(120, 40)) as pilot:
         for values, drawn in seen:
             demo = make_demo(info)
             for control, value in zip(demo.controls, values, strict=True):
                 control.value = value
-            for plot_id, expected in drawn.items():
-                plot = await pilot.app.fresh()
+            for plot_id, (size, expected) in drawn.items():
+                plot = await pilot.app.fresh(size)
                 await wait_until(pilot, lambda p=plot: p.query_one("#plot", Canvas)._canvas_size is not None)
                 (demo.plot if plot_id == "#demo-plot" else demo.curve)(plot)
                 await pilot.pause()
                 await pilot.pause()
-                assert cells(plot) == expected, (name, values, plot_id)
+                assert cells(plot) == expected, (name, values, plot_id, size)
 
 
 def datasets(screen, kind):
