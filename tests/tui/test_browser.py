@@ -70,3 +70,42 @@ async def test_search_key_focuses_the_filter_and_enter_opens_a_card(study_app, l
         await pilot.press("3")
         await wait_until(pilot, lambda: app.mode_screen.card is None or app.mode_screen.card.id != target)
     assert [(log.card_id, log.rating, log.reviewed_at) for log in store.review_logs()] == [(target, 3, NOW)]
+
+
+async def test_the_browser_is_built_once_and_shows_what_changed_since(study_app, library, store):
+    """Reopening the browser (/ or l) reuses the session's one browser: its rows are not rebuilt, only the
+    row of a card graded since shows its new state, and the learner's filter stays."""
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        graded = app.mode_screen.card.id
+        await open_browser(pilot)
+        browser = app.screen
+        table = browser.query_one(DataTable)
+        built = {str(key.value): key for key in table.rows}
+        assert table.get_cell(graded, "state").plain == "new"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.mode_screen)
+
+        await pilot.press("space")
+        await wait_until(pilot, lambda: app.mode_screen.query_one(CardView).revealed)
+        await pilot.press("3")
+        await wait_until(pilot, lambda: app.mode_screen.card.id != graded)
+        await open_browser(pilot, "slash")
+        assert app.screen is browser
+        assert isinstance(app.focused, Input)
+        # The same row objects (no rebuild); the graded card's state is the store's.
+        assert {str(key.value): key for key in table.rows} == built
+        state = store.browse(None, None, None, now=NOW)
+        expected = {row.card_id: row.kind.value for row in state}[graded]
+        assert expected != "new"
+        assert table.get_cell(graded, "state").plain == expected
+
+        await pilot.press(*graded)
+        await wait_until(pilot, lambda: row_ids(app) == [graded] or graded in row_ids(app))
+        kept = row_ids(app)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.mode_screen)
+        await open_browser(pilot)
+        assert app.screen is browser and browser.query_one(Input).value == graded
+        assert row_ids(app) == kept

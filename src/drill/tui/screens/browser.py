@@ -1,6 +1,10 @@
 """The card browser: every card with its scheduling state; filter by text, section and state; open one; act
 on the selected card (suspend/unsuspend, bury/unbury, make due now, card info, reset with a confirmation).
-Every action here is undone by ``u`` in the study screen, like the study screen's own."""
+Every action here is undone by ``u`` in the study screen, like the study screen's own.
+
+One browser per study session (the study screen installs it): its table of every card is built the first time
+it opens; each later opening (/ or l) only rewrites the rows whose card changed since, so search opens at once
+and keeps the learner's filters and place."""
 
 from __future__ import annotations
 
@@ -111,8 +115,12 @@ class BrowserScreen(Screen[str | None]):
         table = self.query_one(DataTable)
         for key, heading, width in COLUMNS:
             table.add_column(_(heading), key=key, width=width)
+
+    def on_screen_resume(self) -> None:
+        """Each time it opens: the rows brought up to date, the search box or the table focused."""
+        self._confirm = None
         self.refresh_rows()
-        (self.query_one("#filter-text") if self.focus_search else table).focus()
+        (self.query_one("#filter-text") if self.focus_search else self.query_one(DataTable)).focus()
         reached = getattr(self.app, "reached", None)
         if reached is not None:  # benchmarks/reveal_bench.py times / -> this screen painted
             reached("search", via=self)
@@ -131,19 +139,31 @@ class BrowserScreen(Screen[str | None]):
         text, section, state = self.filters()
         rows = self.session.browse(text, section, state)
         table = self.query_one(DataTable)
-        selected = self.selected()
-        table.clear()
+        if [row.card_id for row in rows] == list(self._rows):
+            self._update_rows(table, rows)  # the same cards: rewrite only those whose state changed
+        else:
+            selected = self.selected()
+            table.clear()
+            for row in rows:
+                table.add_row(*self._cells(row), key=row.card_id)
+            if selected is not None and any(row.card_id == selected for row in rows):
+                table.move_cursor(row=table.get_row_index(selected))
         self._rows = {row.card_id: row for row in rows}
-        for row in rows:
-            card = self.session.card(row.card_id)
-            table.add_row(*row_cells(row, card.question if card else "", self.titles), key=row.card_id)
-        if selected in self._rows:
-            table.move_cursor(row=table.get_row_index(selected))
         self.say(
             _(
                 "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back"
             ).format(n=len(rows))
         )
+
+    def _cells(self, row: BrowseRow) -> tuple[Text, ...]:
+        card = self.session.card(row.card_id)
+        return row_cells(row, card.question if card else "", self.titles)
+
+    def _update_rows(self, table: DataTable, rows: list[BrowseRow]) -> None:
+        for row in rows:
+            if self._rows.get(row.card_id) != row:
+                for (key, _heading, _width), cell in zip(COLUMNS, self._cells(row), strict=True):
+                    table.update_cell(row.card_id, key, cell)
 
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))

@@ -7,7 +7,8 @@ hand a `StudySession` back, which chooses the first card itself (swapping the pe
 they differ). Nothing that needs the store — grades, intervals, undo, suspend... — runs before that: such a
 key says so on screen.
 
-Split by concern: grading and the card actions in `study_grading.py`, the side pane (engine steps, errata)
+Split by concern: loading (first paint, first card, the store) in `study_loading.py`, grading and the card
+actions in `study_grading.py`, the side pane (engine steps, errata)
 in `study_pane.py`, the screens it opens (browser, card info, demo, interview date, custom study) in
 `study_navigation.py`; which widget shows a card is `tui.widgets.card_views.card_view_for(kind)`.
 The footer shows what can be done now (the reveal key before the answer, the four grades after it), and
@@ -19,18 +20,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from drill.errors import DrillError
 from drill.i18n import N_, _
 from drill.tui.models.study import StudySession, pack_title
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.screens.study_grading import StudyGrading
+from drill.tui.screens.study_loading import StudyLoading
 from drill.tui.screens.study_navigation import StudyNavigation
 from drill.tui.screens.study_pane import StudyPane
 from drill.tui.widgets.card_view import CardView
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 GRADE_KEYS = ("1", "2", "3", "4")
 
 
-class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
+class StudyScreen(StudyLoading, StudyGrading, StudyPane, StudyNavigation, ModeScreen):
     CSS_PATH = "../styles/study.tcss"
     HELP_TITLE = N_("drill study — keys")
     PALETTE_GROUP = N_("Study")
@@ -132,44 +133,6 @@ class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
 
-    async def _after_first_paint(self) -> None:
-        # The card first: a peeked question shows before the side pane, grade bar and footer are built.
-        await self.query_one("#loading", Static).remove()
-        await self.query_one("#body", Horizontal).mount(CardView(id="card"))
-        self._apply_width(self.app.size.width)
-        self.card_view.focus()
-        self.load_first()
-
-    async def _complete_screen(self) -> None:
-        """Mount the side pane, grade bar and footer, then open the store."""
-        from drill.tui.widgets.footer import StudyFooter
-        from drill.tui.widgets.grade_bar import GradeBar
-        from drill.tui.widgets.step_pane import StepPane
-
-        await self.query_one("#body", Horizontal).mount(StepPane(id="steps"))
-        self._apply_width(self.app.size.width)
-        await self.mount(GradeBar(id="grades"), StudyFooter())
-        self.grade_bar.set_enabled(self.revealed)
-        self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
-        if self.card is not None and self.session is None:
-            self._show_steps(tuple(self.card.steps))
-        self.load_session(self.library)
-
-    def load_first(self) -> None:
-        """The content, and (default SQLite database) a read-only peek at the first card: no sqlalchemy.
-        From the content cache this takes a few milliseconds, done here; otherwise in a worker."""
-        from drill.tui.models.study import load_library, peek_first_card
-
-        try:
-            library = load_library(self.options, cached_only=True)
-        except DrillError as err:
-            self.drill_app.fail(err)
-            return
-        if library is None:
-            self.load_first_in_worker()
-        else:
-            self._first_card_known(library, peek_first_card(library, self.options))
-
     def on_resize(self, event: events.Resize) -> None:
         self._apply_width(event.size.width)
 
@@ -203,72 +166,6 @@ class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
         if event.key in GRADE_KEYS and self.card is not None and not self.revealed:
             event.stop()
             self.action_grade(int(event.key))
-
-    # --- loading ------------------------------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="load")
-    def load_first_in_worker(self) -> None:
-        from drill.tui.models.study import load_library, peek_first_card
-
-        try:
-            library = load_library(self.options)
-        except DrillError as err:
-            self.app.call_from_thread(self.drill_app.fail, err)
-            return
-        card = peek_first_card(library, self.options)
-        self.app.call_from_thread(self._first_card_known, library, card)
-
-    def _first_card_known(self, library: Library, card: Card | None) -> None:
-        self.library = library
-        if card is None:
-            self.call_later(self._complete_screen)
-            return
-        self._show_question(card, steps=False)
-        self.query_one(StudyHeader).set_pack(pack_title(library))
-        self._question_reached()
-        # The rest of the screen and the store's imports would compete with painting the question.
-        self.call_after_refresh(self._complete_screen)
-
-    def _question_reached(self) -> None:
-        if not self.question_shown:
-            self.question_shown = True
-            self.drill_app.reached("question", via=self)
-
-    @work(thread=True, exclusive=True, group="open")
-    def load_session(self, library: Library | None) -> None:
-        from drill.tui.models.study import open_study_session
-
-        try:
-            session = open_study_session(self.options, library)
-        except DrillError as err:
-            self.app.call_from_thread(self.drill_app.fail, err)
-            return
-        try:
-            self.app.call_from_thread(self._session_ready, session)
-        except Exception:  # the app ended while the store was opening (q before it was ready)
-            session.close()
-            if self.options.store is None:
-                session.store.close()
-            raise
-
-    def _session_ready(self, session: StudySession) -> None:
-        self.session = session
-        self.drill_app.study_stats = session.stats
-        self.drill_app.reached("ready", via=self)
-        card = session.next_card()
-        if card is not None and self.card is not None and card.id == self.card.id:
-            self._show_store_parts(card)  # the peek was right: the card stays as it is (revealed or not)
-        elif card is None:
-            self.end_session()
-        else:
-            self.show_card(card)
-        self._question_reached()
-        self.refresh_bindings()
-        cards = session.library.cards.values()
-        self.warm_steps(
-            tuple({tuple(card.steps) for card in cards if card.steps}),
-            tuple(checks for card in cards if (checks := session.errata_checks(card.id))),
-        )
 
     # --- showing cards --------------------------------------------------------------------------------------
 
@@ -401,6 +298,8 @@ class StudyScreen(StudyGrading, StudyPane, StudyNavigation, ModeScreen):
         # another program holds it) it would wait just as long, so the row is left open, as after a kill.
         if self.session is not None and self.saving is None:
             self.session.close()
+        self._stop_grade_writer()
+        self._drop_browser()
         if self._gc_state == "frozen":
             import gc
 

@@ -2,8 +2,10 @@
 suspend, bury. A mixin of `StudyScreen` (tui/screens/study.py), which owns the layout and the session flow.
 
 Grades are written in a daemon thread: a database held by another program (SQLite waits up to its busy
-timeout) must not freeze the screen, nor keep a quitting drill from exiting. The next card comes only once the grade is on disk; until then keys
-that need the store wait, the screen says why, and q still quits (an unsaved grade is then not counted).
+timeout) must not freeze the screen, nor keep a quitting drill from exiting. The next card comes only once the
+grade is on disk; until then keys that need the store wait, the screen says why, and q still quits (an unsaved
+grade is then not counted). One such thread per screen, waiting on a queue: starting a thread per grade made
+the UI thread wait for the new thread to be scheduled (the GIL handover) on every grade.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES
 
 if TYPE_CHECKING:
+    import queue
+
     from drill.content.models import Card
     from drill.tui.models.study import StudySession
     from drill.tui.widgets.grade_bar import GradeButton
@@ -44,6 +48,7 @@ class StudyGrading:
     _waiting_note: str | None
     _after_save: Callable[[], object] | None
     _shown_at: float
+    _grades: queue.SimpleQueue | None = None  # the writer thread's queue, once a grade was given
 
     def _ready(self, again: Callable[[], object] | None = None) -> bool:
         """Whether the store is open and no grade is being saved; if not, the learner is told the key had no
@@ -85,10 +90,26 @@ class StudyGrading:
         which the app's exit joins, so quitting while the grade waits for a database another program holds
         would hang until SQLite's busy timeout (30 s). A daemon thread still waiting when drill exits is
         dropped with its grade: it was never written, and the screen never said it was saved."""
-        import threading
+        if self._grades is None:
+            import queue
+            import threading
 
-        args = (card_id, rating, duration_ms)
-        threading.Thread(target=self._write_grade, args=args, name="drill-grade", daemon=True).start()
+            self._grades = queue.SimpleQueue()
+            threading.Thread(
+                target=self._grade_writer, args=(self._grades,), name="drill-grade", daemon=True
+            ).start()
+        self._grades.put((card_id, rating, duration_ms))
+
+    def _grade_writer(self, grades: queue.SimpleQueue) -> None:
+        """The writer thread: one grade at a time (the screen sends the next only once this one is done), until
+        the screen goes (`_stop_grade_writer`)."""
+        while (item := grades.get()) is not None:
+            self._write_grade(*item)
+
+    def _stop_grade_writer(self) -> None:
+        if self._grades is not None:
+            self._grades.put(None)
+            self._grades = None
 
     def _write_grade(self, card_id: str, rating: int, duration_ms: int) -> None:
         assert self.session is not None

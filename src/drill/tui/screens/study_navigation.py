@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from drill.tui.models.custom_study import StudyFilter
     from drill.tui.models.study import StudySession
     from drill.tui.options import AppOptions
+    from drill.tui.screens.browser import BrowserScreen
 
 
 class StudyNavigation:
@@ -21,6 +22,7 @@ class StudyNavigation:
     card: Card | None
     options: AppOptions
     _ended: bool
+    _browser: BrowserScreen | None = None
 
     def action_info(self) -> None:
         if self.card is None or not self._ready(self.action_info) or self.session is None:
@@ -82,11 +84,24 @@ class StudyNavigation:
         self._open_browser(focus_search=False)
 
     def _open_browser(self, focus_search: bool) -> None:
+        """The session's one browser (built at its first opening, installed so closing it keeps it)."""
         if not self._ready(lambda: self._open_browser(focus_search)) or self.session is None:
             return
         from drill.tui.screens.browser import BrowserScreen
 
-        self.app.push_screen(BrowserScreen(self.session, focus_search=focus_search), self._open_from_browser)
+        browser = self._browser
+        if browser is None or browser.session is not self.session:
+            self._drop_browser()
+            browser = self._browser = BrowserScreen(self.session)
+            self.app.install_screen(browser, f"drill-browser-{id(browser)}")
+        browser.focus_search = focus_search
+        self.app.push_screen(browser, self._open_from_browser)
+
+    def _drop_browser(self) -> None:
+        """Uninstall the browser (the study screen is going), unless it is on screen."""
+        browser, self._browser = self._browser, None
+        if browser is not None and browser not in self.app.screen_stack:
+            self.app.uninstall_screen(browser)
 
     def _open_from_browser(self, card_id: str | None) -> None:
         if card_id is None:

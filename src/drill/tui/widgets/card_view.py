@@ -3,9 +3,10 @@
 Every string from the content goes through ``rich.text.Text`` or Rich's Markdown renderer, never through
 markup, so a card holding ``[@click=app.quit]`` shows those characters; links are plain text (no hyperlinks).
 
-Reveal is instant: while the question is on screen, a thread worker parses the answer's Markdown and lays it
-out at the card's width (`RenderedOnce`), so the reveal only shows lines already made. A reveal before that
-is done lays it out itself (same result, slower). Nothing here waits on the engine.
+Reveal is instant: once the question is painted, the answer's Markdown is parsed and laid out at the card's
+width (`RenderedOnce`), on the UI thread while the learner reads (a millisecond for most answers; a thread would
+compete with the next paint for the GIL), so the reveal only shows lines already made. A reveal before that is
+done lays it out itself (same result). Nothing here waits on the engine.
 """
 
 from __future__ import annotations
@@ -13,18 +14,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import _
 from drill.tui.text import visible
 from drill.tui.widgets.rendered_once import RenderedOnce
+from drill.tui.widgets.settled import SettledScroll, SettledStatic, SettledVertical
 
 if TYPE_CHECKING:
-    from rich.console import ConsoleOptions
-
     from drill.content.models import Card
 
 
@@ -55,17 +53,8 @@ def answer_markdown(card: Card) -> str:
     return visible("\n\n".join(parts))
 
 
-class CardText(Static):
-    """A Static whose resize doesn't ask for a second layout pass.
-
-    After a layout, Textual gives each resized widget its new virtual size through a reactive that requests
-    another full layout; for a leaf like this (its virtual size is its size, just computed by that layout)
-    the second pass changes nothing but costs a reflow and a repaint on every grade whose question has
-    another height. (textual is pinned exactly; `_size_updated` is its hook for this.)
-    """
-
-    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
+class CardText(SettledStatic):
+    """A line of the card (its text never markup)."""
 
 
 def card_meta(card: Card) -> Text:
@@ -92,13 +81,8 @@ class AnswerText(CardText):
     source = ""
 
 
-class CardView(VerticalScroll):
+class CardView(SettledScroll):
     """Question always; answer, bank answer, pitfalls and errata once revealed."""
-
-    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
-        # As CardText: its children are already placed by the layout calling this, and a change in whether
-        # the scrollbar shows requests its own layout (`_scroll_update`); the gutter is kept anyway (tcss).
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -110,13 +94,14 @@ class CardView(VerticalScroll):
         yield CardText(Text(_("loading…"), style="italic"), id="card-meta")
         yield CardText("", id="question")
         yield CardText(Text(_("space / enter  show answer"), style="dim"), id="reveal-hint")
-        with Vertical(id="answer"):
+        with SettledVertical(id="answer"):
             yield AnswerText("", id="answer-md")
             yield CardText("", id="errata")
 
     def show_card(self, card: Card) -> None:
         self.card = card
         self.revealed = False
+        self._prepared = None
         self.query_one("#card-meta", Static).update(card_meta(card))
         self.query_one("#question", Static).update(Text(visible(card.front_text())))
         self.query_one("#reveal-hint").display = True
@@ -125,28 +110,22 @@ class CardView(VerticalScroll):
         self.query_one("#errata", Static).update("")
         self.query_one("#errata").display = False
         self.scroll_home(animate=False)
-        # The options a Static of this width is rendered with (textual's RichVisual), taken here on the UI
-        # thread: the worker lays the answer out with them, so the reveal finds its lines made. It starts once
-        # the question is painted: its imports (rich.markdown) would otherwise take the GIL from that paint.
-        width = self.scrollable_content_region.width
-        options = self.app.console_options.update(highlight=False, width=width).update_width(width)
-        self.call_after_refresh(self.prepare_answer, card, options if width > 0 else None)
+        # Once the question is on screen (and after what else waits for that paint: call_later), so neither
+        # the Markdown's layout nor its imports (rich.markdown, the first time) take time from that paint.
+        self.call_after_refresh(self.call_later, self.prepare_answer, card)
 
-    @work(thread=True, exclusive=True, group="answer")
-    def prepare_answer(self, card: Card, options: ConsoleOptions | None) -> None:
-        """Parse and lay out the answer while the question is read (a worker: the UI thread stays free)."""
+    def prepare_answer(self, card: Card) -> None:
+        """Parse the answer and lay it out with the options a Static of the card's width is rendered with
+        (textual's RichVisual), so the reveal finds its lines made."""
+        if self.card is not card or self.revealed or self._prepared is not None:
+            return
         source = answer_markdown(card)
         answer = answer_renderable(source)
-        if options is not None:
+        width = self.scrollable_content_region.width
+        if width > 0:
+            options = self.app.console_options.update(highlight=False, width=width).update_width(width)
             self.app.console.render_lines(answer, options, pad=False)
-        try:
-            self.app.call_from_thread(self._answer_prepared, card, source, answer)
-        except RuntimeError:  # the app has ended meanwhile
-            pass
-
-    def _answer_prepared(self, card: Card, source: str, answer: RenderedOnce) -> None:
-        if self.card is card:
-            self._prepared = (card, source, answer)
+        self._prepared = (card, source, answer)
 
     def show_message(self, title: str, body: str = "") -> None:
         self.card = None

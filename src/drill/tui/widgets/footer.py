@@ -18,7 +18,11 @@ from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
+from drill.i18n import N_, _
+
 PINNED = ("help", "quit")
+# The command palette's key, described in drill's words (Textual's own binding says "palette", in English).
+PALETTE = N_("palette")
 
 
 @dataclass(frozen=True)
@@ -72,9 +76,7 @@ class StudyFooter(Static):
             if binding.action in seen:
                 continue
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
-                palette = ShownKey(
-                    key, app.get_key_display(binding), binding.description, binding.action, True
-                )
+                palette = ShownKey(key, app.get_key_display(binding), _(PALETTE), binding.action, True)
                 continue
             if not binding.show:
                 continue

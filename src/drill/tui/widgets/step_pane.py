@@ -1,23 +1,56 @@
 """The side pane: the engine steps a card is about, one at a time — each step's inputs beside its output, the
 chapter's 1-based element names, a softmax's intermediates, and the steps computed between the ones the card
-names (`drill.tui.steps.follow_computation`). Numbers as tables, or (h) as a shaded heatmap."""
+names (`drill.tui.steps.follow_computation`). Numbers as tables, or (h) as a shaded heatmap.
+
+Laying a step's tables out (Rich tables side by side) takes 5-50 ms; a card shows its first step with the
+card, so the study screen's background warm-up lays each card's first step out ahead (`prime_first_step`, at
+the pane's width) and the pane, after a grade, only copies lines already made (`RenderedOnce`)."""
 
 from __future__ import annotations
 
+import time
+from typing import TYPE_CHECKING
+
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import _
 from drill.tui.steps import StepView
 from drill.tui.widgets.rendered_once import RenderedOnce
+from drill.tui.widgets.settled import SettledScroll, SettledStatic
 from drill.tui.widgets.step_detail import labelled, step_tables
 
+if TYPE_CHECKING:
+    from rich.console import ConsoleOptions
 
-class StepPane(VerticalScroll):
+# The priming thread pauses this long between two cards' steps (lets the UI thread take the GIL).
+PRIME_PAUSE_S = 0.02
+# (refs, index, heatmap) -> the step's body, laid out once per width: the same steps come back card after card.
+Bodies = dict[tuple[tuple[str, ...], int, bool], RenderedOnce]
+
+
+def body_of(bodies: Bodies, refs: tuple[str, ...], index: int, view: StepView, heatmap: bool) -> RenderedOnce:
+    key = (refs, index, heatmap)
+    body = bodies.get(key)
+    if body is None:
+        body = bodies[key] = RenderedOnce(step_body(view, heatmap=heatmap))
+    return body
+
+
+def prime_first_step(
+    console: Console, options: ConsoleOptions, bodies: Bodies, refs: tuple[str, ...], views: list[StepView]
+) -> None:
+    """Lay out the step a card's pane opens on into ``bodies`` (a pane's), as the pane will render it
+    (``options``: `StepPane.body_options`). Safe from a thread: at worst the pane lays the same lines out too."""
+    if views and views[0].step is not None:
+        console.render_lines(body_of(bodies, refs, 0, views[0], False), options, pad=False)
+
+
+class StepPane(SettledScroll):
     """Shows ``views[index]``; the screen moves the index with ←/→ and toggles ``heatmap`` with h."""
 
     can_focus = False
@@ -28,13 +61,13 @@ class StepPane(VerticalScroll):
         self.index = 0
         self.refs: tuple[str, ...] = ()
         self._heatmap = False
-        # (refs, index, heatmap) -> the step's body, laid out once per width: the same steps come back card
-        # after card.
-        self._bodies: dict[tuple[tuple[str, ...], int, bool], RenderedOnce] = {}
+        self.bodies: Bodies = {}  # the bodies shown so far, and those the warm-up laid out ahead
+        self.options: ConsoleOptions | None = None  # how the body is rendered, once the pane has been shown
+        self._to_prime: tuple[tuple[str, ...], ...] = ()
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(_("steps")), id="step-title")
-        yield Static("", id="step-body")
+        yield SettledStatic(Text(_("steps")), id="step-title")
+        yield SettledStatic("", id="step-body")
 
     @property
     def heatmap(self) -> bool:
@@ -85,11 +118,37 @@ class StepPane(VerticalScroll):
         if view.step is None:
             self._set(title, Text(view.problem or _("unavailable")))
             return
-        key = (self.refs, self.index, self._heatmap)
-        body = self._bodies.get(key)
-        if body is None:
-            body = self._bodies[key] = RenderedOnce(step_body(view, heatmap=self._heatmap))
-        self._set(title, body)
+        self._set(title, body_of(self.bodies, self.refs, self.index, view, self._heatmap))
+        if self.display:
+            self.call_after_refresh(self._note_width)
+
+    def _note_width(self) -> None:
+        """Keep the options the step body is rendered with at the pane's width (textual's RichVisual); at a
+        new width, lay the first steps out again."""
+        width = self.query_one("#step-body", Static).content_region.width
+        if self.display and width > 0 and (self.options is None or self.options.max_width != width):
+            self.options = self.app.console_options.update(highlight=False, width=width).update_width(width)
+            self.prime(self._to_prime)
+
+    def prime(self, all_refs: tuple[tuple[str, ...], ...]) -> None:
+        """Lay out the step each of these cards' panes opens on (in this order), in a thread, once the pane's
+        width is known; a grade then only copies lines already made."""
+        self._to_prime = all_refs
+        if self.options is not None and all_refs:
+            self._prime_steps(all_refs, self.options)
+
+    @work(thread=True, exclusive=True, group="prime-steps")
+    def _prime_steps(self, all_refs: tuple[tuple[str, ...], ...], options: ConsoleOptions) -> None:
+        from textual.worker import get_current_worker
+
+        from drill.tui.steps import load_steps
+
+        worker = get_current_worker()
+        for refs in all_refs:
+            if worker.is_cancelled:
+                return
+            prime_first_step(self.app.console, options, self.bodies, refs, load_steps(refs))
+            time.sleep(PRIME_PAUSE_S)
 
     def _set(self, title, body) -> None:
         self.query_one("#step-title", Static).update(title)
@@ -109,14 +168,16 @@ def step_body(view: StepView, *, heatmap: bool = False) -> Group:
         parts.append(Text(_(step.explanation), style="italic"))
     parts.append(Text(""))
     if view.trace is not None:
-        parts.append(Columns(step_tables(view.trace, step, heatmap=heatmap), padding=(0, 2)))
+        parts.append(
+            Columns([RenderedOnce(t) for t in step_tables(view.trace, step, heatmap=heatmap)], padding=(0, 2))
+        )
     else:
         parts.append(labelled(step.name, step.output, step.shape, heatmap=heatmap))
     if view.intermediates:
         parts.append(Text(""))
         parts.append(Text(_("worked as the chapter does: weights = ① / ②"), style="bold"))
         tables = [labelled(_(label), values, step.shape) for label, values in view.intermediates]
-        parts.append(Columns(tables, padding=(0, 2)))
+        parts.append(Columns([RenderedOnce(t) for t in tables], padding=(0, 2)))
     if step.note:
         parts.append(Text(""))
         parts.append(Text(_("note: {note}").format(note=_(step.note)), style="italic"))
