@@ -117,3 +117,30 @@ def test_local_timezone_follows_tz(monkeypatch):
         assert study_day(datetime(2026, 6, 9, 19, 30, tzinfo=UTC)) == date(2026, 6, 10)  # 04:30 in Tokyo
     finally:
         local_timezone.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "moment,hour,zone",
+    [
+        # Chatham springs forward 2:45 -> 3:45 (+12:45 -> +13:45): 3:00 on that date does not exist, and the
+        # study day starts at the transition, not at 3:00 read with the old offset (which is local 4:00).
+        (datetime(2052, 9, 28, tzinfo=UTC), 3, "Pacific/Chatham"),
+        (datetime(2026, 9, 26, 14, tzinfo=UTC), 3, "Pacific/Chatham"),
+        # A gap that starts on the hour (Berlin 2:00 -> 3:00) and a repeated hour (Berlin 2:00-3:00 twice).
+        (datetime(2026, 3, 29, 0, 30, tzinfo=UTC), 2, "Europe/Berlin"),
+        (datetime(2026, 10, 25, 0, 30, tzinfo=UTC), 2, "Europe/Berlin"),
+    ],
+)
+def test_day_bounds_across_dst_changes(moment, hour, zone):
+    tz = ZoneInfo(zone)
+    start, end = day_bounds(moment, hour, tz)
+    assert start <= moment < end
+    day = study_day(moment, hour, tz)
+    for edge, expected in (
+        (start, day),
+        (end - timedelta(microseconds=1), day),
+        (end, day + timedelta(days=1)),
+    ):
+        assert study_day(edge, hour, tz) == expected, edge.astimezone(tz)
+    # the start is the first instant of the day: a microsecond earlier is the day before
+    assert study_day(start - timedelta(microseconds=1), hour, tz) == day - timedelta(days=1)

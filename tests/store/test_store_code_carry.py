@@ -8,6 +8,7 @@ did then. The expected results are recomputed here in plain Python from the rows
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -270,6 +271,16 @@ def _child(url: str, mode: str) -> subprocess.Popen:
     )
 
 
+def first_line(child: subprocess.Popen, deadline_s: float = 300.0) -> str:
+    """The child's first line, or "" when it prints none within the deadline (a hang fails, never blocks)."""
+    selector = selectors.DefaultSelector()
+    selector.register(child.stdout, selectors.EVENT_READ)
+    try:
+        return child.stdout.readline() if selector.select(deadline_s) else ""
+    finally:
+        selector.close()
+
+
 @pytest.mark.parametrize("moment", ["after-first-card", "before-commit"])
 def test_kill_9_mid_carry_leaves_the_old_state_and_a_rerun_finishes(db_url, libraries, moment):
     before, now = libraries
@@ -282,7 +293,7 @@ def test_kill_9_mid_carry_leaves_the_old_state_and_a_rerun_finishes(db_url, libr
 
     child = _child(db_url, moment)
     try:
-        line = child.stdout.readline()  # waits for the child: no sleep
+        line = first_line(child)  # waits for the child: no sleep
         assert line.strip() == "PAUSED", (line, child.stderr.read() if child.poll() is not None else "")
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=60)

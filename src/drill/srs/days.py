@@ -59,14 +59,33 @@ def study_day(now: datetime, day_starts_at: int = 4, tz: tzinfo | None = None) -
 
 
 def day_start(day: date, day_starts_at: int = 4, tz: tzinfo | None = None) -> datetime:
-    """The UTC instant a study day begins (the first instant at or after local ``day_starts_at``:00)."""
+    """The UTC instant a study day begins: the first instant whose local wall-clock time is at or after
+    ``day_starts_at``:00 on ``day``, the same rule `study_day` reads."""
     _check_hour(day_starts_at)
     zone = tz or local_timezone()
-    local = datetime.combine(day, time(day_starts_at), tzinfo=zone)
-    # A start hour inside a spring-forward gap doesn't exist; zoneinfo reads it with the offset before
-    # the change, which is exactly the transition instant. In a repeated (fall-back) hour fold=0 picks
-    # the first occurrence. Either way study_day() agrees with these bounds (tests/srs/test_srs_days.py).
-    return local.astimezone(UTC)
+    wall = datetime.combine(day, time(day_starts_at))
+    # In a repeated (fall-back) hour the two folds are two instants: the first is the start. In a
+    # spring-forward gap the hour does not exist and neither fold's instant reads back as it: the start is
+    # the end of the gap (the transition), which need not be on the hour (Pacific/Chatham's gap is 2:45 ->
+    # 3:45), so it is searched between the two readings, to the microsecond.
+    first, second = sorted(wall.replace(tzinfo=zone, fold=f).astimezone(UTC) for f in (0, 1))
+    if _wall(first, zone) >= wall:
+        return first
+    low, high = (
+        0,
+        (second - first) // timedelta(microseconds=1),
+    )  # the gap: wall(first) < wall <= wall(second)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _wall(first + timedelta(microseconds=middle), zone) >= wall:
+            high = middle
+        else:
+            low = middle
+    return first + timedelta(microseconds=high)
+
+
+def _wall(instant: datetime, zone: tzinfo) -> datetime:
+    return instant.astimezone(zone).replace(tzinfo=None)
 
 
 def day_bounds(now: datetime, day_starts_at: int = 4, tz: tzinfo | None = None) -> tuple[datetime, datetime]:
