@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 
 import pytest
@@ -18,8 +19,9 @@ async def wait_until(pilot, condition: Callable[[], bool], *, tries: int = 500) 
     raise AssertionError(f"condition never became true: {condition}")
 
 
-def plain(renderable, width: int = 200) -> str:
-    console = Console(width=width, no_color=True, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+def rendered_text(renderable, width: int = 200) -> str:
+    """A Rich renderable (a table, a heatmap's table, Text) as plain text; tests/helpers.plain reads a Static."""
+    console = Console(width=width, no_color=True, record=True, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 
@@ -31,9 +33,9 @@ def shown(screen) -> str:
 
     from drill.tui.widgets.heatmap import Heatmap
 
-    parts = [plain(screen.query_one("#demo-controls", Static).content)]
+    parts = [rendered_text(screen.query_one("#demo-controls", Static).content)]
     for widget in screen.parts():
-        parts.append(plain(widget.renderable() if isinstance(widget, Heatmap) else widget.part))
+        parts.append(rendered_text(widget.renderable() if isinstance(widget, Heatmap) else widget.part))
     return "".join(parts)
 
 

@@ -8,13 +8,13 @@ from textual.app import App, ComposeResult
 
 from drill.tui.widgets.heatmap import SHADES, Heatmap, heatmap_table, level, no_color_requested
 
-from .conftest import plain
+from .conftest import rendered_text
 
 WEIGHTS = [[0.198, 0.401, 0.401], [0.248, 0.248, 0.503], [0.140, 0.284, 0.576]]
 
 
 def test_numbers_and_one_based_names():
-    text = plain(heatmap_table(WEIGHTS, no_color=False))
+    text = rendered_text(heatmap_table(WEIGHTS, no_color=False))
     lines = [line.split() for line in text.splitlines() if line.strip()]
     assert lines[0] == ["1", "2", "3"]
     assert lines[1] == ["1", "0.198", "0.401", "0.401"]
@@ -22,12 +22,14 @@ def test_numbers_and_one_based_names():
 
 
 def test_token_names_are_text_not_markup():
-    text = plain(heatmap_table([[1.0, 0.0]], row_labels=["[bold]it"], col_labels=["the\x1b", "animal"]))
+    text = rendered_text(
+        heatmap_table([[1.0, 0.0]], row_labels=["[bold]it"], col_labels=["the\x1b", "animal"])
+    )
     assert "[bold]it" in text and "\x1b" not in text and "animal" in text
 
 
 def test_no_color_shades_by_characters():
-    text = plain(heatmap_table([[0.0, 0.3, 0.5, 0.7, 1.0]], no_color=True))
+    text = rendered_text(heatmap_table([[0.0, 0.3, 0.5, 0.7, 1.0]], no_color=True))
     assert text.split("\n")[1].split() == ["1", "0.000", "░0.300", "▒0.500", "▓0.700", "█1.000"]
     assert no_color_requested({"NO_COLOR": "1"}) and not no_color_requested({"NO_COLOR": ""})
 
@@ -40,7 +42,7 @@ def test_colour_shading_grows_with_the_weight_and_masked_cells_are_unshaded():
     low, high, masked = (cell.style.bgcolor for cell in cells)
     assert sum(low.triplet) > sum(high.triplet)  # the larger weight is the darker cell
     assert masked is None
-    assert "−∞" in plain(table)
+    assert "−∞" in rendered_text(table)
 
 
 def test_levels():
@@ -98,7 +100,7 @@ async def test_show_repaints_only_the_changed_cells():
         assert widget.last_changed == ((1, 2),)
         assert widget.cell_text(1, 2) == "0.900" and widget.values == changed
         await pilot.pause()
-        assert "0.900" in plain(widget.renderable())
+        assert "0.900" in rendered_text(widget.renderable())
         widget.show(changed)
         assert widget.last_changed == ()  # the same values: nothing to repaint
         widget.show([[0.5, 0.5]])  # another shape: a full rebuild
@@ -111,5 +113,7 @@ def test_spec_and_widget_draw_the_same_table():
     from drill.tui.widgets.heatmap import heatmap
 
     spec = heatmap(WEIGHTS, row_labels=["a", "b", "c"], decimals=2)
-    assert plain(spec.renderable()) == plain(heatmap_table(WEIGHTS, row_labels=["a", "b", "c"], decimals=2))
+    assert rendered_text(spec.renderable()) == rendered_text(
+        heatmap_table(WEIGHTS, row_labels=["a", "b", "c"], decimals=2)
+    )
     assert Heatmap(spec.values, **spec.options).cell_text(0, 0) == "0.20"

@@ -71,6 +71,9 @@ class DemoScreen(Screen[None]):
     """One demo: its title and the chapter's description, its controls, the view, and a plot if it has one."""
 
     CSS_PATH = "../styles/demo.tcss"
+    # A matrix as wide as the view: a number that gets wider (−0.5 after 0.5) repaints the matrix and does
+    # not lay the screen out again.
+    DEFAULT_CSS = "#demo-view > Heatmap { width: 1fr; }"
     HELP_TITLE = N_("drill demo — keys")
     PALETTE_GROUP = N_("Demo")
     AUTO_FOCUS = "#demo-view"

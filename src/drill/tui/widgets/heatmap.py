@@ -174,6 +174,11 @@ def heatmap(values: Any, **options: Any) -> HeatmapSpec:
     return HeatmapSpec(values, options)
 
 
+def _auto(scalar: Any) -> bool:
+    """Whether a CSS width or height follows the content (auto, or not set)."""
+    return scalar is None or scalar.is_auto
+
+
 @dataclass(frozen=True)
 class _Cells:
     """What the widget draws: names, each cell's text and style, and the column geometry."""
@@ -279,10 +284,11 @@ class Heatmap(Widget):
         new = _cells(rows, self._options)
         old, self._drawn, self.values = self._drawn, new, rows
         if old is None or old.geometry() != new.geometry() or len(old.cells) != len(new.cells):
-            # names, title or shape changed: repaint it all, and lay the screen out again only if its size did
+            # names, title or shape changed: repaint it all, and lay the screen out again only if the size it
+            # takes did (a width set by CSS, not auto, does not follow a wider number)
             self.last_changed = None
             self._strips.clear()
-            self.refresh(layout=old is None or old.size() != new.size())
+            self.refresh(layout=self._resized(old, new))
             return
         changed = tuple(
             (r, c)
@@ -295,6 +301,14 @@ class Heatmap(Widget):
             y = new.top + r
             self._strips.pop(y, None)
             self.refresh(Region(new.x_of(c), y, new.widths[c], 1))
+
+    def _resized(self, old: _Cells | None, new: _Cells) -> bool:
+        if old is None:
+            return True
+        (old_width, old_height), (width, height) = old.size(), new.size()
+        return (old_height != height and _auto(self.styles.height)) or (
+            old_width != width and _auto(self.styles.width)
+        )
 
     def cell_text(self, row: int, col: int) -> str:
         assert self._drawn is not None, "nothing shown yet"
