@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from textual import events
 from textual.app import App, ComposeResult
 from textual_hires_canvas import Canvas
 from textual_plot import PlotWidget
@@ -21,7 +22,8 @@ from textual_plot.plot_widget import BarPlot, LinePlot
 
 from drill.tui.screens.demo import make_demo
 
-from .conftest import opened, wait_until
+from .conftest import opened, shown, wait_until
+from .test_demo_pilot import assert_rows_shown
 
 MOVES = {
     "softmax": ["right", "right", "tab", "left", "tab", *["right"] * 6, "left"],
@@ -147,3 +149,30 @@ async def test_vectors_and_gradient_curves(demo_app):
         np.testing.assert_allclose(none.y, [math.log10(f**i) for i in n], rtol=1e-12)
         np.testing.assert_allclose(one_skip.y, [math.log10(1 + f**i) for i in n], rtol=1e-12)
         np.testing.assert_allclose(every.y, [math.log10((1 + f) ** i) for i in n], rtol=1e-12)
+
+
+async def test_a_burst_of_keys_is_drawn_once_with_the_last_value(demo_app):
+    """20 presses queued at once (as a held key sends them): the view and the plot are redrawn fewer times
+    than there were moves, and what is shown is the last value's numbers, never an intermediate one."""
+    async with demo_app("softmax").run_test(size=(120, 40)) as pilot:
+        screen = await opened(pilot, "softmax")
+        redraws = []
+        redraw = screen._redraw
+
+        def counted() -> None:
+            redraws.append(screen.demo.control("z0").value)
+            redraw()
+
+        screen._redraw = counted
+        for _ in range(20):
+            pilot.app.post_message(events.Key("right", None))
+        await wait_until(pilot, lambda: screen.demo.control("z0").value == 12.0)
+        await pilot.pause()
+        await pilot.pause()
+        assert 1 <= len(redraws) < 20 and redraws[-1] == 12.0
+        logits = torch.tensor([12.0, 1.0, 0.1], dtype=torch.float64)
+        (bars,) = datasets(screen, BarPlot)
+        np.testing.assert_allclose(bars.y, torch.softmax(logits, 0).numpy(), rtol=1e-12)
+        text = shown(screen)
+        assert "logit 1 12.0 " in text
+        assert_rows_shown(text, [torch.softmax(logits, 0).numpy()])

@@ -109,3 +109,20 @@ async def test_the_browser_is_built_once_and_shows_what_changed_since(study_app,
         await open_browser(pilot)
         assert app.screen is browser and browser.query_one(Input).value == graded
         assert row_ids(app) == kept
+
+
+async def test_back_from_card_info_the_browser_keeps_its_focus(study_app):
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        await open_browser(pilot, "slash")
+        browser = app.screen
+        assert isinstance(app.focused, Input)
+        await pilot.press("enter")  # Input -> table
+        await wait_until(pilot, lambda: isinstance(app.focused, DataTable))
+        await pilot.press("i")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "CardInfoScreen")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is browser)
+        await pilot.pause()
+        assert isinstance(app.focused, DataTable)  # where the learner was, not the search box again

@@ -91,6 +91,7 @@ class BrowserScreen(Screen[str | None]):
         super().__init__()
         self.session = session
         self.focus_search = focus_search
+        self._opening = True  # shown by the study screen's / or l (not back from card info)
         self._rows: dict[str, BrowseRow] = {}
         self._confirm: tuple[str, str] | None = None  # (action, card id) waiting for its second key
         self.titles = section_titles(session.library)  # "7.9" -> the chapter's heading (read once)
@@ -116,10 +117,19 @@ class BrowserScreen(Screen[str | None]):
         for key, heading, width in COLUMNS:
             table.add_column(_(heading), key=key, width=width)
 
+    def opening(self, *, focus_search: bool) -> None:
+        """The study screen is about to open (push) this browser again: / focuses the search box, l the table."""
+        self.focus_search = focus_search
+        self._opening = True
+
     def on_screen_resume(self) -> None:
-        """Each time it opens: the rows brought up to date, the search box or the table focused."""
+        """Each time it is shown (opened, or back from card info): the rows brought up to date; when opened, the
+        search box or the table focused."""
         self._confirm = None
         self.refresh_rows()
+        if not self._opening:
+            return
+        self._opening = False
         (self.query_one("#filter-text") if self.focus_search else self.query_one(DataTable)).focus()
         reached = getattr(self.app, "reached", None)
         if reached is not None:  # benchmarks/reveal_bench.py times / -> this screen painted

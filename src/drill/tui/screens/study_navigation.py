@@ -94,7 +94,7 @@ class StudyNavigation:
             self._drop_browser()
             browser = self._browser = BrowserScreen(self.session)
             self.app.install_screen(browser, f"drill-browser-{id(browser)}")
-        browser.focus_search = focus_search
+        browser.opening(focus_search=focus_search)
         self.app.push_screen(browser, self._open_from_browser)
 
     def _drop_browser(self) -> None:

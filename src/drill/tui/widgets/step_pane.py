@@ -119,8 +119,10 @@ class StepPane(SettledScroll):
             self._set(title, Text(view.problem or _("unavailable")))
             return
         self._set(title, body_of(self.bodies, self.refs, self.index, view, self._heatmap))
-        if self.display:
-            self.call_after_refresh(self._note_width)
+        self.call_after_refresh(self._note_width)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._note_width)
 
     def _note_width(self) -> None:
         """Keep the options the step body is rendered with at the pane's width (textual's RichVisual); at a
