@@ -8,7 +8,7 @@ import threading
 
 from drill.tui.steps import load_steps
 from drill.tui.widgets.card_view import CardView
-from drill.tui.widgets.step_pane import StepPane
+from drill.tui.widgets.step_pane import PRIME_AHEAD, StepPane
 from tests.tui.conftest import card_shown, wait_until
 
 
@@ -37,8 +37,10 @@ async def test_grades_are_written_by_one_writer_thread_each_before_the_next_card
     assert len(set(writers)) == 1 and writers[0] != threading.main_thread().ident
 
 
-async def test_the_panes_first_step_of_later_cards_is_laid_out_ahead(study_app, library):
+async def test_the_panes_first_step_of_the_coming_cards_is_laid_out_ahead(study_app, library):
     app = study_app()
+    # The cards that name steps, in the order they come (the warm-up's order: the pack's).
+    coming = [tuple(card.steps) for card in library.cards.values() if card.steps]
     async with app.run_test(size=(120, 40)) as pilot:
         await card_shown(pilot)
         screen = app.mode_screen
@@ -48,28 +50,44 @@ async def test_the_panes_first_step_of_later_cards_is_laid_out_ahead(study_app, 
         screen.show_card(with_steps)
         await wait_until(pilot, lambda: pane.options is not None)
         width = pane.options.max_width
+        window = coming[1 : 1 + PRIME_AHEAD]
         later = [
-            card
-            for card in library.cards.values()
-            if card.steps
-            and tuple(card.steps) != tuple(with_steps.steps)
-            and load_steps(tuple(card.steps))[0].step is not None  # a step the engine can show
+            refs
+            for refs in dict.fromkeys(window)
+            if refs != tuple(with_steps.steps)
+            and load_steps(refs)[0].step is not None  # one the engine shows
         ]
         assert later
         await app.workers.wait_for_complete()
-        for card in later:
-            body = pane.bodies.get((tuple(card.steps), 0, False))
-            assert body is not None, card.id
-            assert any(key[0] == width for key in body._lines), card.id  # laid out at the pane's width
+        for refs in later:
+            body = pane.bodies.get((refs, 0, False))
+            assert body is not None, refs
+            assert any(key[0] == width for key in body._lines), refs  # laid out at the pane's width
+        # Only the shown card's and the window's bodies are kept: memory follows the window, not the session.
+        assert {key[0] for key in pane.bodies} <= {*window, tuple(with_steps.steps)}
         # Showing such a card uses those lines: no new layout of its tables.
-        card = later[-1]
-        body = pane.bodies[(tuple(card.steps), 0, False)]
+        refs = later[-1]
+        card = next(card for card in library.cards.values() if tuple(card.steps) == refs)
+        body = pane.bodies[(refs, 0, False)]
         laid_out = dict(body._lines)
         screen.show_card(card)
         await pilot.pause()
         await pilot.pause()
-        assert pane.bodies[(tuple(card.steps), 0, False)] is body
+        assert pane.bodies[(refs, 0, False)] is body
         assert body._lines == laid_out
+        # Further on, the window moves: the cards left behind let their bodies go, the next ones are laid out.
+        far = next(
+            i
+            for i in range(len(coming) - 1, 0, -1)
+            if coming.count(coming[i]) == 1 and load_steps(coming[i])[0].step is not None
+        )
+        card = next(card for card in library.cards.values() if tuple(card.steps) == coming[far])
+        screen.show_card(card)
+        await wait_until(pilot, lambda: (coming[far], 0, False) in pane.bodies)
+        await app.workers.wait_for_complete()
+        kept = {key[0] for key in pane.bodies}
+        assert kept <= {*coming[far : far + PRIME_AHEAD + 1]}
+        assert (refs, 0, False) not in pane.bodies or refs in coming[far:]
 
 
 async def test_the_answer_is_laid_out_once_the_question_is_painted(study_app):

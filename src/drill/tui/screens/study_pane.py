@@ -83,9 +83,9 @@ class StudyPane:
     def start_warm_up(self, cards: list[Card], errata: tuple[list[Check], ...]) -> None:
         """Warm every card's steps and errata notes, in the order the cards come (new cards by their place in
         the pack); the pane then lays each card's first step out at its width (`StepPane.prime`)."""
-        refs = tuple(dict.fromkeys(tuple(card.steps) for card in cards if card.steps))
-        self.step_pane.prime(refs)
-        self.warm_steps(refs, errata)
+        coming = tuple(tuple(card.steps) for card in cards if card.steps)
+        self.step_pane.prime(coming)
+        self.warm_steps(tuple(dict.fromkeys(coming)), errata)
 
     @work(thread=True, group="warm-steps")
     def warm_steps(

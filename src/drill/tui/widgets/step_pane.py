@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 # The priming thread pauses this long between two cards' steps (lets the UI thread take the GIL).
 PRIME_PAUSE_S = 0.02
+# How many of the coming cards have their first step laid out ahead; bodies of other cards are let go, so the
+# pane's memory follows this window, not the session's length.
+PRIME_AHEAD = 6
 # (refs, index, heatmap) -> the step's body, laid out once per width: the same steps come back card after card.
 Bodies = dict[tuple[tuple[str, ...], int, bool], RenderedOnce]
 
@@ -61,9 +64,12 @@ class StepPane(SettledScroll):
         self.index = 0
         self.refs: tuple[str, ...] = ()
         self._heatmap = False
-        self.bodies: Bodies = {}  # the bodies shown so far, and those the warm-up laid out ahead
+        self.bodies: Bodies = {}  # the shown card's bodies, and those laid out ahead for the coming cards
         self.options: ConsoleOptions | None = None  # how the body is rendered, once the pane has been shown
-        self._to_prime: tuple[tuple[str, ...], ...] = ()
+        self._coming: tuple[
+            tuple[str, ...], ...
+        ] = ()  # the refs of the cards that name steps, in their order
+        self._cursor = 0  # the place in ``_coming`` of the card shown last
 
     def compose(self) -> ComposeResult:
         yield SettledStatic(Text(_("steps")), id="step-title")
@@ -94,6 +100,18 @@ class StepPane(SettledScroll):
         self.views = views
         self.index = 0
         self.render_step()
+        self._move_window(refs)
+
+    def _move_window(self, refs: tuple[str, ...]) -> None:
+        """The shown card is at ``refs``' next place in the coming cards (or its first, after an undo):
+        lay out the cards after it, let the others' bodies go."""
+        for start in (self._cursor, 0):
+            try:
+                self._cursor = self._coming.index(refs, start)
+                break
+            except ValueError:
+                continue
+        self._prime_window()
 
     def move(self, delta: int) -> bool:
         if not self.views:
@@ -130,14 +148,25 @@ class StepPane(SettledScroll):
         width = self.query_one("#step-body", Static).content_region.width
         if self.display and width > 0 and (self.options is None or self.options.max_width != width):
             self.options = self.app.console_options.update(highlight=False, width=width).update_width(width)
-            self.prime(self._to_prime)
+            self._prime_window()
 
-    def prime(self, all_refs: tuple[tuple[str, ...], ...]) -> None:
-        """Lay out the step each of these cards' panes opens on (in this order), in a thread, once the pane's
-        width is known; a grade then only copies lines already made."""
-        self._to_prime = all_refs
-        if self.options is not None and all_refs:
-            self._prime_steps(all_refs, self.options)
+    def prime(self, coming: tuple[tuple[str, ...], ...]) -> None:
+        """``coming``: the refs of the session's cards that name steps, in the order they come. The step each
+        of the next `PRIME_AHEAD` cards' panes opens on is laid out in a thread, once the pane's width is
+        known, and again as cards are shown; a grade then only copies lines already made."""
+        self._coming = coming
+        self._cursor = 0
+        self._prime_window()
+
+    def _prime_window(self) -> None:
+        ahead = self._coming[self._cursor : self._cursor + PRIME_AHEAD + 1]
+        keep = {*ahead, self.refs}
+        for key in list(self.bodies):  # the UI thread alone removes; the priming thread only adds
+            if key[0] not in keep:
+                self.bodies.pop(key, None)
+        ahead = tuple(dict.fromkeys(refs for refs in ahead if refs != self.refs))
+        if self.options is not None and ahead:
+            self._prime_steps(ahead, self.options)
 
     @work(thread=True, exclusive=True, group="prime-steps")
     def _prime_steps(self, all_refs: tuple[tuple[str, ...], ...], options: ConsoleOptions) -> None:
