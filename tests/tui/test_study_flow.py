@@ -58,7 +58,15 @@ async def test_the_panes_first_step_of_the_coming_cards_is_laid_out_ahead(study_
             and load_steps(refs)[0].step is not None  # one the engine shows
         ]
         assert later
-        await app.workers.wait_for_complete()
+
+        def laid_out_ahead() -> bool:
+            return all(
+                (refs, 0, False) in pane.bodies
+                and any(key[0] == width for key in pane.bodies[(refs, 0, False)]._lines)
+                for refs in later
+            )
+
+        await wait_until(pilot, laid_out_ahead)
         for refs in later:
             body = pane.bodies.get((refs, 0, False))
             assert body is not None, refs
@@ -84,7 +92,10 @@ async def test_the_panes_first_step_of_the_coming_cards_is_laid_out_ahead(study_
         card = next(card for card in library.cards.values() if tuple(card.steps) == coming[far])
         screen.show_card(card)
         await wait_until(pilot, lambda: (coming[far], 0, False) in pane.bodies)
-        await app.workers.wait_for_complete()
+        await wait_until(
+            pilot, lambda: not any(w.group == "prime-steps" and w.is_running for w in app.workers)
+        )
+        await pilot.pause()
         kept = {key[0] for key in pane.bodies}
         assert kept <= {*coming[far : far + PRIME_AHEAD + 1]}
         assert (refs, 0, False) not in pane.bodies or refs in coming[far:]

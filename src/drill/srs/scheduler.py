@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from drill.i18n import _
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
 from drill.srs.state import GRADES, CardState, Grade, Phase, ReviewOutcome, as_utc, to_grade
 
@@ -147,18 +148,18 @@ def retrievability(state: CardState, now: datetime, config: SrsConfig = DEFAULT_
 
 
 def format_interval(delta: timedelta) -> str:
-    """A short label for a button: 1m, 10m, 3h, 4d, 2.1mo, 1.3y."""
+    """A short label for a button, in the UI language: 1m, 10m, 3h, 4d, 2.1mo, 1.3y (zh: 1分钟 … 1.3年)."""
     seconds = max(delta.total_seconds(), 0.0)
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))}m"
+        return _("{n}m").format(n=max(1, round(seconds / 60)))  # minutes
     if seconds < 86400:
-        return f"{round(seconds / 3600)}h"
+        return _("{n}h").format(n=round(seconds / 3600))  # hours
     days = seconds / 86400
     if days < 30:
-        return f"{round(days)}d"
+        return _("{n}d").format(n=round(days))  # days
     if days < 365:
-        return f"{days / 30:.1f}mo"
-    return f"{days / 365:.1f}y"
+        return _("{n}mo").format(n=f"{days / 30:.1f}")  # months of 30 days
+    return _("{n}y").format(n=f"{days / 365:.1f}")  # years of 365 days
 
 
 __all__ = [

@@ -44,13 +44,14 @@ def body_of(bodies: Bodies, refs: tuple[str, ...], index: int, view: StepView, h
     return body
 
 
-def prime_first_step(
-    console: Console, options: ConsoleOptions, bodies: Bodies, refs: tuple[str, ...], views: list[StepView]
-) -> None:
-    """Lay out the step a card's pane opens on into ``bodies`` (a pane's), as the pane will render it
-    (``options``: `StepPane.body_options`). Safe from a thread: at worst the pane lays the same lines out too."""
-    if views and views[0].step is not None:
-        console.render_lines(body_of(bodies, refs, 0, views[0], False), options, pad=False)
+def prime_first_step(console: Console, options: ConsoleOptions, views: list[StepView]) -> RenderedOnce | None:
+    """The step a card's pane opens on, laid out as the pane will render it (``options``:
+    `StepPane.body_options`); None when the engine has no step to show. Safe from a thread."""
+    if not views or views[0].step is None:
+        return None
+    body = RenderedOnce(step_body(views[0], heatmap=False))
+    console.render_lines(body, options, pad=False)
+    return body
 
 
 class StepPane(SettledScroll):
@@ -158,10 +159,13 @@ class StepPane(SettledScroll):
         self._cursor = 0
         self._prime_window()
 
+    def _window(self) -> tuple[tuple[str, ...], ...]:
+        return self._coming[self._cursor : self._cursor + PRIME_AHEAD + 1]
+
     def _prime_window(self) -> None:
-        ahead = self._coming[self._cursor : self._cursor + PRIME_AHEAD + 1]
+        ahead = self._window()
         keep = {*ahead, self.refs}
-        for key in list(self.bodies):  # the UI thread alone removes; the priming thread only adds
+        for key in list(self.bodies):  # bodies change on the UI thread only (`_keep`)
             if key[0] not in keep:
                 self.bodies.pop(key, None)
         ahead = tuple(dict.fromkeys(refs for refs in ahead if refs != self.refs))
@@ -178,8 +182,21 @@ class StepPane(SettledScroll):
         for refs in all_refs:
             if worker.is_cancelled:
                 return
-            prime_first_step(self.app.console, options, self.bodies, refs, load_steps(refs))
+            if (refs, 0, False) in self.bodies:
+                continue
+            body = prime_first_step(self.app.console, options, load_steps(refs))
+            if body is not None:
+                try:
+                    self.app.call_from_thread(self._keep, refs, body)
+                except RuntimeError:  # the app has ended meanwhile
+                    return
             time.sleep(PRIME_PAUSE_S)
+
+    def _keep(self, refs: tuple[str, ...], body: RenderedOnce) -> None:
+        """A body laid out ahead joins the pane's on the UI thread (which alone lets bodies go), if its card is
+        still to come."""
+        if refs in self._window():
+            self.bodies.setdefault((refs, 0, False), body)
 
     def _set(self, title, body) -> None:
         self.query_one("#step-title", Static).update(title)
