@@ -17,7 +17,7 @@ from drill.report.csvout import COLUMNS, to_csv
 from drill.report.figures import compute
 from drill.report.html import to_html
 from drill.store import open_store
-from drill.store.interviews import InterviewAnswerRecord
+from tests.interview.records import record_interviews
 
 NOW = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 HOSTILE = "**bold** <b>x</b> | `code` <script>alert(1)</script>"
@@ -56,34 +56,7 @@ def store(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 'drill.sqlite3'}", "alice")
     store.tz = UTC
     store.sync_content(CARDS)
-    for ago, finished, answers in INTERVIEWS:
-        started = NOW - timedelta(days=ago)
-        session = store.start_interview(started, {"questions": len(answers)})
-        for n, (card, section, seconds, timed_out, covered, total, traps, missed) in enumerate(answers, 1):
-            store.record_interview_answer(
-                session,
-                InterviewAnswerRecord(
-                    position=n,
-                    card_id=card,
-                    section=section,
-                    follow_up=False,
-                    mode="typed",
-                    answer="…",
-                    duration_ms=seconds * 1000,
-                    budget_ms=180_000,
-                    timed_out=timed_out,
-                    points_total=total,
-                    points_covered=tuple(range(covered)),
-                    points_missed=tuple(missed),
-                    traps_hit=tuple(f"trap {i}" for i in range(traps)),
-                    coverage=covered / total,
-                    proposed=1,
-                    rating=1,
-                    answered_at=started + timedelta(minutes=n),
-                ),
-            )
-        if finished:
-            store.finish_interview(session, started + timedelta(minutes=10))
+    record_interviews(store, INTERVIEWS, NOW, follow_ups=False)
     yield store
     store.close()
 
