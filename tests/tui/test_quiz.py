@@ -351,3 +351,18 @@ async def test_the_countdown_interval_times_out_on_the_real_clock(library, store
                 break
             await pilot.pause(0.05)
         assert screen.answered is not None and screen.answered.timed_out
+
+
+def test_the_countdown_reads_minutes_from_a_minute_on():
+    from drill.tui.widgets.countdown import clock
+
+    assert [clock(s) for s in (0, 9, 59, 60, 61, 179, 300, 3600)] == [
+        "  0 s",
+        "  9 s",
+        " 59 s",
+        " 1:00",
+        " 1:01",
+        " 2:59",
+        " 5:00",
+        "60:00",
+    ]
