@@ -15,20 +15,18 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import select
 
 from drill import paths
 from drill.cli import cli
 from drill.content.generated import generate_questions
 from drill.content.quizgen import TEMPLATES, WORKS
 from drill.srs.config import SETTINGS, ConfigError, load_config, set_value
-from drill.store import open_store
-from drill.store.models import QuizAnswer, QuizAttempt
 from drill.tui.app import make_app
 from drill.tui.models.quiz import GENERATED, WORK_NAMES, QuizSettings, build_items
 from drill.tui.widgets.countdown import Countdown
 from tests.helpers import plain
 from tests.tui.conftest import frozen_clock, library_of, wait_until
+from tests.tui.test_quiz import stored_attempts
 
 # A distinct limit per kind, so a question timed by the wrong kind's limit cannot pass.
 CONFIGURED = {"concept": 11, "shape": 13, "formula": 17, "hand": 7}
@@ -54,17 +52,6 @@ def section_of_only(work: str) -> str:
         if all(o.work == work for o in TEMPLATES.values() if o.section == t.section) and t.work == work:
             return t.section
     raise AssertionError(f"no section whose templates are all {work}")
-
-
-def stored(db_url: str):
-    reopened = open_store(db_url, "tester")
-    try:
-        with reopened.engine.connect() as conn:
-            attempts = conn.execute(select(QuizAttempt.__table__).order_by(QuizAttempt.id)).mappings().all()
-            answers = conn.execute(select(QuizAnswer.__table__).order_by(QuizAnswer.id)).mappings().all()
-        return attempts, answers
-    finally:
-        reopened.close()
 
 
 async def question_shown(pilot):
@@ -178,7 +165,7 @@ async def test_a_hand_calculation_times_out_at_its_limit_and_the_attempt_records
         assert "Time's up" in plain(screen.query_one("#quiz-feedback"))
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running)
-    attempts, answers = stored(db_url)
+    attempts, answers = stored_attempts(db_url)
     settings = attempts[0]["settings"]
     assert settings["seconds"] == 30 and settings["work_seconds"] == CONFIGURED
     assert [(a["kind"], a["timed_out"], a["duration_ms"]) for a in answers] == [("generated", True, 7000)]
