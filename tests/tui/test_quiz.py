@@ -222,7 +222,7 @@ async def test_make_the_cards_of_wrong_answers_due_now(quiz_app, library, store)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, QuizScoreScreen))
         offer = plain(app.screen.query_one("#score-offer"))
-        assert studied in offer and f"make the {len(first.cards)} card(s)" in offer
+        assert studied in offer and f"make the {len(first.cards)} cards" in offer
         await pilot.press("m")
         await wait_until(pilot, lambda: app.screen.made_due is not None)
         assert app.screen.made_due == 1  # the never-studied card stays new

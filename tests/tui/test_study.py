@@ -239,6 +239,8 @@ async def test_side_pane_stays_hidden_for_a_card_without_steps(study_app, librar
 
 
 async def test_palette_offers_the_screen_actions(study_app, store):
+    from textual.command import CommandPalette
+
     from drill.tui.keys import palette_rows
     from drill.tui.palette import ScreenCommands
 
@@ -250,7 +252,7 @@ async def test_palette_offers_the_screen_actions(study_app, store):
         for wanted in ("Undo", "Suspend", "Bury", "Card info", "Search", "Help"):
             assert any(wanted in title for title in titles)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: app.screen.__class__.__name__ == "CommandPalette")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"suspend")
         await wait_until(pilot, lambda: "Suspend" in _palette_text(app))
         await pilot.press("enter")

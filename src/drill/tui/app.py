@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from drill.i18n import N_
+from drill.i18n import N_, _
 from drill.tui import cjk
 from drill.tui.keys import translate_bindings
 from drill.tui.options import AppOptions
-from drill.tui.palette import ScreenCommands
+from drill.tui.palette import Palette, ScreenCommands, system_commands
 
 if TYPE_CHECKING:
     from drill.store.interviews import InterviewAnswerRecord
@@ -86,6 +87,28 @@ class DrillApp(App[None]):
         if isinstance(screen, Screen):
             translate_bindings(screen)
         return super().push_screen(screen, *args, **kwargs)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette (ctrl+p), its own words in the UI language."""
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """The palette's theme command: the themes' names (identifiers), the prompt in the UI language."""
+        from textual.theme import ThemeProvider
+
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder=N_("Search for themes…")))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        return system_commands(super().get_system_commands(screen), self._screenshot)
+
+    def _screenshot(self) -> None:
+        try:
+            path = self.save_screenshot()
+        except OSError as err:
+            self.notify(_("The screenshot was not saved: {error}").format(error=err), severity="error")
+            return
+        self.notify(_("Screenshot saved: {path}").format(path=path))
 
     def fail(self, error: Exception) -> None:
         """End the run with a user-facing error (called from the UI thread)."""

@@ -18,7 +18,7 @@ from drill.engine.attention import attention_trace
 from drill.engine.parse import parse_mask, parse_matrix, shape_str
 from drill.engine.trace import Trace
 from drill.errors import InputError
-from drill.i18n import N_, deferred
+from drill.i18n import N_, _, deferred
 
 # The matrices a learner can type, in the order the editor shows them (pad is a 0/1 row, not a matrix).
 EDITABLE = ("X", "W_Q", "W_K", "W_V", "W_O")
@@ -130,11 +130,12 @@ class CalcModel:
 
     def _need_state(self) -> CalcState:
         if self.state is None:
-            name = self.trace.example or "this trace"
-            raise InputError(
-                f"{name} is not an attention computation on X, W_Q, W_K, W_V: masks, heads and editing work on "
+            name = self.trace.example or _("this trace")
+            message = _(
+                "{name} is not an attention computation on X, W_Q, W_K, W_V: masks, heads and editing work on "
                 "worked, causal, mha, gqa, … (press r for random attention inputs)"
             )
+            raise InputError(message.format(name=name))
         return self.state
 
     def _apply(self, state: CalcState) -> Trace:
@@ -168,9 +169,9 @@ class CalcModel:
         state = self._need_state()
         choices = head_choices(state)
         if len(choices) < 2:
+            message = _("W_Q is {wq}, W_K {wk}, W_V {wv}: no other number of heads divides these widths")
             raise InputError(
-                f"W_Q is {shape_str(state.wq)}, W_K {shape_str(state.wk)}, W_V {shape_str(state.wv)}: "
-                "no other number of heads divides these widths"
+                message.format(wq=shape_str(state.wq), wk=shape_str(state.wk), wv=shape_str(state.wv))
             )
         current = (state.heads, state.kv_heads)
         index = choices.index(current) if current in choices else -1
@@ -183,16 +184,23 @@ class CalcModel:
         """Replace one input from typed text; InputError naming the matrix and its shape when refused."""
         state = self._need_state()
         current = state.matrices().get(name)
-        kept = f"{name} stays {shape_str(current)}" if current is not None else f"{name} stays unset"
+        kept = (
+            _("{name} stays {shape}").format(name=name, shape=shape_str(current))
+            if current is not None
+            else _("{name} stays unset").format(name=name)
+        )
         if name == "pad":
             if not text.strip():
                 return self._apply(replace(state, pad=None))
             try:
-                pad = parse_mask(text, state.x.shape[0], "pad mask")
+                pad = parse_mask(text, state.x.shape[0], _("pad mask"))
             except InputError as err:
-                raise InputError(f"{err} (X is {shape_str(state.x)})") from None
+                raise InputError(
+                    _("{error} (X is {shape})").format(error=err, shape=shape_str(state.x))
+                ) from None
             if pad.ndim != 1:
-                raise InputError(f"pad mask: give one row of {state.x.shape[0]} values (X is one sequence)")
+                message = _("pad mask: give one row of {count} values (X is one sequence)")
+                raise InputError(message.format(count=state.x.shape[0]))
             self._pad_memory = pad
             return self._apply(replace(state, pad=pad))
         if name == "W_O" and not text.strip():
@@ -200,7 +208,7 @@ class CalcModel:
         try:
             value = parse_matrix(text, name)
         except InputError as err:
-            raise InputError(f"{err}; {kept}") from None
+            raise InputError(_("{error}; {kept}").format(error=err, kept=kept)) from None
         field = {"X": "x", "W_Q": "wq", "W_K": "wk", "W_V": "wv", "W_O": "wo"}[name]
         new = replace(state, **{field: value})
         if name == "X" and new.pad is not None and new.pad.shape[0] != value.shape[0]:

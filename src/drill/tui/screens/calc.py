@@ -258,9 +258,10 @@ class CalcScreen(ModeScreen):
         if state is not None:
             s, d = state.x.shape
             text.append(f" · S={s} d={d}")
-            heads = _("heads {count}").format(count=state.heads)
             if state.kv_heads != state.heads:
-                heads += f"/KV {state.kv_heads}"
+                heads = _("heads {count}/KV {kv}").format(count=state.heads, kv=state.kv_heads)
+            else:
+                heads = _("heads {count}").format(count=state.heads)
             text.append(f" · {heads}", style="bold")
             text.append(
                 " · " + (_("causal ON") if state.causal else _("causal off")),

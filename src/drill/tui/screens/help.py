@@ -10,13 +10,13 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from drill.i18n import N_
+from drill.i18n import N_, _
 
 
 def keys_table(rows: list[tuple[str, str]]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
-    table.add_column("key", style="bold", no_wrap=True)
-    table.add_column("does")
+    table.add_column(_("key"), style="bold", no_wrap=True)
+    table.add_column(_("does"))
     for key, description in rows:
         table.add_row(Text(key), Text(description))
     return table
@@ -39,7 +39,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog"):
             yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
             yield Static(keys_table(self.rows), id="help-keys")
-            yield Static(Text("esc / ? / q  close", style="dim"), classes="dialog-hint")
+            yield Static(Text(_("esc / ? / q  close"), style="dim"), classes="dialog-hint")
 
     def action_dismiss(self) -> None:
         self.dismiss(None)

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from drill.errors import DrillError
-from drill.i18n import N_, _
+from drill.i18n import N_, _, ngettext, pad, text_width
 from drill.tui.models.quiz import QuizRun, Result
 from drill.tui.text import visible
 from drill.tui.widgets.header import format_clock
@@ -35,7 +35,7 @@ def score_table(run: QuizRun, elapsed: float, saved_attempt: int | None, save_er
     if save_error:
         table.add_row(_("saved"), Text(_("NOT saved: {error}").format(error=save_error), style="bold"))
     elif saved_attempt is not None:
-        table.add_row("saved", f"attempt #{saved_attempt}")
+        table.add_row(_("saved"), _("attempt #{number}").format(number=saved_attempt))
     return table
 
 
@@ -45,9 +45,12 @@ def review_block(number: int, result: Result) -> Group:
     head.append(f"{number}. ✗ ", style="bold")
     head.append(f"§{visible(item.section)} · {visible(item.id)}", style="bold")
     lines = [head, Text(visible(item.stem))]
-    mine = Text("   your answer  ", style="dim")
+    # The two labels padded to one width (CJK counted as two columns), so the answers line up.
+    labels = (_("your answer"), _("right answer"))
+    width = max(text_width(label) for label in labels)
+    mine = Text("   " + pad(labels[0], width) + " ", style="dim")
     mine.append(visible(result.chosen_text()))
-    right = Text("   right answer ", style="dim")
+    right = Text("   " + pad(labels[1], width) + " ", style="dim")
     right.append(visible(item.answer_text()), style="bold")
     lines += [mine, right, Text(visible(item.explanation), style="italic"), Text("")]
     return Group(*lines)
@@ -106,14 +109,24 @@ class QuizScoreScreen(Screen):
             return text
         if self.made_due is None:
             text.append("m", style="bold reverse")
-            text.append(f"  make the {len(cards)} card(s) behind the wrong answers due now: ")
+            count = len(cards)
+            offer = ngettext(
+                "make the {count} card behind the wrong answers due now:",
+                "make the {count} cards behind the wrong answers due now:",
+                count,
+            )
+            text.append("  " + offer.format(count=count) + " ")
             text.append(", ".join(visible(c) for c in cards))
         else:
             text.append("✓ ", style="bold")
-            text.append(
-                f"{self.made_due} of {len(cards)} card(s) are now due for `drill study` "
-                "(cards never studied stay new; cards already due stay due)."
+            done = ngettext(
+                "{made} of {count} card is now due for `drill study` "
+                "(cards never studied stay new; cards already due stay due).",
+                "{made} of {count} cards are now due for `drill study` "
+                "(cards never studied stay new; cards already due stay due).",
+                len(cards),
             )
+            text.append(done.format(made=self.made_due, count=len(cards)))
         return text
 
     def action_make_due(self) -> None:

@@ -12,7 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-HINT = "rows ';' values ','  ·  enter applies  ·  tab next  ·  esc closes"
+from drill.i18n import N_, _
+
+HINT = N_("rows ';' values ','  ·  enter applies  ·  tab next  ·  esc closes")
+# An input's name shown beside its field, when it is a word rather than an engine name (X, W_Q, ...).
+LABELS = {"pad": N_("pad")}
 
 
 class MatrixEditor(Vertical):
@@ -27,10 +31,12 @@ class MatrixEditor(Vertical):
         self.names = names
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("edit inputs  ", "bold"), (HINT, "dim")), classes="editor-title")
+        yield Static(
+            Text.assemble((_("edit inputs") + "  ", "bold"), (_(HINT), "dim")), classes="editor-title"
+        )
         for name in self.names:
             with Horizontal(classes="editor-row"):
-                yield Static(Text(name), id=f"label-{name}", classes="editor-label")
+                yield Static(Text(_(LABELS.get(name, name))), id=f"label-{name}", classes="editor-label")
                 yield Input(id=f"edit-{name}", classes="editor-input", compact=True)
         yield Static("", id="editor-message")
 
@@ -38,7 +44,7 @@ class MatrixEditor(Vertical):
         """``values``: name -> (shape text, matrix text); an empty text for a matrix that is not set."""
         for name in self.names:
             shape, text = values.get(name, ("", ""))
-            label = Text(name, style="bold")
+            label = Text(_(LABELS.get(name, name)), style="bold")
             label.append(f" {shape}" if shape else " –")
             self.query_one(f"#label-{name}", Static).update(label)
             field = self.query_one(f"#edit-{name}", Input)
@@ -50,7 +56,7 @@ class MatrixEditor(Vertical):
         for field in self.query(Input):
             field.set_class(name is not None and field.id == f"edit-{name}", "bad")
         if message:
-            box.update(Text.assemble(("⚠ not applied: ", "bold"), message))
+            box.update(Text.assemble(("⚠ " + _("not applied:") + " ", "bold"), message))
             box.display = True
         else:
             box.update("")
