@@ -1,14 +1,19 @@
-"""The study, quiz and calc screens under the pseudo-locale: every word on screen is inside ⟦…⟧ (drill's own,
-through the catalog), or the content's (the chapter's text, exempt), or a key name / number. Reads what the
-terminal shows: the screen's rendered lines."""
+"""The study screen (question and answer), the quiz screen and the card browser under the pseudo-locale: every
+word on screen is inside ⟦…⟧ (drill's own, through the catalog), or the content's (the chapter's text, exempt),
+or a key name / number. Reads what the terminal shows: the screen's rendered lines. The other screens (calc,
+card info, custom study, help, the palette, toasts, summaries...) are in test_every_screen_pseudo.py, read per
+widget with `shown_unmarked` below; the interview, the demos and the code screen beside their own tests."""
 
 from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
+from textual.errors import NoWidget
+
 from drill.tui.app import make_app
 from drill.tui.widgets.card_view import CardView
-from tests.i18n.pseudo import MARKED, WORDS, content_strings
+from tests.i18n.pseudo import CLOSE, MARKED, OPEN, WORDS, content_strings
 from tests.tui.conftest import frozen_clock, frozen_timer, library_of, wait_until
 from tests.tui.test_snapshots import card_on_screen
 
@@ -42,6 +47,60 @@ def unmarked(text: str, content: str, allowed: tuple[str, ...] = ()) -> list[str
     for pattern in (KEYS, NAMES, *allowed):
         text = re.sub(pattern, " ", text)
     return [word for word in WORDS.findall(text) if word not in content]
+
+
+def widget_texts(app) -> dict[object, str]:
+    """What the terminal shows, cut up by the widget drawn at each cell (the topmost one: a toast, a dialog):
+    each widget's lines joined, so a message wrapped inside one widget reads as one piece even when another
+    widget stands beside it on the same rows."""
+    compositor = app.screen._compositor
+    lines: dict[object, list[str]] = {}
+    for y, strip in enumerate(compositor.render_strips()):
+        x, row = 0, {}
+        for segment in strip:
+            for char in segment.text:
+                try:
+                    widget = compositor.get_widget_at(x, y)[0]
+                except NoWidget:
+                    widget = None
+                row.setdefault(widget, []).append(char)
+                x += cell_len(char)
+        for widget, chars in row.items():
+            lines.setdefault(widget, []).append("".join(chars))
+    return {widget: "\n".join(rows) for widget, rows in lines.items()}
+
+
+# A marked message cut off by its widget's right edge (a no-wrap label, an ellipsis): its ⟦ is the last one on
+# its line and no ⟧ follows there. What follows on the next line is checked as usual.
+CUT_OFF = re.compile(f"{OPEN}[^{OPEN}{CLOSE}\n]*$", re.M)
+
+
+def is_content(word: str, content: str, content_words: set[str]) -> bool:
+    """A Latin word is content when the content has it as a word (not merely inside a longer one: "key" is
+    not content because "keys" is); Chinese text has no spaces and wraps anywhere, so a run of it counts as
+    content when the content contains it."""
+    if word in content_words:
+        return True
+    return not word.isascii() and not LATIN_WORD.fullmatch(word) and word in content
+
+
+LATIN_WORD = re.compile(r"[A-Za-zÀ-ɏ]+")
+
+
+def shown_unmarked(app, content: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    """Every word on screen that is drill's own but not through the catalog, as "widget: word"; asserts that
+    the screen shows at least one marked string (so a screen that is not in the pseudo-locale cannot pass)."""
+    content_words = set(WORDS.findall(content))
+    found, marked = [], False
+    for widget, text in widget_texts(app).items():
+        marked = marked or OPEN in text
+        previous = None
+        while previous != text:
+            previous, text = text, MARKED.sub(" ", text)
+        words = unmarked(CUT_OFF.sub(" ", text), "", allowed)
+        found += [f"{widget!r}: {word}" for word in words if not is_content(word, content, content_words)]
+    assert marked, "nothing on screen went through the catalog"
+    return found
 
 
 def rendered_content(library) -> str:
