@@ -84,3 +84,25 @@ async def test_quiz_screen_speaks_only_through_the_catalog(pseudo, library, stor
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert unmarked(screen_text(app), content, allowed=(r"\b[A-E]\b",)) == []
+
+
+async def test_browser_speaks_only_through_the_catalog(pseudo, library, store):
+    """The card browser: its column headings, filters' prompts, status line and footer; the cards' ids,
+    sections and questions are the content's."""
+    from drill.tui.models.sections import section_titles
+
+    cards = [library.cards[card_id] for card_id in ("q05", "q07", "q24")]
+    app = make_app(
+        "study", library=library_of(cards, library), store=store, clock=frozen_clock, timer=frozen_timer
+    )
+    content = (
+        rendered_content(library) + "\n".join(section_titles(library).values()) + "\n".join(library.cards)
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_on_screen(pilot)
+        await pilot.press("slash")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "BrowserScreen")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "q24" in text and "⟦" in text
+        assert unmarked(text, content) == []

@@ -78,3 +78,29 @@ def test_calc_in_chinese(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_browser_in_chinese(snap_compare, library, store, size):
+    """The card browser: headings never cut (遗忘次数 is wider than its column asks), the sections' Chinese
+    titles and the questions cut by display width, one card graded (学习中) and the cursor on it."""
+    cards = [library.cards[card_id] for card_id in ("q05", "q07", "q24", "q37", "q08")]
+    app = make_app(
+        "study", library=library_of(cards, library), store=store, clock=frozen_clock, timer=frozen_timer
+    )
+
+    async def run_before(pilot) -> None:
+        from drill.tui.widgets.card_table import CardTable
+        from tests.tui.conftest import wait_until
+
+        await card_on_screen(pilot)
+        await revealed()(pilot)
+        graded = pilot.app.mode_screen.card.id
+        await pilot.press("3")
+        await wait_until(pilot, lambda: pilot.app.mode_screen.card.id != graded)
+        await pilot.press("l")
+        await wait_until(pilot, lambda: type(pilot.app.screen).__name__ == "BrowserScreen")
+        pilot.app.screen.query_one(CardTable).move_to(graded)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

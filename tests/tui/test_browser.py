@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import Input, Select
 
+from drill.tui.widgets.card_table import CardTable
 from drill.tui.widgets.card_view import CardView
 from tests.tui.conftest import NOW, card_shown, wait_until
 
 
 def row_ids(app) -> list[str]:
-    table = app.screen.query_one(DataTable)
-    return [str(key.value) for key in table.rows]
+    return list(app.screen.query_one(CardTable).keys)
 
 
 async def open_browser(pilot, key: str = "l") -> None:
@@ -61,7 +61,7 @@ async def test_search_key_focuses_the_filter_and_enter_opens_a_card(study_app, l
         await pilot.press(*target)
         await wait_until(pilot, lambda: row_ids(app) == [target])
         await pilot.press("enter")  # Input -> table
-        await wait_until(pilot, lambda: isinstance(app.focused, DataTable))
+        await wait_until(pilot, lambda: isinstance(app.focused, CardTable))
         await pilot.press("enter")  # open the highlighted card
         await wait_until(pilot, lambda: app.screen is app.mode_screen and app.mode_screen.card.id == target)
         # The opened card is the one studied: revealed and graded, the grade is stored against it.
@@ -81,9 +81,9 @@ async def test_the_browser_is_built_once_and_shows_what_changed_since(study_app,
         graded = app.mode_screen.card.id
         await open_browser(pilot)
         browser = app.screen
-        table = browser.query_one(DataTable)
-        built = {str(key.value): key for key in table.rows}
-        assert table.get_cell(graded, "state").plain == "new"
+        table = browser.query_one(CardTable)
+        built = {key: table.cell(key, "question") for key in table.keys}
+        assert table.cell(graded, "state").plain == "new"
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.mode_screen)
 
@@ -94,12 +94,12 @@ async def test_the_browser_is_built_once_and_shows_what_changed_since(study_app,
         await open_browser(pilot, "slash")
         assert app.screen is browser
         assert isinstance(app.focused, Input)
-        # The same row objects (no rebuild); the graded card's state is the store's.
-        assert {str(key.value): key for key in table.rows} == built
+        # The same cells (no rebuild) but the graded card's; its state is the store's.
+        assert all(table.cell(key, "question") is cell for key, cell in built.items() if key != graded)
         state = store.browse(None, None, None, now=NOW)
         expected = {row.card_id: row.kind.value for row in state}[graded]
         assert expected != "new"
-        assert table.get_cell(graded, "state").plain == expected
+        assert table.cell(graded, "state").plain == expected
 
         await pilot.press(*graded)
         await wait_until(pilot, lambda: row_ids(app) == [graded] or graded in row_ids(app))
@@ -119,10 +119,10 @@ async def test_back_from_card_info_the_browser_keeps_its_focus(study_app):
         browser = app.screen
         assert isinstance(app.focused, Input)
         await pilot.press("enter")  # Input -> table
-        await wait_until(pilot, lambda: isinstance(app.focused, DataTable))
+        await wait_until(pilot, lambda: isinstance(app.focused, CardTable))
         await pilot.press("i")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "CardInfoScreen")
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is browser)
         await pilot.pause()
-        assert isinstance(app.focused, DataTable)  # where the learner was, not the search box again
+        assert isinstance(app.focused, CardTable)  # where the learner was, not the search box again

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
+from drill.tui.widgets.card_table import CardTable
 from drill.tui.widgets.card_view import CardView
 from tests.tui.conftest import NOW, card_shown, wait_until
 from tests.tui.test_browser import open_browser
@@ -14,9 +15,9 @@ def _status(app) -> str:
 
 
 async def _select(pilot, card_id: str) -> None:
-    table = pilot.app.screen.query_one(DataTable)
+    table = pilot.app.screen.query_one(CardTable)
     table.focus()
-    table.move_cursor(row=table.get_row_index(card_id))
+    table.move_to(card_id)
     await wait_until(pilot, lambda: pilot.app.screen.selected() == card_id)
 
 

@@ -3,8 +3,8 @@ on the selected card (suspend/unsuspend, bury/unbury, make due now, card info, r
 Every action here is undone by ``u`` in the study screen, like the study screen's own.
 
 One browser per study session (the study screen installs it): its table of every card is built the first time
-it opens; each later opening (/ or l) only rewrites the rows whose card changed since, so search opens at once
-and keeps the learner's filters and place."""
+it opens; each later opening (/ or l) only rewrites the rows whose card changed since, and the table
+(`CardTable`) draws again only those rows, so search opens at once and keeps the learner's filters and place."""
 
 from __future__ import annotations
 
@@ -16,26 +16,28 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.widgets import Footer, Input, Select, Static
 
 from drill.i18n import N_, _
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
+from drill.tui.widgets.card_table import CardTable, Column
 
 if TYPE_CHECKING:
     from drill.store.types import BrowseRow
     from drill.tui.models.study import StudySession
 
-# (key, heading, width); headings translated where shown; the question column takes what is left.
+# (key, heading, width, drop rank); headings translated where shown; the question column takes what is left;
+# on a narrow terminal lapses, then stability, then due give way to it (CardTable).
 COLUMNS = (
-    ("id", N_("id"), 8),
-    ("section", N_("section"), 20),
-    ("state", N_("state"), 12),
-    ("due", N_("due"), 16),
-    ("stability", N_("stability"), 9),
-    ("lapses", N_("lapses"), 6),
-    ("question", N_("question"), None),
+    ("id", N_("id"), 8, 0),
+    ("section", N_("section"), 20, 0),
+    ("state", N_("state"), 12, 0),
+    ("due", N_("due"), 16, 1),
+    ("stability", N_("stability"), 9, 2),
+    ("lapses", N_("lapses"), 6, 3),
+    ("question", N_("question"), None, 0),
 )
 STATES = tuple(STATE_NAMES)
 
@@ -108,14 +110,11 @@ class BrowserScreen(Screen[str | None]):
                 yield Select(
                     [(_(STATE_NAMES[s]), s) for s in STATES], prompt=_("any state"), id="filter-state"
                 )
-            yield DataTable(id="cards", cursor_type="row", zebra_stripes=True)
+            yield CardTable(
+                [Column(key, _(heading), width, drop) for key, heading, width, drop in COLUMNS], id="cards"
+            )
             yield Static("", id="browser-status")
         yield Footer()
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for key, heading, width in COLUMNS:
-            table.add_column(_(heading), key=key, width=width)
 
     def opening(self, *, focus_search: bool) -> None:
         """The study screen is about to open (push) this browser again: / focuses the search box, l the table."""
@@ -130,7 +129,7 @@ class BrowserScreen(Screen[str | None]):
         if not self._opening:
             return
         self._opening = False
-        (self.query_one("#filter-text") if self.focus_search else self.query_one(DataTable)).focus()
+        (self.query_one("#filter-text") if self.focus_search else self.query_one(CardTable)).focus()
         reached = getattr(self.app, "reached", None)
         if reached is not None:  # benchmarks/reveal_bench.py times / -> this screen painted
             reached("search", via=self)
@@ -148,16 +147,13 @@ class BrowserScreen(Screen[str | None]):
     def refresh_rows(self) -> None:
         text, section, state = self.filters()
         rows = self.session.browse(text, section, state)
-        table = self.query_one(DataTable)
+        table = self.query_one(CardTable)
         if [row.card_id for row in rows] == list(self._rows):
-            self._update_rows(table, rows)  # the same cards: rewrite only those whose state changed
+            for row in rows:  # the same cards: rewrite only those whose state changed
+                if self._rows[row.card_id] != row:
+                    table.update_row(row.card_id, self._cells(row))
         else:
-            selected = self.selected()
-            table.clear()
-            for row in rows:
-                table.add_row(*self._cells(row), key=row.card_id)
-            if selected is not None and any(row.card_id == selected for row in rows):
-                table.move_cursor(row=table.get_row_index(selected))
+            table.set_rows((row.card_id, self._cells(row)) for row in rows)
         self._rows = {row.card_id: row for row in rows}
         self.say(
             _(
@@ -169,23 +165,11 @@ class BrowserScreen(Screen[str | None]):
         card = self.session.card(row.card_id)
         return row_cells(row, card.question if card else "", self.titles)
 
-    def _update_rows(self, table: DataTable, rows: list[BrowseRow]) -> None:
-        for row in rows:
-            if self._rows.get(row.card_id) != row:
-                for (key, _heading, _width), cell in zip(COLUMNS, self._cells(row), strict=True):
-                    table.update_cell(row.card_id, key, cell)
-
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))
 
     def selected(self) -> str | None:
-        table = self.query_one(DataTable)
-        if not table.row_count:
-            return None
-        try:
-            return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-        except Exception:  # no row under the cursor
-            return None
+        return self.query_one(CardTable).selected
 
     def _act(self, done: str, method, *args) -> None:
         from drill.errors import DrillError
@@ -261,13 +245,13 @@ class BrowserScreen(Screen[str | None]):
         self.refresh_rows()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.query_one(DataTable).focus()
+        self.query_one(CardTable).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.refresh_rows()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        card_id = str(event.row_key.value)
+    def on_card_table_selected(self, event: CardTable.Selected) -> None:
+        card_id = event.key
         row = self._rows.get(card_id)
         now = self.session.now()
         early = row is not None and row.kind.value != "new" and row.due is not None and row.due > now
