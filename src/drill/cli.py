@@ -72,7 +72,8 @@ def refusal(err: click.ClickException, command: str | None = None) -> Refused:
 
 
 def _refuses(err: click.ClickException) -> bool:
-    """Whether drill rewrites ``err`` (not: a group called without its command, which shows the help)."""
+    """Whether drill rewrites ``err`` (a group called without its command never gets here: DrillGroup shows
+    its help, exit 0)."""
     return not isinstance(err, Refused | click.exceptions.NoArgsIsHelpError)
 
 

@@ -189,6 +189,24 @@ class DrillGroup(_Translating, click.Group):
 
     command_class = DrillCommand
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """A group called with nothing after it (`drill`, `drill cards`) was asked for help: shown on standard
+        output with exit 0, as ``--help`` shows it (click would show it on stderr with exit 2)."""
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            _show_help(ctx)
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        """Options but still no command (`drill --lang zh`): the help too. A wrong command stays a refusal."""
+        if not ctx._protected_args and not self.invoke_without_command and not ctx.resilient_parsing:
+            _show_help(ctx)
+        return super().invoke(ctx)
+
+
+def _show_help(ctx: click.Context) -> None:
+    click.echo(ctx.get_help(), color=ctx.color)
+    ctx.exit()
+
 
 def lang_option(func):
     """The global ``--lang`` option: what ``drill.i18n.startup_language`` reads before click parses; here it

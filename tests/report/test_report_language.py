@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
 from html.parser import HTMLParser
 
 import pytest
 
 import drill.i18n
+from drill.report.charts import display_text
+from drill.report.figures import compute
 from drill.report.html import to_html
 from drill.report.jsonout import to_json
 from drill.report.markdown import to_markdown
+from drill.srs import DEFAULT_CONFIG
+from drill.store import open_store
 from tests.i18n.pseudo import build_pseudo_locale, unmarked_words
-from tests.report.report_history import compute_report
+from tests.interview.records import record_interviews
+from tests.report.report_history import CARDS, compute_report
 
 ALLOWED = (r"\bR\b", r"UTC")  # FSRS's R (a symbol) and the time zone's name
 
@@ -129,3 +136,115 @@ def test_the_report_in_chinese(chinese, report):
     doc = json.loads(to_json(report))
     assert "retention" in doc and doc["totals"]["by_state"].keys() >= {"new", "review"}
     assert not re.search(r"[\u4e00-\u9fff]", "".join(doc.keys()))
+
+
+class _Words(HTMLParser):
+    """Every word the HTML page gives a reader: its text (not the style sheet), the SVG charts' <text> and
+    <title> tooltips included, and the attributes a screen reader reads out or a pointer shows (``SPOKEN``)."""
+
+    SPOKEN = ("aria-label", "aria-description", "title", "alt", "placeholder")
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.words: list[tuple[str, str]] = []  # (where, text)
+        self.lang: str | None = None
+        self._style = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "html":
+            self.lang = dict(attrs).get("lang")
+        if tag in ("style", "script"):
+            self._style += 1
+        self.words += [(f"<{tag} {name}>", value) for name, value in attrs if name in self.SPOKEN and value]
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script"):
+            self._style -= 1
+
+    def handle_data(self, data):
+        if not self._style and data.strip():
+            self.words.append((f"<{self.lasttag}>", data))
+
+
+def page_words(page: str) -> _Words:
+    parser = _Words()
+    parser.feed(page)
+    parser.close()
+    return parser
+
+
+def full_report(tmp_path):
+    """A report with every section the HTML page can show: reviews, quizzes, an interview plan, coding runs and
+    mock interviews, for one user in a fresh store."""
+    now = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
+    day = timedelta(days=1)
+    store = open_store(f"sqlite:///{tmp_path / 'full.sqlite3'}", "alice")
+    store.tz = UTC
+    store.config = replace(DEFAULT_CONFIG, enable_fuzzing=False)
+    cards = [("pack-a", f"c{i:02d}", f"7.{i % 4 + 1}") for i in range(8)]
+    store.sync_content(cards)
+    for i, (_, cid, _) in enumerate(cards[:6]):
+        store.grade(cid, (1, 3, 4)[i % 3], now - 20 * day)
+        store.grade(cid, (2, 3, 4)[i % 3], now - 10 * day)
+    store.suspend("c05")
+    store.set_interview_plan(date(2026, 11, 22), 0.9, now)
+    store.record_code_attempt(
+        "softmax",
+        "def f(): ...\n",
+        now - 3 * day,
+        seed=1,
+        backend="numpy",
+        passed=2,
+        total=5,
+        all_passed=False,
+        mistakes=["softmax/no-max-subtraction"],
+        results={},
+        elapsed_ms=400,
+        writing_ms=95_000,
+    )
+    record_interviews(
+        store,
+        [
+            (9, True, [("c01", "7.2", 150, False, 2, 3, 1, ["方差变大"])]),
+            (3, False, [("c02", "7.3", 3700, True, 0, 2, 0, ["缩放"])]),
+        ],
+        now,
+    )
+    try:
+        data = compute(store, now=now, tz=UTC, cards=True)
+    finally:
+        store.close()
+    content = ("alice", "pack-a", *(c for _, c, _ in cards), "softmax/no-max-subtraction", "方差变大", "缩放")
+    return data, content
+
+
+def test_every_word_of_the_html_page_and_its_attributes_goes_through_the_catalogs(pseudo, report, tmp_path):
+    """Not only the headings: every text node, chart label and tooltip, and every aria-label / title / alt a
+    screen reader speaks, holds no word of drill's own outside ⟦…⟧ (the content and the user's data exempt)."""
+    full, full_content = full_report(tmp_path)
+    history_content = (report.user, "bob", "Europe/Berlin", *(q.quiz for q in report.quizzes))
+    history_content += tuple(section for _id, section, _question in CARDS)
+    history_content += tuple(c.id for c in report.weakest + report.most_lapses)
+    history_content += tuple(
+        text
+        for c in (*report.weakest, *report.most_lapses, *report.cohort.questions)
+        for text in (c.question, display_text(c.question))
+    )
+    for data, content in ((report, history_content), (full, full_content)):
+        page = to_html(data)
+        parsed = page_words(page)
+        assert parsed.lang == "zh-CN"
+        spoken = [where for where, _text in parsed.words if " " in where]
+        assert any("aria-label" in where for where in spoken) and any("title" in where for where in spoken)
+        for where, text in parsed.words:
+            words = unmarked_words(text, exempt=content, allowed=ALLOWED + (r"\bdrill\b",))
+            assert words == [], (where, text)
+
+
+@pytest.mark.parametrize("lang,tag", [("en", "en"), ("zh", "zh-CN")])
+def test_the_html_page_names_its_language(lang, tag, report):
+    drill.i18n.set_language(lang)
+    try:
+        assert page_words(to_html(report)).lang == tag
+    finally:
+        drill.i18n.set_language("en")

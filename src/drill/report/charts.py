@@ -40,6 +40,8 @@ STATE_NAMES = {
     "suspended": N_("suspended"),
     "retired": N_("retired"),
 }
+# A review's rating as a report's card lists show it (CSV and JSON keep the English of data.RATINGS).
+RATING_NAMES = {"again": N_("again"), "hard": N_("hard"), "good": N_("good"), "easy": N_("easy")}
 
 
 def weekday(day: date) -> str:
@@ -74,6 +76,11 @@ def heat_header(labels: list[str], indent: int) -> str:
 
 def state_name(state: str) -> str:
     return _(STATE_NAMES[state])
+
+
+def rating_name(rating: str | None) -> str:
+    """A card's last rating in the report's language; an em dash for a card never rated."""
+    return "—" if rating is None else _(RATING_NAMES.get(rating, rating))
 
 
 def heat_level(count: int, max_count: int) -> int:
@@ -168,10 +175,10 @@ def duration(seconds: float) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        return f"{hours} h {minutes:02d} min"
+        return _("{hours} h {minutes} min").format(hours=hours, minutes=f"{minutes:02d}")
     if minutes:
-        return f"{minutes} min {secs:02d} s"
-    return f"{secs} s"
+        return _("{minutes} min {seconds} s").format(minutes=minutes, seconds=f"{secs:02d}")
+    return _("{seconds} s").format(seconds=secs)
 
 
 def short_duration(seconds: float) -> str:
@@ -179,8 +186,10 @@ def short_duration(seconds: float) -> str:
     seconds = int(round(seconds))
     hours, rest = divmod(seconds, 3600)
     if hours:
-        return f"{hours}h{rest // 60:02d}"
-    return f"{rest // 60}m" if rest >= 60 else f"{rest}s"
+        return _("{hours}h{minutes}").format(hours=hours, minutes=f"{rest // 60:02d}")
+    if rest >= 60:
+        return _("{n}m").format(n=rest // 60)
+    return _("{n}s").format(n=rest)
 
 
 def one_line(text: str, width: int | None = None) -> str:

@@ -21,6 +21,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
+from drill.i18n import N_, deferred
 from drill.report import card_columns
 from drill.report.card_columns import CardColumns
 from drill.report.card_table import CardTable
@@ -50,6 +51,9 @@ from drill.srs.forgetting import decay_of
 CALENDAR_WEEKS = 26
 FORECAST_DAYS = 30
 TOP_CARDS = 10
+
+# Where the day start came from, as a report says it (JSON keeps the English: these are `Deferred`s).
+SOURCES = {"default": N_("default"), "file": N_("file")}
 
 
 def parse_since(text: str | None) -> date | None:
@@ -91,9 +95,10 @@ def compute(
         parameters = config.parameters
     if day_start_hour is None:
         day_start_hour = config.day_starts_at
-        day_source = f"drill config day_starts_at ({config.source('day_starts_at')})"
+        source = config.source("day_starts_at")
+        day_source = N_("drill config day_starts_at ({source})", source=deferred(SOURCES.get(source, source)))
     else:
-        day_source = "given"
+        day_source = deferred(N_("given"))
     if tz is None:
         tz = getattr(store, "tz", None) or local_timezone()
     filters = Filters(since=since, section=section, user=user, cohort=cohort)

@@ -225,7 +225,9 @@ def readiness_chart(data: ReportData) -> dict | None:
         {
             "x": round(left + plot_w * i / span, 1),
             "y": y_of(d.readiness),
-            "title": f"{d.day.isoformat()}: {charts.pct(d.readiness, 0)}, {d.reviews} reviews, {d.new} new",
+            "title": _("{day}: {readiness}, {reviews} reviews, {new} new").format(
+                day=d.day.isoformat(), readiness=charts.pct(d.readiness, 0), reviews=d.reviews, new=d.new
+            ),
         }
         for i, d in enumerate(iv.days)
     ]
@@ -263,11 +265,11 @@ def mastery_rows(data: ReportData) -> list[dict]:
     for m in data.mastery:
         total = m.cards or 1
         segments = [
-            ("mastered", m.mastered, "#17602d"),
-            ("review", m.review - m.mastered, STATE_COLOURS["review"]),
-            ("learning", m.learning, STATE_COLOURS["learning"]),
-            ("new", m.new, STATE_COLOURS["new"]),
-            ("suspended or retired", m.suspended, STATE_COLOURS["suspended"]),
+            (_("mastered"), m.mastered, "#17602d"),
+            (charts.state_name("review"), m.review - m.mastered, STATE_COLOURS["review"]),
+            (charts.state_name("learning"), m.learning, STATE_COLOURS["learning"]),
+            (charts.state_name("new"), m.new, STATE_COLOURS["new"]),
+            (_("suspended or retired"), m.suspended, STATE_COLOURS["suspended"]),
         ]
         rows.append(
             {
@@ -308,6 +310,7 @@ def _environment():
     )
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
     env.filters["state_name"] = charts.state_name
+    env.filters["rating_name"] = charts.rating_name
     env.filters["weekday"] = charts.weekday
     env.filters["pct"] = charts.pct
     env.filters["num"] = charts.num

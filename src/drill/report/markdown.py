@@ -41,7 +41,7 @@ def _header(data: ReportData) -> str:
             when=f"{data.generated_at:%Y-%m-%d %H:%M}",
             zone=escape(data.timezone),
             hour=f"{data.day_start_hour:02d}",
-            source=escape(data.day_start_source),
+            source=escape(_(data.day_start_source)),
         ),
     ]
     active = []
@@ -179,7 +179,7 @@ def _cards(title: str, cards: list[CardFigure], empty: str) -> str:
             charts.pct(c.retrievability, 0),
             str(c.lapses),
             str(c.reviews),
-            c.last_rating or "—",
+            charts.rating_name(c.last_rating),
         ]
         for c in cards
     ]

@@ -64,7 +64,7 @@ def _header(data: ReportData) -> RenderableType:
             when=f"{data.generated_at:%Y-%m-%d %H:%M}",
             zone=data.timezone,
             hour=f"{data.day_start_hour:02d}",
-            source=data.day_start_source,
+            source=_(data.day_start_source),
         )
     )
     active = [f"{name} {value}" for name, value in _filters(data) if value]
