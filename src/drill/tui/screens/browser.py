@@ -116,6 +116,10 @@ class BrowserScreen(Screen[str | None]):
             yield Static("", id="browser-status")
         yield Footer()
 
+    def on_mount(self) -> None:
+        """The rows, as soon as the table is there (the study screen may build this browser before showing it)."""
+        self.refresh_rows()
+
     def opening(self, *, focus_search: bool) -> None:
         """The study screen is about to open (push) this browser again: / focuses the search box, l the table."""
         self.focus_search = focus_search

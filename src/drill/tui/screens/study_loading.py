@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from drill.tui.models.study import StudySession
     from drill.tui.options import AppOptions
 
+# The session's browser is built this long after the session is ready, while the learner reads the first card
+# (StudyNavigation.prepare_browser): not at once, so the first card's own paint and keys go first.
+PREPARE_BROWSER_S = 0.3
+
 
 class StudyLoading:
     """Expects the StudyScreen's attributes (options, library, card, session, show_card...)."""
@@ -131,3 +135,4 @@ class StudyLoading:
         self.start_warm_up(
             cards, tuple(checks for card in cards if (checks := session.errata_checks(card.id)))
         )
+        self.set_timer(PREPARE_BROWSER_S, self.prepare_browser)
