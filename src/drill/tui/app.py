@@ -102,9 +102,10 @@ class DrillApp(App[None]):
         self.push_screen(Palette(providers=[ThemeProvider], placeholder=N_("Search for themes…")))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        return system_commands(super().get_system_commands(screen), self._screenshot)
+        return system_commands(super().get_system_commands(screen), self._save_screenshot_command)
 
-    def _screenshot(self) -> None:
+    def _save_screenshot_command(self) -> None:
+        """The palette's Screenshot: saved in the working directory, where, said in the UI language."""
         try:
             path = self.save_screenshot()
         except OSError as err:
