@@ -47,3 +47,20 @@ async def test_demo_speaks_only_through_the_catalog(pseudo, name):  # noqa: F811
             text = screen_text(app)
             assert "⟦" in text
             assert unmarked(text, content, allowed=SYMBOLS) == [], text
+
+
+async def test_the_demo_list_speaks_only_through_the_catalog(pseudo):  # noqa: F811
+    """The list `drill demo` opens on: its heading and footer are drill's, each row's section, name and title
+    the chapter's (demos.yaml)."""
+    from pathlib import Path
+
+    from drill.tui.screens.demo import DemoListScreen
+    from tests.i18n.test_screens_pseudo import shown_unmarked
+
+    root = Path(__file__).resolve().parents[2]
+    content = "\n".join((root / path).read_text(encoding="utf-8") for path in CHAPTER_WORDS)
+    app = make_app("demo")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DemoListScreen) and len(app.screen.demos) == 15
+        assert shown_unmarked(app, content) == []

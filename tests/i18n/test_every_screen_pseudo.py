@@ -442,3 +442,24 @@ async def test_the_checker_catches_an_unmarked_label(pseudo, library, store):
         await pilot.pause()
         found = shown_unmarked(app, study_content(library, "q05"))
         assert [entry.rsplit(": ", 1)[1] for entry in found] == ["Card", "info"]
+
+
+async def test_the_palettes_screenshot_command(pseudo, library, store, tmp_path, monkeypatch):
+    """Textual's screenshot command, in drill's words: saved where the toast says, fitted (CJK in two cells)."""
+    monkeypatch.chdir(tmp_path)
+    app = study_app(library, store, ["q05"])
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await card_on_screen(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: on_top(app, "Palette"))
+        commands = app.screen.query_one(CommandList)
+        await pilot.press(*"Screensh")
+        await wait_until(
+            pilot, lambda: commands.option_count == 1 and not commands.get_option_at_index(0).disabled
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: on_top(app, "StudyScreen") and "⟦" in toasts(app))
+        await pilot.pause()
+        saved = list(tmp_path.glob("*.svg"))
+        assert len(saved) == 1 and "Noto Sans Mono CJK SC" in saved[0].read_text(encoding="utf-8")
+        assert shown_unmarked(app, study_content(library, "q05") + "\n" + str(saved[0])) == []

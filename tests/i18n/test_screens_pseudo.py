@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import re
 
-from rich.cells import cell_len
-from textual.errors import NoWidget
-
 from drill.tui.app import make_app
 from drill.tui.widgets.card_view import CardView
 from tests.i18n.pseudo import CLOSE, MARKED, OPEN, WORDS, content_strings
@@ -50,24 +47,18 @@ def unmarked(text: str, content: str, allowed: tuple[str, ...] = ()) -> list[str
 
 
 def widget_texts(app) -> dict[object, str]:
-    """What the terminal shows, cut up by the widget drawn at each cell (the topmost one: a toast, a dialog):
-    each widget's lines joined, so a message wrapped inside one widget reads as one piece even when another
-    widget stands beside it on the same rows."""
-    compositor = app.screen._compositor
-    lines: dict[object, list[str]] = {}
-    for y, strip in enumerate(compositor.render_strips()):
-        x, row = 0, {}
-        for segment in strip:
-            for char in segment.text:
-                try:
-                    widget = compositor.get_widget_at(x, y)[0]
-                except NoWidget:
-                    widget = None
-                row.setdefault(widget, []).append(char)
-                x += cell_len(char)
-        for widget, chars in row.items():
-            lines.setdefault(widget, []).append("".join(chars))
-    return {widget: "\n".join(rows) for widget, rows in lines.items()}
+    """What each widget on screen draws, as the compositor has it draw (its lines within its visible clip):
+    a message wrapped inside one widget reads as one piece even when another widget stands beside it on the
+    same rows, and a toast drawn over a line does not cut that line's words in two."""
+    from textual.geometry import Region
+
+    texts = {}
+    for widget, (region, clip) in app.screen._compositor.visible_widgets.items():
+        x, y, width, height = region.intersection(clip)
+        if width and height:
+            strips = widget.render_lines(Region(x - region.x, y - region.y, width, height))
+            texts[widget] = "\n".join(strip.text for strip in strips)
+    return texts
 
 
 # A marked message cut off by its widget's right edge (a no-wrap label, an ellipsis): its ⟦ is the last one on
