@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -69,6 +71,7 @@ class DrillApp(App[None]):
         self.study_stats: SessionStats | None = None
         self.quiz_run: QuizRun | None = None
         self.interview_answers: list[InterviewAnswerRecord] | None = None  # the interview's graded questions
+        self._fitting_screenshot = False  # inside save_screenshot / deliver_screenshot
         translate_bindings(self)
 
     def get_default_screen(self) -> Screen:
@@ -86,6 +89,33 @@ class DrillApp(App[None]):
         if isinstance(screen, Screen):
             translate_bindings(screen)
         return super().push_screen(screen, *args, **kwargs)
+
+    def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
+        """Textual's SVG; for a screenshot drill saves, with Chinese in its two cells (drill.tui.screenshot).
+        The snapshot tests compare Textual's own."""
+        svg = super().export_screenshot(title=title, simplify=simplify)
+        if not self._fitting_screenshot:
+            return svg
+        from drill.tui.screenshot import fit_wide_characters
+
+        return fit_wide_characters(svg)
+
+    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
+        with self._fitted_screenshot():
+            return super().save_screenshot(*args, **kwargs)
+
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
+        """The command palette's screenshot."""
+        with self._fitted_screenshot():
+            return super().deliver_screenshot(*args, **kwargs)
+
+    @contextmanager
+    def _fitted_screenshot(self) -> Iterator[None]:
+        self._fitting_screenshot = True
+        try:
+            yield
+        finally:
+            self._fitting_screenshot = False
 
     def fail(self, error: Exception) -> None:
         """End the run with a user-facing error (called from the UI thread)."""
