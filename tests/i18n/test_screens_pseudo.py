@@ -106,3 +106,56 @@ async def test_browser_speaks_only_through_the_catalog(pseudo, library, store):
         text = screen_text(app)
         assert "q24" in text and "⟦" in text
         assert unmarked(text, content) == []
+
+
+async def test_generated_questions_and_the_feedback_on_a_wrong_answer_speak_only_through_the_catalog(
+    pseudo, library, store
+):
+    """A quiz of 24 generated questions (one of each template: a quiz draws every template once before any
+    twice), each answered wrong: the question and its options, then the feedback (the right answer, the mistake
+    behind the option chosen, the explanation). Exempt: each mistake's wording and id (the catalogue of
+    drill.engine.mistakes: the chapter's words when verbatim, its own tests check the rest) and the name of the
+    function a positional-encoding dimension uses (sin, cos)."""
+    from drill.content.latex import render_text
+    from drill.content.quizgen import TEMPLATES
+    from drill.engine.mistakes import MISTAKES
+    from drill.tui.screens.quiz import QuizScreen
+    from tests.helpers import plain
+
+    app = make_app(
+        "quiz",
+        library=library_of([], library),
+        store=store,
+        clock=frozen_clock,
+        timer=frozen_timer,
+        shuffle=False,
+        seconds=30,
+        seed=7,
+        generated=len(TEMPLATES),
+    )
+    # content (the pack's id), the questions' ids, and the catalogue of mistakes: ids and wordings as shown
+    exempt = "\n".join(
+        [rendered_content(library), *MISTAKES]
+        + [render_text(m.wording).replace("**", "").replace("`", "") for m in MISTAKES.values()]
+    )
+    allowed = (r"\b[A-D]\b", r"\b(sin|cos)\b")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: getattr(app.mode_screen, "run", None) is not None)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.mode_screen
+        assert isinstance(screen, QuizScreen)
+        assert {item.question.topic for item in screen.run.items} == set(TEMPLATES)
+        for item in screen.run.items:
+            await wait_until(pilot, lambda item=item: screen.item is item and screen.answered is None)
+            await pilot.pause()
+            assert unmarked(screen_text(app), exempt + "\n" + item.id, allowed) == [], item.question.topic
+            wrong = next(iter(item.question.mistakes))
+            await pilot.press(wrong.lower())
+            await wait_until(pilot, lambda: screen.answered is not None)
+            await pilot.pause()
+            feedback = plain(screen.query_one("#quiz-feedback"))
+            assert item.question.mistakes[wrong] in feedback
+            assert unmarked(feedback, exempt + "\n" + item.id, allowed) == [], item.question.topic
+            assert unmarked(screen_text(app), exempt + "\n" + item.id, allowed) == [], item.question.topic
+            await pilot.press("enter")

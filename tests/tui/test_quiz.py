@@ -258,7 +258,7 @@ async def test_a_wrong_generated_option_names_its_mistake_and_the_section(quiz_a
         await wait_until(pilot, lambda: screen.answered is not None)
         assert not screen.answered.correct
         feedback = plain(screen.query_one("#quiz-feedback"))
-        assert mistake in feedback and "重读 §" in feedback
+        assert mistake in feedback and "reread §" in feedback
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running)
     _, answers = stored_attempts(db_url)

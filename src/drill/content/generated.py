@@ -5,7 +5,9 @@ engine (traces, ops, drill.engine.sizes) and three wrong values, each the value 
 catalogue (drill.engine.mistakes) produces on the same inputs. The four options are formatted alike; a draw is
 kept only when the four texts differ. No tells: within every block of four questions the right option takes
 each position once (a seed-shuffled order), and the stems never name a matrix A–D (the option letters).
-Deterministic per seed; numpy and the engine are imported inside the templates.
+Deterministic per seed; numpy and the engine are imported inside the templates. The words are drill's own, in
+the UI language when the questions are generated (drill.i18n); the numbers and the right letter are the same in
+every language.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from drill.errors import InputError
+from drill.i18n import _
 
 NUMERIC, CHOICE = "numeric", "choice"
 LETTERS = "ABCD"
@@ -28,7 +31,7 @@ class GeneratedQuestion:
     topic: str  # the template's name
     kind: str  # "choice" (NUMERIC is kept for typed questions)
     section: str  # the chapter section that teaches it
-    prompt: str  # plain text, Chinese, matrices included
+    prompt: str  # plain text in the UI language (drill.i18n), matrices included
     answer: float | str  # the right option's letter
     explanation: str  # plain text: the working, then the mistake behind each wrong option
     inputs: dict[str, object] = field(default_factory=dict)
@@ -51,7 +54,9 @@ def mistake_note(mid: str) -> str:
 
     m = MISTAKES[mid]
     wording = render_text(m.wording).replace("**", "").replace("`", "")
-    return f"{wording}（{mid}；重读 §{m.section}）"
+    return _("{wording} ({mistake}; reread §{section})").format(
+        wording=wording, mistake=mid, section=m.section
+    )
 
 
 def sections() -> tuple[str, ...]:
@@ -94,7 +99,7 @@ def generate_questions(seed: int, n: int, *, section: str | None = None) -> list
 
 
 def _build(template, rng: random.Random, qid: str, position: int) -> GeneratedQuestion:
-    for _ in range(200):
+    for _attempt in range(200):
         draft = template.draw(rng)
         if draft is None:
             continue
@@ -111,7 +116,7 @@ def _build(template, rng: random.Random, qid: str, position: int) -> GeneratedQu
     mistakes = {LETTERS[p]: draft.wrong[c - 1][0] for p, c in enumerate(slots) if c}
     lines = [draft.working]
     for letter, mid in mistakes.items():
-        lines.append(f"{letter}：{mistake_note(mid)}")
+        lines.append(_("{letter}: {note}").format(letter=letter, note=mistake_note(mid)))
     return GeneratedQuestion(
         id=qid,
         topic=template.name,

@@ -1,4 +1,8 @@
-"""The question templates of drill.content.generated: one or two per chapter section, in Chinese.
+"""The question templates of drill.content.generated: one or two per chapter section.
+
+Their words are drill's own, in the UI language: each text is an English msgid with named placeholders,
+translated with ``drill.i18n._`` when the question is drawn (the language is chosen before a quiz is built);
+the zh_CN catalog holds the Chinese.
 
 A template draws inputs with ``rng`` and returns a `Draft`: the stem, the engine's right value and three
 ``(mistake id, value)`` pairs, each value the named mistake's ``evaluate`` on the same inputs. Right values come

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drill.content.generated import _num, format_matrix
+from drill.i18n import LIST_SEPARATOR, _, ngettext
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,11 @@ def count(v) -> str:
 
 
 def times(v) -> str:
-    return f"{float(v):g} 倍"
+    return _("{factor:g}×").format(factor=float(v))
 
 
 def mib(v) -> str:
-    return f"{float(v) / 2**20:,.1f} MiB"
+    return _("{size:,.1f} MiB").format(size=float(v) / 2**20)
 
 
 def sci(v) -> str:
@@ -103,15 +104,15 @@ def sci(v) -> str:
 
 
 def keys(v) -> str:
-    return "、".join(f"key {j + 1}" for j in v) if v else "不遮任何 key"
+    return _(LIST_SEPARATOR).join(key(j) for j in v) if v else _("no key is masked")
 
 
 def steps(v) -> str:
-    return f"{int(v)} 步"
+    return ngettext("{count} step", "{count} steps", int(v)).format(count=int(v))
 
 
 def key(v) -> str:
-    return f"key {int(v) + 1}"
+    return _("key {number}").format(number=int(v) + 1)
 
 
 # ---------------------------------------------------------------- small worked inputs

@@ -20,6 +20,7 @@ from drill.content.quizgen.base import (
     template,
     times,
 )
+from drill.i18n import _
 
 
 @template("path-length", "7.1", steps, CONCEPT)
@@ -29,11 +30,17 @@ def _path(rng):
     distance, kernel = rng.randint(6, 40), rng.choice((3, 5))
     args = ("attention", distance, kernel)
     return Draft(
-        f"一句话里第 1 个 token 和第 {distance + 1} 个 token 相距 {distance} 个位置。在一层自注意力里，信息从前者传到"
-        f"后者的路径长度是几步？（对照：RNN 逐步传递，CNN 卷积核宽 {kernel}）",
+        _(
+            "In a sentence, token 1 and token {last} are {distance} positions apart. In one layer of "
+            "self-attention, how many steps long is the path that carries information from the first to the "
+            "second? (Compare: an RNN passes it on step by step; a CNN has kernel width {kernel}.)"
+        ).format(last=distance + 1, distance=distance, kernel=kernel),
         path_length(*args),
         _wrong(["path_length/rnn", "path_length/cnn", "path_length/log-depth"], *args),
-        "自注意力里任意两个位置直接点积交互：路径长度 O(1)，一步。",
+        _(
+            "In self-attention any two positions interact directly through a dot product: path length O(1), "
+            "one step."
+        ),
         {"distance": distance, "kernel": kernel},
     )
 
@@ -45,8 +52,10 @@ def _layer_params(rng):
     d = rng.choice((256, 384, 512, 640, 768, 1024))
     args = (d, 4 * d)
     return Draft(
-        f"一个 Encoder 层：d_model = {d}，FFN 中间维 d_ff = {4 * d}。不计偏置和 LayerNorm，注意力和 FFN 的权重矩阵"
-        "一共有多少个参数？",
+        _(
+            "An Encoder layer: d_model = {d_model}, FFN inner dimension d_ff = {d_ff}. Not counting biases and "
+            "LayerNorm, how many parameters do the attention and FFN weight matrices have in all?"
+        ).format(d_model=d, d_ff=4 * d),
         layer_params(*args),
         _wrong(
             [
@@ -56,7 +65,9 @@ def _layer_params(rng):
             ],
             *args,
         ),
-        f"注意力 W_Q, W_K, W_V, W_O 共 4·d² = {4 * d * d:,}；FFN 的 W_1, W_2 共 2·d·d_ff = 8·d² = {8 * d * d:,}。",
+        _(
+            "Attention's W_Q, W_K, W_V, W_O: 4·d² = {attention:,}; the FFN's W_1, W_2: 2·d·d_ff = 8·d² = {ffn:,}."
+        ).format(attention=4 * d * d, ffn=8 * d * d),
         {"d_model": d, "d_ff": 4 * d},
     )
 
@@ -82,11 +93,17 @@ def _pe(rng):
     ]
     kind = "sin" if i % 2 == 0 else "cos"
     return Draft(
-        f"正弦位置编码，d_model = {d}：PE(pos, 2i) = sin(pos / 10000^(2i/d_model))，PE(pos, 2i+1) = cos(同一角度)。"
-        f"位置 pos = {pos}、第 {i} 维（从 0 数）的值是多少？",
+        _(
+            "Sinusoidal positional encoding, d_model = {d_model}: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), "
+            "PE(pos, 2i+1) = cos(the same angle). What is the value at position pos = {pos}, dimension {dim} "
+            "(counting from 0)?"
+        ).format(d_model=d, pos=pos, dim=i),
         right,
         wrong,
-        f"第 {i} 维属于第 {i // 2} 对，用 {kind}，角度 {pos}/10000^({2 * (i // 2)}/{d})，值 {right:.4f}。",
+        _(
+            "Dimension {dim} belongs to pair {pair}, which uses {function}: angle {pos}/10000^({exponent}/{d_model}), "
+            "value {value:.4f}."
+        ).format(dim=i, pair=i // 2, function=kind, pos=pos, exponent=2 * (i // 2), d_model=d, value=right),
         {"d_model": d, "pos": pos, "dim": i},
     )
 
@@ -108,12 +125,24 @@ def _rope(rng):
     ]
     pair = k // 2
     return Draft(
-        f"RoPE（RoFormer 约定：相邻两维 (x₁, x₂)、(x₃, x₄) 各为一对，第 i 对（i 从 0 数）按角度 m·θ_i 逆时针旋转，"
-        f"θ_i = 10000^(−2i/d)）。d = 4，位置 m = {m} 的向量 x = {_vec(x)}。旋转后第 {k + 1} 维（从 1 数）是多少？",
+        _(
+            "RoPE (the RoFormer convention: neighbouring dimensions (x₁, x₂), (x₃, x₄) form pairs; pair i "
+            "(counting from 0) is rotated counter-clockwise by the angle m·θ_i, θ_i = 10000^(−2i/d)). d = 4, the "
+            "vector at position m = {m} is x = {x}. What is dimension {dim} (counting from 1) after the rotation?"
+        ).format(m=m, x=_vec(x), dim=k + 1),
         float(rotated[k]),
         wrong,
-        f"第 {k + 1} 维属于第 {pair} 对，角度 {m}·10000^(−{2 * pair}/4) ≈ {m * 10000 ** (-2 * pair / 4):.4f} 弧度；"
-        f"(a, b) → (a·cos − b·sin, a·sin + b·cos)，旋转后 {_vec(rotated)}。",
+        _(
+            "Dimension {dim} belongs to pair {pair}: angle {m}·10000^(−{exponent}/4) ≈ {angle:.4f} radians; "
+            "(a, b) → (a·cos − b·sin, a·sin + b·cos), rotated: {rotated}."
+        ).format(
+            dim=k + 1,
+            pair=pair,
+            m=m,
+            exponent=2 * pair,
+            angle=m * 10000 ** (-2 * pair / 4),
+            rotated=_vec(rotated),
+        ),
         {"x": x, "m": m, "k": k},
     )
 
@@ -124,10 +153,15 @@ def _growth(rng):
 
     s, r = rng.choice((256, 512, 1024, 2048)), rng.randint(2, 6)
     return Draft(
-        f"序列长度从 {s} 变成 {s * r}（{r} 倍），d_model 不变。自注意力的 S×S 分数矩阵（计算和显存）变成原来的几倍？",
+        _(
+            "The sequence length goes from {length} to {longer} ({factor} times as long), d_model unchanged. By "
+            "what factor does self-attention's S×S score matrix (compute and memory) grow?"
+        ).format(length=s, longer=s * r, factor=r),
         score_growth(s, r),
         _wrong(["score_growth/linear", "score_growth/cubic", "score_growth/doubling"], s, r),
-        f"分数矩阵有 S² 个元素：({s * r})² / {s}² = {r}² = {r * r}。",
+        _("The score matrix has S² entries: ({longer})² / {length}² = {factor}² = {growth}.").format(
+            longer=s * r, length=s, factor=r, growth=r * r
+        ),
         {"S": s, "factor": r},
     )
 
@@ -147,11 +181,16 @@ def _q_shape(rng):
     w = np.zeros((d_model, d_k))
     right = tuple(attention_trace(np.zeros((b, s, d_model)), w, w, w)["project_q"].output.shape)
     return Draft(
-        f"输入 X 的形状是 [{b}, {s}, {d_model}]（batch = {b}，序列长度 {s}，d_model = {d_model}），"
-        f"W_Q 的形状是 [{d_model}, {d_k}]。Q = X·W_Q 的形状是？",
+        _(
+            "The input X has shape [{batch}, {length}, {d_model}] (batch = {batch}, sequence length {length}, "
+            "d_model = {d_model}), W_Q has shape [{d_model}, {d_k}]. What is the shape of Q = X·W_Q?"
+        ).format(batch=b, length=s, d_model=d_model, d_k=d_k),
         right,
         _wrong(["q_shape/keeps-d-model", "q_shape/transposed", "q_shape/no-batch"], b, s, d_model, d_k),
-        f"每个 token 的 {d_model} 维向量乘 W_Q 变成 {d_k} 维：Q 是 [batch, S, d_k] = {shape(right)}。",
+        _(
+            "Each token's {d_model}-dimensional vector times W_Q becomes {d_k}-dimensional: Q is [batch, S, d_k] "
+            "= {shape}."
+        ).format(d_model=d_model, d_k=d_k, shape=shape(right)),
         {"B": b, "S": s, "d_model": d_model, "d_k": d_k},
     )
 
@@ -161,14 +200,17 @@ def _raw(rng):
     hand = _hand(rng)
     if hand is None:
         return None
-    x, wq, wk, _, d_k, trace = hand
+    x, wq, wk, _wv, d_k, trace = hand
     s = len(x)
     i, j = rng.sample(range(s), 2)
     right = float(trace["scores"].output[i, j])
     q, k = trace["project_q"].output, trace["project_k"].output
     return Draft(
-        f"标准 Transformer 用独立的投影：Q = X·W_Q，K = X·W_K，分数 S = QKᵀ。第 {i + 1} 个 token 对第 {j + 1} 个 "
-        f"token 的原始分数 S[{i + 1},{j + 1}]（不缩放，从 1 数）是多少？\n\n{_givens(x, wq, wk, d_k)}",
+        _(
+            "The standard Transformer uses separate projections: Q = X·W_Q, K = X·W_K, scores S = QKᵀ. What is "
+            "the raw score S[{row},{column}] of token {row} for token {column} (unscaled, counting from 1)?"
+            "\n\n{givens}"
+        ).format(row=i + 1, column=j + 1, givens=_givens(x, wq, wk, d_k)),
         right,
         _wrong(
             ["raw_score/no-projection", "raw_score/shared-projection", "raw_score/swapped-roles"],
@@ -178,7 +220,9 @@ def _raw(rng):
             i,
             j,
         ),
-        f"q{i + 1} = {_vec(q[i])}，k{j + 1} = {_vec(k[j])}，点积 {_num(right)}。",
+        _("q{row} = {query}, k{column} = {key}, dot product {score}.").format(
+            row=i + 1, query=_vec(q[i]), column=j + 1, key=_vec(k[j]), score=_num(right)
+        ),
         {"X": x, "W_Q": wq, "W_K": wk, "i": i, "j": j},
     )
 
@@ -193,10 +237,15 @@ def _score_shape(rng):
     w = np.zeros((d_model, d_k))
     right = tuple(attention_trace(np.zeros((b, s, d_model)), w, w, w)["scores"].output.shape)
     return Draft(
-        f"自注意力：batch = {b}，序列长度 S = {s}，d_model = {d_model}，d_k = {d_k}。打分矩阵 QKᵀ 的形状是？",
+        _(
+            "Self-attention: batch = {batch}, sequence length S = {length}, d_model = {d_model}, d_k = {d_k}. What "
+            "is the shape of the score matrix QKᵀ?"
+        ).format(batch=b, length=s, d_model=d_model, d_k=d_k),
         right,
         _wrong(["score_shape/q-shape", "score_shape/qt-k", "score_shape/no-batch"], b, s, d_model, d_k),
-        f"QKᵀ = [{b}, {s}, {d_k}]·[{b}, {d_k}, {s}] = {shape(right)}：每个 query 对每个 key 一个分数。",
+        _(
+            "QKᵀ = [{batch}, {length}, {d_k}]·[{batch}, {d_k}, {length}] = {shape}: one score per query per key."
+        ).format(batch=b, length=s, d_k=d_k, shape=shape(right)),
         {"B": b, "S": s, "d_model": d_model, "d_k": d_k},
     )
 
@@ -207,10 +256,15 @@ def _additive(rng):
 
     d = rng.choice((16, 32, 64, 128, 256))
     return Draft(
-        f"d = {d}。加性注意力用两个 d×d 投影给一对 (query, key) 打分，点乘注意力算一个 d 维点积。"
-        "每个分数，加性的乘加次数是点乘的几倍？",
+        _(
+            "d = {d}. Additive attention scores a (query, key) pair with two d×d projections; dot-product "
+            "attention computes one d-dimensional dot product. Per score, how many times as many multiply-adds "
+            "does additive attention take as dot-product attention?"
+        ).format(d=d),
         additive_cost_ratio(d),
         _wrong(["additive_cost/same-cost", "additive_cost/squared", "additive_cost/sqrt"], d),
-        f"加性 O(d²)、点乘 O(d)：总复杂度 O(S²d²) 对 O(S²d)，差 d = {d} 倍。",
+        _("Additive O(d²), dot-product O(d): in all O(S²d²) against O(S²d), a factor of d = {d}.").format(
+            d=d
+        ),
         {"d": d},
     )

@@ -14,6 +14,7 @@ from drill.content.quizgen.base import (
     shape,
     template,
 )
+from drill.i18n import _
 
 
 @template("head-dim", "7.14", count, SHAPE)
@@ -23,10 +24,15 @@ def _head_dim(rng):
     h = rng.choice((4, 8, 12, 16))
     d = h * rng.choice((16, 32, 64))
     return Draft(
-        f"Multi-Head Attention：d_model = {d}，h = {h} 个 head。每个 head 的 d_k 是多少？",
+        _("Multi-Head Attention: d_model = {d_model}, h = {heads} heads. What is each head's d_k?").format(
+            d_model=d, heads=h
+        ),
         head_dim(d, h),
         _wrong(["head_dim/full-width", "head_dim/times-heads", "head_dim/half"], d, h),
-        f"每个 head 降维到 d_model/h = {d}/{h} = {d // h}，拼接回 {d} 维。",
+        _(
+            "Each head works in d_model/h = {d_model}/{heads} = {d_k} dimensions; concatenated back to "
+            "{d_model}."
+        ).format(d_model=d, heads=h, d_k=d // h),
         {"d_model": d, "h": h},
     )
 
@@ -40,11 +46,16 @@ def _kv_gqa(rng):
     layers, d_head, tokens = rng.choice((12, 24, 32)), rng.choice((64, 128)), rng.choice((1024, 2048, 4096))
     args = (layers, g, d_head, tokens, 2)
     return Draft(
-        f"GQA：{h} 个 query head 分成 {g} 组，每组共享一个 KV head；{layers} 层，每个 head 维度 {d_head}，"
-        f"缓存 {tokens} 个 token，FP16（2 字节）。KV cache 有多大？",
+        _(
+            "GQA: {heads} query heads in {groups} groups, each group sharing one KV head; {layers} layers, head "
+            "dimension {d_head}, {tokens} tokens cached, FP16 (2 bytes). How big is the KV cache?"
+        ).format(heads=h, groups=g, layers=layers, d_head=d_head, tokens=tokens),
         kv_cache_bytes(*args),
         _wrong(["kv_cache/query-heads", "kv_cache/keys-only", "kv_cache/one-kv-head"], *args, heads=h),
-        f"2（K 和 V）× {layers} 层 × {g} 个 KV head × {d_head} × {tokens} × 2 字节；MHA 要 {h // g} 倍。",
+        _(
+            "2 (K and V) × {layers} layers × {groups} KV heads × {d_head} × {tokens} × 2 bytes; MHA needs "
+            "{ratio} times as much."
+        ).format(layers=layers, groups=g, d_head=d_head, tokens=tokens, ratio=h // g),
         {"h": h, "G": g, "layers": layers, "d_head": d_head, "tokens": tokens},
     )
 
@@ -80,11 +91,16 @@ def _padding(rng):
         )
     ]
     return Draft(
-        f"一句话长 {length} 个 token，补 PAD 到 S = {s}。padding mask 加在 softmax 之前：第 {i + 1} 个 token（query，"
-        "真实 token）的那一行，哪些 key 被遮住（权重为 0）？",
+        _(
+            "The sentence has {length} tokens, padded with PAD to S = {size}. The padding mask is applied before "
+            "softmax: in the row of token {row} (the query, a real token), which keys are masked (weight 0)?"
+        ).format(length=length, size=s, row=i + 1),
         right,
         wrong,
-        f"padding mask 遮的是 key 维度：位置 {length + 1}–{s} 是 PAD，每个 query 都不能关注它们。",
+        _(
+            "The padding mask masks along the key dimension: positions {first_pad}–{size} are PAD, and no query "
+            "may attend to them."
+        ).format(first_pad=length + 1, size=s),
         {"S": s, "length": length, "i": i},
     )
 
@@ -101,10 +117,16 @@ def _causal(rng):
         )
     ]
     return Draft(
-        f"Decoder 自注意力，序列长度 S = {s}，加 causal mask。第 {i + 1} 个位置（query）的那一行，哪些 key 被遮住？",
+        _(
+            "Decoder self-attention, sequence length S = {size}, with a causal mask. In the row of position {row} "
+            "(the query), which keys are masked?"
+        ).format(size=s, row=i + 1),
         right,
         wrong,
-        f"位置 {i + 1} 只能看 j ≤ {i + 1}（包括自己），右边（未来）的 key 都被遮住。",
+        _(
+            "Position {row} may only see j ≤ {row} (itself included); every key to its right (the future) is "
+            "masked."
+        ).format(row=i + 1),
         {"S": s, "i": i},
     )
 
@@ -123,8 +145,10 @@ def _cross_shape(rng):
         ].output.shape
     )
     return Draft(
-        f"Cross-Attention：batch = {b}，Decoder 长度 {s_dec}，Encoder 长度 {s_enc}，d_model = {d_model}，"
-        f"d_k = {d_k}。分数矩阵 QKᵀ 的形状是？",
+        _(
+            "Cross-Attention: batch = {batch}, Decoder length {s_dec}, Encoder length {s_enc}, d_model = "
+            "{d_model}, d_k = {d_k}. What is the shape of the score matrix QKᵀ?"
+        ).format(batch=b, s_dec=s_dec, s_enc=s_enc, d_model=d_model, d_k=d_k),
         right,
         _wrong(
             ["cross_shape/decoder-keys", "cross_shape/encoder-self", "cross_shape/q-from-encoder"],
@@ -134,6 +158,9 @@ def _cross_shape(rng):
             d_model,
             d_k,
         ),
-        f"Q 来自 Decoder [{b}, {s_dec}, {d_k}]，K 来自 Encoder [{b}, {s_enc}, {d_k}]：QKᵀ = {shape(right)}。",
+        _(
+            "Q comes from the Decoder [{batch}, {s_dec}, {d_k}], K from the Encoder [{batch}, {s_enc}, {d_k}]: "
+            "QKᵀ = {shape}."
+        ).format(batch=b, s_dec=s_dec, s_enc=s_enc, d_k=d_k, shape=shape(right)),
         {"B": b, "S_dec": s_dec, "S_enc": s_enc, "d_model": d_model, "d_k": d_k},
     )

@@ -18,6 +18,7 @@ from drill.content.quizgen.base import (
     key,
     template,
 )
+from drill.i18n import _
 
 
 @template("scaled-score", "7.9", f3, HAND)
@@ -25,19 +26,27 @@ def _scaled(rng):
     hand = _hand(rng)
     if hand is None:
         return None
-    x, wq, wk, _, d_k, trace = hand
+    x, wq, wk, _wv, d_k, trace = hand
     cells = [(i, j) for i in range(len(x)) for j in range(len(x)) if trace["scores"].output[i, j] != 0]
     if not cells:
         return None
     i, j = rng.choice(cells)
     raw = float(trace["scores"].output[i, j])
     return Draft(
-        f"Q = X·W_Q，K = X·W_K，S = QKᵀ。缩放后的分数 S[{i + 1},{j + 1}]/√d_k 是多少（从 1 数）？\n\n"
-        f"{_givens(x, wq, wk, d_k)}",
+        _(
+            "Q = X·W_Q, K = X·W_K, S = QKᵀ. What is the scaled score S[{row},{column}]/√d_k (counting from 1)?"
+            "\n\n{givens}"
+        ).format(row=i + 1, column=j + 1, givens=_givens(x, wq, wk, d_k)),
         float(trace["scale"].output[i, j]),
         _wrong(["scaled_score/scale-by-dk", "scaled_score/no-scale", "scaled_score/multiply"], raw, d_k),
-        f"S[{i + 1},{j + 1}] = {_num(raw)}，√d_k = √{d_k} ≈ {math.sqrt(d_k):.3f}，相除 ≈ "
-        f"{float(trace['scale'].output[i, j]):.4f}。",
+        _("S[{row},{column}] = {score}, √d_k = √{d_k} ≈ {root:.3f}, divided ≈ {scaled:.4f}.").format(
+            row=i + 1,
+            column=j + 1,
+            score=_num(raw),
+            d_k=d_k,
+            root=math.sqrt(d_k),
+            scaled=float(trace["scale"].output[i, j]),
+        ),
         {"X": x, "W_Q": wq, "W_K": wk, "d_k": d_k, "i": i, "j": j},
     )
 
@@ -56,11 +65,15 @@ def _softmax_row(rng):
         for mid, v in _wrong(["softmax/wrong-axis", "softmax/whole-array", "softmax/sigmoid"], logits)
     ]
     return Draft(
-        f"两个 query 对三个 key 的分数（已缩放）如下，按注意力的约定做 softmax 得到权重 P。P[{i + 1},{j + 1}] 是多少"
-        f"（从 1 数）？\n\n{format_matrix('分数', logits.astype(int).tolist())}",
+        _(
+            "Below are the (already scaled) scores of two queries for three keys; softmax as attention does it "
+            "gives the weights P. What is P[{row},{column}] (counting from 1)?\n\n{scores}"
+        ).format(row=i + 1, column=j + 1, scores=format_matrix(_("scores"), logits.astype(int).tolist())),
         right,
         wrong,
-        f"softmax 逐行（dim=-1）：第 {i + 1} 行 {_vec(logits[i])} → {_vec(ops.softmax(logits, axis=-1)[i])}。",
+        _("softmax row by row (dim=-1): row {row} {scores} → {weights}.").format(
+            row=i + 1, scores=_vec(logits[i]), weights=_vec(ops.softmax(logits, axis=-1)[i])
+        ),
         {"scores": logits.tolist(), "i": i, "j": j},
     )
 
@@ -93,12 +106,19 @@ def _output(rng):
     right = float(trace["weighted_sum"].output[i, j])
     wrong = [w for w in _attention_mistakes(x, wq, wk, wv, i, j, "output") if w[0] != "attention/scale-by-dk"]
     return Draft(
-        f"Q = X·W_Q，K = X·W_K，V = X·W_V，P = softmax(QKᵀ/√d_k)，输出 O = P·V。O[{i + 1},{j + 1}] 是多少（从 1 数）？"
-        f"\n\n{_givens(x, wq, wk, d_k, wv)}",
+        _(
+            "Q = X·W_Q, K = X·W_K, V = X·W_V, P = softmax(QKᵀ/√d_k), output O = P·V. What is O[{row},{column}] "
+            "(counting from 1)?\n\n{givens}"
+        ).format(row=i + 1, column=j + 1, givens=_givens(x, wq, wk, d_k, wv)),
         right,
         wrong,
-        f"P 的第 {i + 1} 行 {_vec(trace['softmax'].output[i])}，乘 V 的第 {j + 1} 列 "
-        f"{_vec(trace['project_v'].output[:, j])}，得 {right:.4f}。",
+        _("Row {row} of P {weights} times column {column} of V {values} gives {output:.4f}.").format(
+            row=i + 1,
+            weights=_vec(trace["softmax"].output[i]),
+            column=j + 1,
+            values=_vec(trace["project_v"].output[:, j]),
+            output=right,
+        ),
         {"X": x, "W_Q": wq, "W_K": wk, "W_V": wv, "i": i, "j": j},
     )
 
@@ -115,12 +135,19 @@ def _weight(rng):
         w for w in _attention_mistakes(x, wq, wk, wv, i, j, "weights") if w[0] != "attention/weights-times-k"
     ]
     return Draft(
-        f"完整手算：Q = X·W_Q，K = X·W_K，P = softmax(QKᵀ/√d_k) 逐行。第 {i + 1} 个 query 对第 {j + 1} 个 key 的"
-        f"权重 P[{i + 1},{j + 1}] 是多少（从 1 数）？\n\n{_givens(x, wq, wk, d_k)}",
+        _(
+            "All by hand: Q = X·W_Q, K = X·W_K, P = softmax(QKᵀ/√d_k) row by row. What is the weight "
+            "P[{row},{column}] of query {row} for key {column} (counting from 1)?\n\n{givens}"
+        ).format(row=i + 1, column=j + 1, givens=_givens(x, wq, wk, d_k)),
         right,
         wrong,
-        f"第 {i + 1} 行分数 {_vec(trace['scores'].output[i])}，除以 √{d_k} 得 {_vec(trace['scale'].output[i])}，"
-        f"softmax 得 {_vec(trace['softmax'].output[i])}。",
+        _("Row {row}: scores {scores}, divided by √{d_k}: {scaled}, softmax: {weights}.").format(
+            row=i + 1,
+            scores=_vec(trace["scores"].output[i]),
+            d_k=d_k,
+            scaled=_vec(trace["scale"].output[i]),
+            weights=_vec(trace["softmax"].output[i]),
+        ),
         {"X": x, "W_Q": wq, "W_K": wk, "i": i, "j": j},
     )
 
@@ -164,7 +191,7 @@ def _argmax(rng):
 
     # Four different keys from the right rule and three mistakes are rare on small integers: look for inputs
     # here (cheap numpy) rather than let the generator give up after its 200 draws.
-    for _ in range(200):
+    for _attempt in range(200):
         x = _small(rng, 5, 2, (-2, -1, 0, 1, 2, 3))
         wq, wk = (_small(rng, 2, 2, (-1, 0, 1, 2)) for _ in range(2))
         if min(np.linalg.matrix_rank(np.array(m)) for m in (x, wq, wk)) < 2:
@@ -186,11 +213,15 @@ def _argmax(rng):
         return None
     weights = trace["softmax"].output[i]
     return Draft(
-        f"Q = X·W_Q，K = X·W_K，P = softmax(QKᵀ/√d_k) 逐行。第 {i + 1} 个 query 最关注哪个 key（权重最大）？\n\n"
-        f"{_givens(x, wq, wk, 2)}",
+        _(
+            "Q = X·W_Q, K = X·W_K, P = softmax(QKᵀ/√d_k) row by row. Which key does query {row} attend to most "
+            "(the largest weight)?\n\n{givens}"
+        ).format(row=i + 1, givens=_givens(x, wq, wk, 2)),
         right,
         wrong,
-        f"第 {i + 1} 行分数 {_vec(trace['scores'].output[i])}，权重 {_vec(weights)}：最大的是 key {right + 1}。"
-        "除以 √d_k 和 softmax 都不改变大小顺序，看分数 S 的这一行就够了。",
+        _(
+            "Row {row}: scores {scores}, weights {weights}: the largest is key {key}. Neither dividing by √d_k "
+            "nor softmax changes the order, so this row of the scores S is enough."
+        ).format(row=i + 1, scores=_vec(trace["scores"].output[i]), weights=_vec(weights), key=right + 1),
         {"X": x, "W_Q": wq, "W_K": wk, "i": i},
     )

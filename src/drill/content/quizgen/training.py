@@ -14,6 +14,7 @@ from drill.content.quizgen.base import (
     sci,
     template,
 )
+from drill.i18n import _
 
 
 @template("residual-gradient", "7.19", f3, FORMULA)
@@ -22,15 +23,20 @@ def _residual(rng):
 
     factor, layers = rng.choice((0.5, 0.6, 0.7, 0.8, 0.9)), rng.randint(2, 12)
     return Draft(
-        f"每个子层的梯度因子是 {factor}。一条跳连跨过 {layers} 个串联的子层（y = x + F(x)，F 是这 {layers} 层），"
-        "∂y/∂x 是多少？",
+        _(
+            "Each sublayer's gradient factor is {factor}. One skip connection spans {layers} sublayers in series "
+            "(y = x + F(x), F being those {layers} layers). What is ∂y/∂x?"
+        ).format(factor=factor, layers=layers),
         residual_gradient(factor, layers),
         _wrong(
             ["residual_gradient/no-residual", "residual_gradient/sum", "residual_gradient/one-layer"],
             factor,
             layers,
         ),
-        f"捷径贡献 1，子层路径连乘 {factor}^{layers}：1 + {factor}^{layers} ≈ {residual_gradient(factor, layers):.4f}。",
+        _(
+            "The shortcut contributes 1, the sublayer path the product {factor}^{layers}: 1 + {factor}^{layers} "
+            "≈ {gradient:.4f}."
+        ).format(factor=factor, layers=layers, gradient=residual_gradient(factor, layers)),
         {"factor": factor, "layers": layers},
     )
 
@@ -56,11 +62,16 @@ def _layernorm(rng):
         )
     ]
     return Draft(
-        f"两个 token 的隐藏向量（每行一个 token，d = 4），做 LayerNorm（γ = 1，β = 0，ε = 1e-5）。"
-        f"输出第 {i + 1} 行第 {j + 1} 列是多少？\n\n{format_matrix('x', x.astype(int).tolist())}",
+        _(
+            "The hidden vectors of two tokens (one token per row, d = 4) go through LayerNorm (γ = 1, β = 0, "
+            "ε = 1e-5). What is the output at row {row}, column {column}?\n\n{x}"
+        ).format(row=i + 1, column=j + 1, x=format_matrix("x", x.astype(int).tolist())),
         right,
         wrong,
-        f"对每个 token 的 4 维求均值 {x[i].mean():g}、有偏方差 {x[i].var():.4f}，(x − μ)/√(σ² + ε) ≈ {right:.4f}。",
+        _(
+            "Over each token's 4 dimensions: mean {mean:g}, biased variance {variance:.4f}, "
+            "(x − μ)/√(σ² + ε) ≈ {output:.4f}."
+        ).format(mean=x[i].mean(), variance=x[i].var(), output=right),
         {"x": x.tolist(), "i": i, "j": j},
     )
 
@@ -71,14 +82,20 @@ def _ffn_params(rng):
 
     d = rng.choice((256, 384, 512, 768, 1024))
     return Draft(
-        f"FFN：d_model = {d}，d_ff = 4·d_model = {4 * d}。不计偏置，W_1 和 W_2 一共有多少参数？",
+        _(
+            "FFN: d_model = {d_model}, d_ff = 4·d_model = {d_ff}. Not counting biases, how many parameters do W_1 "
+            "and W_2 have in all?"
+        ).format(d_model=d, d_ff=4 * d),
         ffn_params(d, 4 * d),
         _wrong(
             ["ffn_params/one-matrix", "ffn_params/d-ff-as-d-model", "ffn_params/swiglu-three-matrices"],
             d,
             4 * d,
         ),
-        f"W_1 [{d}, {4 * d}] + W_2 [{4 * d}, {d}] = 2·d·d_ff = 8·d² = {8 * d * d:,}：是注意力 4·d² 的两倍。",
+        _(
+            "W_1 [{d_model}, {d_ff}] + W_2 [{d_ff}, {d_model}] = 2·d·d_ff = 8·d² = {params:,}: twice attention's "
+            "4·d²."
+        ).format(d_model=d, d_ff=4 * d, params=8 * d * d),
         {"d_model": d, "d_ff": 4 * d},
     )
 
@@ -91,11 +108,16 @@ def _kv_size(rng):
     tokens = rng.choice((512, 1024, 2048))
     args = (layers, heads, d_head, tokens, 2)
     return Draft(
-        f"标准 MHA 解码：{layers} 层，每层 {heads} 个 head，每个 head 维度 {d_head}，已缓存 {tokens} 个 token，FP16"
-        "（2 字节）。KV cache 占多少显存？",
+        _(
+            "Standard MHA decoding: {layers} layers, {heads} heads per layer, head dimension {d_head}, {tokens} "
+            "tokens cached, FP16 (2 bytes). How much memory does the KV cache take?"
+        ).format(layers=layers, heads=heads, d_head=d_head, tokens=tokens),
         kv_cache_bytes(*args),
         _wrong(["kv_cache/keys-only", "kv_cache/one-layer", "kv_cache/one-kv-head"], *args),
-        f"2（K 和 V）× {layers} 层 × {heads} 个 head × {d_head} × {tokens} × 2 字节；随 token 数线性增长。",
+        _(
+            "2 (K and V) × {layers} layers × {heads} heads × {d_head} × {tokens} × 2 bytes; it grows linearly "
+            "with the number of tokens."
+        ).format(layers=layers, heads=heads, d_head=d_head, tokens=tokens),
         {"layers": layers, "h": heads, "d_head": d_head, "tokens": tokens},
     )
 
@@ -108,13 +130,18 @@ def _noam(rng):
     step = rng.choice((warmup // 4, warmup // 2, 2 * warmup, 4 * warmup, 10 * warmup))
     right = float(ops.noam_lr(step, d, warmup))
     return Draft(
-        f"Noam 学习率：lr = d_model^-0.5 · min(step^-0.5, step · warmup_steps^-1.5)，d_model = {d}，"
-        f"warmup_steps = {warmup}。第 {step} 步的学习率是多少？",
+        _(
+            "Noam learning rate: lr = d_model^-0.5 · min(step^-0.5, step · warmup_steps^-1.5), d_model = "
+            "{d_model}, warmup_steps = {warmup}. What is the learning rate at step {step}?"
+        ).format(d_model=d, warmup=warmup, step=step),
         right,
         _wrong(
             ["noam_lr/max-not-min", "noam_lr/no-d-model-factor", "noam_value/constant-peak"], step, d, warmup
         ),
-        f"step {'<' if step < warmup else '>'} warmup：取 {'step·warmup^-1.5（线性升温）' if step < warmup else 'step^-0.5（衰减）'}，"
-        f"再乘 {d}^-0.5，得 {right:.4e}。",
+        (
+            _("step < warmup: take step·warmup^-1.5 (linear warm-up), times {d_model}^-0.5: {lr:.4e}.")
+            if step < warmup
+            else _("step > warmup: take step^-0.5 (decay), times {d_model}^-0.5: {lr:.4e}.")
+        ).format(d_model=d, lr=right),
         {"d_model": d, "warmup": warmup, "step": step},
     )
