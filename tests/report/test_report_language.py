@@ -218,19 +218,24 @@ def full_report(tmp_path):
     return data, content
 
 
-def test_every_word_of_the_html_page_and_its_attributes_goes_through_the_catalogs(pseudo, report, tmp_path):
-    """Not only the headings: every text node, chart label and tooltip, and every aria-label / title / alt a
-    screen reader speaks, holds no word of drill's own outside ⟦…⟧ (the content and the user's data exempt)."""
-    full, full_content = full_report(tmp_path)
-    history_content = (report.user, "bob", "Europe/Berlin", *(q.quiz for q in report.quizzes))
-    history_content += tuple(section for _id, section, _question in CARDS)
-    history_content += tuple(c.id for c in report.weakest + report.most_lapses)
-    history_content += tuple(
+def history_content(report) -> tuple[str, ...]:
+    """What the history's report shows that is not drill's: users, quiz names, the cards' ids, sections and
+    questions (as written and as read), the time zone."""
+    content = (report.user, "bob", "Europe/Berlin", *(q.quiz for q in report.quizzes))
+    content += tuple(section for _id, section, _question in CARDS)
+    content += tuple(c.id for c in report.weakest + report.most_lapses)
+    return content + tuple(
         text
         for c in (*report.weakest, *report.most_lapses, *report.cohort.questions)
         for text in (c.question, display_text(c.question))
     )
-    for data, content in ((report, history_content), (full, full_content)):
+
+
+def test_every_word_of_the_html_page_and_its_attributes_goes_through_the_catalogs(pseudo, report, tmp_path):
+    """Not only the headings: every text node, chart label and tooltip, and every aria-label / title / alt a
+    screen reader speaks, holds no word of drill's own outside ⟦…⟧ (the content and the user's data exempt)."""
+    full, full_content = full_report(tmp_path)
+    for data, content in ((report, history_content(report)), (full, full_content)):
         page = to_html(data)
         parsed = page_words(page)
         assert parsed.lang == "zh-CN"
@@ -248,3 +253,41 @@ def test_the_html_page_names_its_language(lang, tag, report):
         assert page_words(to_html(report)).lang == tag
     finally:
         drill.i18n.set_language("en")
+
+
+def terminal_sentences(data) -> list[str]:
+    """The terminal report's own lines: every Text outside a table's cells, and each table's title, caption
+    and column headers (the cells hold content and figures)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from drill.report.terminal import renderables
+
+    found: list[str] = []
+
+    def walk(item):
+        if isinstance(item, Text):
+            found.append(item.plain)
+        elif isinstance(item, str):
+            found.append(item)
+        if isinstance(item, Table):
+            for text in (item.title, item.caption, *(c.header for c in item.columns)):
+                if text:
+                    walk(text)
+        for child in getattr(item, "renderables", ()):
+            walk(child)
+
+    for part in renderables(data):
+        walk(part)
+    return found
+
+
+def test_every_sentence_of_the_terminal_report_goes_through_the_catalogs(pseudo, report, tmp_path):
+    """The lines between the terminal report's tables too: the forecast's scale and axis, the interview's
+    summary, its warning and its readiness line, the quiz trend's caption."""
+    full, full_content = full_report(tmp_path)
+    for data, content in ((report, history_content(report)), (full, full_content)):
+        sentences = terminal_sentences(data)
+        assert len(sentences) > 30
+        for text in sentences:
+            assert unmarked_words(text, exempt=content, allowed=ALLOWED + (r"\bdrill\b",)) == [], text

@@ -79,7 +79,7 @@ def _totals(data: ReportData) -> str:
                 charts.duration(t.review_seconds),
                 "—" if t.session_seconds is None else charts.duration(t.session_seconds),
                 str(t.days_studied),
-                f"{t.current_streak} d",
+                _("{n}d").format(n=t.current_streak),
             ]
         ],
         "r" * 6,

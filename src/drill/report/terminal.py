@@ -98,7 +98,7 @@ def _totals(data: ReportData) -> RenderableType:
         charts.duration(t.study_seconds),
         charts.duration(t.review_seconds),
         str(t.days_studied),
-        f"{t.current_streak} d",
+        _("{n}d").format(n=t.current_streak),
     )
     return Group(states, activity)
 
@@ -179,11 +179,12 @@ def _forecast(data: ReportData) -> RenderableType:
     if fc.days:
         for row in charts.column_chart(counts, height=4, width=2):
             out.append(row + "\n", style="magenta")
-        out.append("─" * (2 * len(counts)) + f" max {top}/day\n", style="dim")
+        out.append("─" * (2 * len(counts)) + " " + _("max {count}/day").format(count=top) + "\n", style="dim")
         out.append(
             "".join(f"{fc.days[i].day:%d}" if i % 7 == 0 else "  " for i in range(len(counts))), style="dim"
         )
-        out.append(f"   (day of month; today {fc.days[0].day:%Y-%m-%d})", style="dim")
+        today = f"{fc.days[0].day:%Y-%m-%d}"
+        out.append("   " + _("(day of month; today {day})").format(day=today), style="dim")
     return out
 
 
@@ -237,26 +238,36 @@ def _quizzes(data: ReportData) -> RenderableType:
         table.add_row("—", Text(_("No quizzes taken."), style="dim"), "", "")
     elif len(data.quizzes) > 15:
         trend = charts.sparkline([q.percent or 0 for q in data.quizzes], 1)
-        table.caption = f"all {len(data.quizzes)} attempts: {trend}"
+        table.caption = _("all {count} attempts: {trend}").format(count=len(data.quizzes), trend=trend)
     return table
 
 
 def _interview(data: ReportData) -> list[RenderableType]:
     iv = data.interview
     summary = Text(
-        f"{iv.interview_day.isoformat()} · {iv.days_left} days left · target {charts.pct(iv.target, 0)} · "
-        f"ready {charts.pct(iv.if_followed, 0)} if the plan is followed, {charts.pct(iv.if_no_reviews, 0)} if "
-        "reviews stop now"
+        _(
+            "{day} · {left} days left · target {target} · ready {followed} if the plan is followed, {stopped} if "
+            "reviews stop now"
+        ).format(
+            day=iv.interview_day.isoformat(),
+            left=iv.days_left,
+            target=charts.pct(iv.target, 0),
+            followed=charts.pct(iv.if_followed, 0),
+            stopped=charts.pct(iv.if_no_reviews, 0),
+        )
     )
     parts: list[RenderableType] = [_title(_("Interview day")), summary]
     if iv.new_needed_per_day > iv.new_limit:
         parts.append(
             Text(
-                f"{iv.new_needed_per_day} new cards a day needed, your limit is {iv.new_limit}",
+                _("{need} new cards a day needed, your limit is {limit}").format(
+                    need=iv.new_needed_per_day, limit=iv.new_limit
+                ),
                 style="yellow",
             )
         )
-    parts.append(Text(f"readiness, today → the day: {charts.sparkline([d.readiness for d in iv.days], 1)}"))
+    trend = charts.sparkline([d.readiness for d in iv.days], 1)
+    parts.append(Text(_("Readiness over the days to come (if followed, today first):") + " " + trend))
     table = Table(box=box.SIMPLE_HEAD)
     table.add_column(_("section"))
     table.add_column(_("cards"), justify="right")

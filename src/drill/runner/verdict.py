@@ -4,7 +4,7 @@
 every case with the engine (`drill.engine.codetasks.grade`). `lines(verdict)` is the plain-text account the
 CLI prints and the code screen shows; `table(...)` gives the expected/got tables with the first mismatch
 marked (indices shown 1-based); `to_json` is `--json`'s document. drill's own words go through `_()`; the
-mistake wording is the chapter's.
+wording of a named mistake is `Mistake.wording` (the chapter's words, or drill's own in the UI language).
 """
 
 from __future__ import annotations

@@ -2,9 +2,11 @@
 
 One catalogue, pure numpy, shared by `drill code` (a submission that agrees with a wrong variant on a failing
 test is told which mistake it made) and by `drill quiz` (its generated questions' wrong options). Each `Mistake`
-has a stable ``id`` (``<task>/<name>``, never reused), the chapter ``section``, the chapter's own ``wording``
-(word for word from the section's 常见误区 or text, Markdown and ``$LaTeX$`` as written, when ``verbatim``;
-otherwise drill's wording in the chapter's terms), the ``step`` of the computation where it goes wrong, and
+has a stable ``id`` (``<task>/<name>``, never reused), the chapter ``section``, its ``wording`` (when
+``verbatim``, the chapter's own words, word for word from the section's 常见误区 or text, Markdown and ``$LaTeX$``
+as written: content, the same in every language; otherwise drill's wording, declared in English with ``N_()``
+and shown in the UI language, the Chinese in the chapter's terms), the ``step`` of the computation where it goes
+wrong, and
 ``wrong``: the wrong computation, with the same signature as the task's function (or, for the quiz's
 quantities, the right computation's arguments), so it can be evaluated on any inputs.
 

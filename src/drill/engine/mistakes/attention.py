@@ -17,6 +17,7 @@ from drill.engine.mistakes.common import (
     softmax_plain,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- 1. softmax (7.10)
 
@@ -114,7 +115,9 @@ def _attn_inverted(Q, K, V, mask=None):
     "fully-masked-nan",
     "7.13",
     "softmax",
-    "整行都被遮住时分数全是 −∞，softmax 变成 0/0：这一行应当输出 0（PyTorch SDPA 的约定），而不是 NaN。",
+    N_(
+        "When a whole row is masked its scores are all −∞ and softmax becomes 0/0: the row should output 0 (PyTorch SDPA's convention), not NaN."
+    ),
     verbatim=False,
 )
 def _attn_nan(Q, K, V, mask=None):
@@ -131,7 +134,9 @@ def _attn_t01(Q, K, V, mask=None):
     "transpose-all-axes",
     "7.13",
     "scores",
-    "`K.T` 在批量输入上会把所有轴都反转（连 batch 一起）；" + TRANSPOSE,
+    N_(
+        "`K.T` reverses every axis of a batched input (batch included); **`transpose(-2, -1)`, not `transpose(0, 1)`**: the former swaps only the last two dimensions and is batch-friendly; the latter transposes the batch away too."
+    ),
     verbatim=False,
 )
 def _attn_tall(Q, K, V, mask=None):
@@ -143,7 +148,9 @@ def _attn_tall(Q, K, V, mask=None):
     "weights-times-k",
     "7.11",
     "weighted_sum",
-    "最后乘的是 V 不是 K：K 只负责匹配打分，V 提供内容；**输出维度是 $d_v$，不是 $d_k$**。",
+    N_(
+        "The weights multiply V, not K: K only matches (the scores), V supplies the content; **the output dimension is $d_v$, not $d_k$**."
+    ),
     verbatim=False,
 )
 def _attn_times_k(Q, K, V, mask=None):

@@ -9,6 +9,7 @@ from drill.engine.mistakes.common import (
     as_float,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- 8. LayerNorm (7.20)
 
@@ -26,7 +27,9 @@ def _ln(x, gamma, beta, eps, *, ddof=0, eps_outside=False, axis=-1):
     "unbiased-variance",
     "7.20",
     "variance",
-    "LayerNorm 的 $\\sigma^2$ 是有偏方差（除以 d，PyTorch 的 `unbiased=False`），不是除以 d−1 的无偏方差。",
+    N_(
+        "LayerNorm's $\\sigma^2$ is the biased variance (divided by d, PyTorch's `unbiased=False`), not the unbiased one divided by d−1."
+    ),
     verbatim=False,
 )
 def _ln_unbiased(x, gamma, beta, eps=1e-5):
@@ -38,7 +41,9 @@ def _ln_unbiased(x, gamma, beta, eps=1e-5):
     "eps-outside-sqrt",
     "7.20",
     "normalize",
-    "$\\epsilon$ 在根号里面：$\\sqrt{\\sigma^2 + \\epsilon}$，不是 $\\sqrt{\\sigma^2} + \\epsilon$。",
+    N_(
+        "$\\epsilon$ goes inside the square root: $\\sqrt{\\sigma^2 + \\epsilon}$, not $\\sqrt{\\sigma^2} + \\epsilon$."
+    ),
     verbatim=False,
 )
 def _ln_eps_outside(x, gamma, beta, eps=1e-5):
@@ -58,7 +63,9 @@ def _ln_axis(x, gamma, beta, eps=1e-5):
     "gelu-tanh",
     "7.21",
     "activation",
-    'GELU 是 $x\\Phi(x)$（含 erf），tanh 公式只是它的近似（PyTorch 的 `approximate="tanh"`）。',
+    N_(
+        'GELU is $x\\Phi(x)$ (with erf); the tanh formula is only an approximation of it (PyTorch\\\'s `approximate="tanh"`).'
+    ),
     verbatim=False,
 )
 def _ffn_tanh(x, W_1, b_1, W_2, b_2, activation="relu"):

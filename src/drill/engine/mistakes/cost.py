@@ -9,6 +9,7 @@ from drill.engine.mistakes.common import (
     attend,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- 11. KV cache step (7.22)
 
@@ -39,7 +40,9 @@ def _kv_tril(x_t, W_Q, W_K, W_V, K_cache, V_cache):
     "append-after-attend",
     "7.22",
     "attend",
-    "第 t 步要先把当前 token 的 k、v 追加进缓存再做注意力：它可以关注自己（j ≤ t）。",
+    N_(
+        "At step t, append the current token's k and v to the cache before attending: the token may attend to itself (j ≤ t)."
+    ),
     verbatim=False,
 )
 def _kv_after(x_t, W_Q, W_K, W_V, K_cache, V_cache):
@@ -54,7 +57,9 @@ def _kv_after(x_t, W_Q, W_K, W_V, K_cache, V_cache):
     "max-not-min",
     "7.23",
     "lr",
-    "公式里是 $\\min(\\text{step}^{-0.5},\\ \\text{step} \\cdot \\text{warmup\\_steps}^{-1.5})$：前 warmup 步线性增长，之后按 step^-0.5 衰减。",
+    N_(
+        "The formula takes $\\min(\\text{step}^{-0.5},\\ \\text{step} \\cdot \\text{warmup\\_steps}^{-1.5})$: the rate grows linearly for the first warmup steps, then decays as step^-0.5."
+    ),
     verbatim=False,
 )
 def _noam_max(step, d_model, warmup):
@@ -67,7 +72,9 @@ def _noam_max(step, d_model, warmup):
     "warmup-exponent",
     "7.23",
     "lr",
-    "warmup 项是 $\\text{step} \\cdot \\text{warmup\\_steps}^{-1.5}$（指数 −1.5，不是 −0.5），两段在 step = warmup 处相接。",
+    N_(
+        "The warmup term is $\\text{step} \\cdot \\text{warmup\\_steps}^{-1.5}$ (exponent −1.5, not −0.5); the two pieces meet at step = warmup."
+    ),
     verbatim=False,
 )
 def _noam_exp(step, d_model, warmup):
@@ -80,7 +87,7 @@ def _noam_exp(step, d_model, warmup):
     "no-d-model-factor",
     "7.23",
     "lr",
-    "别漏了前面的 $d_{model}^{-0.5}$：模型越宽，学习率越小。",
+    N_("Don't drop the leading $d_{model}^{-0.5}$: the wider the model, the smaller the learning rate."),
     verbatim=False,
 )
 def _noam_no_d(step, d_model, warmup):

@@ -14,6 +14,7 @@ from drill.engine.mistakes.common import (
     attend,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- 5-6. multi-head and grouped-query attention (7.14)
 
@@ -99,7 +100,9 @@ def _mha_no_wo(X, W_Q, W_K, W_V, W_O, h, mask=None):
     "scale-by-d-model",
     "7.14",
     "scale",
-    "每个头的维度是 $d_k = d_{model}/h$，缩放除以的是 $\\sqrt{d_k}$，不是 $\\sqrt{d_{model}}$。",
+    N_(
+        "Each head has dimension $d_k = d_{model}/h$: the scaling divides by $\\sqrt{d_k}$, not $\\sqrt{d_{model}}$."
+    ),
     verbatim=False,
 )
 def _mha_scale_dmodel(X, W_Q, W_K, W_V, W_O, h, mask=None):
@@ -111,7 +114,9 @@ def _mha_scale_dmodel(X, W_Q, W_K, W_V, W_O, h, mask=None):
     "kv-heads-tiled",
     "7.14",
     "repeat_k",
-    "GQA 分组共享：相邻的 h/g 个 Query head 共用同一组 K/V（repeat_interleave）；用 tile 会让第 i 个 Q head 配到第 i mod g 组。",
+    N_(
+        "GQA shares by group: h/g adjacent query heads share one group of K/V (repeat_interleave); tile would pair query head i with group i mod g."
+    ),
     verbatim=False,
 )
 def _gqa_tiled(X, W_Q, W_K, W_V, W_O, h, g, mask=None):

@@ -9,6 +9,7 @@ from drill.engine.mistakes.common import (
     PAD_KEYS,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- 3. causal mask (7.17)
 
@@ -34,7 +35,9 @@ def _causal_masked(S):
     "no-diagonal",
     "7.17",
     "mask",
-    "对角线要保留：位置 i 可以关注 j ≤ i，包括它自己（`triu(..., 1)` 遮的是严格上三角）。",
+    N_(
+        "Keep the diagonal: position i may attend to every j ≤ i, itself included (`triu(..., 1)` masks the strict upper triangle)."
+    ),
     verbatim=False,
 )
 def _causal_no_diag(S):
@@ -80,7 +83,9 @@ def _pad_flat(lengths, S):
     "off-by-one",
     "7.16",
     "mask",
-    "长度为 L 的序列，真实 token 是位置 0…L−1（共 L 个）；位置 L 起才是 PAD。",
+    N_(
+        "In a sequence of length L the real tokens are positions 0…L−1 (L of them); PAD starts at position L."
+    ),
     verbatim=False,
 )
 def _pad_off_by_one(lengths, S):

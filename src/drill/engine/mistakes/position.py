@@ -9,6 +9,7 @@ from drill.engine.mistakes.common import (
     as_float,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- 10. positional encodings (7.3)
 
@@ -25,7 +26,9 @@ def _angles(S, d_model, index):
     "sin-cos-swapped",
     "7.3",
     "encode",
-    "偶数维 $2i$ 用 sin，奇数维 $2i+1$ 用 cos：$PE_{(pos,2i)} = \\sin(\\cdot)$，$PE_{(pos,2i+1)} = \\cos(\\cdot)$。",
+    N_(
+        "Even dimensions $2i$ take sin, odd dimensions $2i+1$ take cos: $PE_{(pos,2i)} = \\sin(\\cdot)$, $PE_{(pos,2i+1)} = \\cos(\\cdot)$."
+    ),
     verbatim=False,
 )
 def _pe_swapped(S, d_model):
@@ -40,7 +43,9 @@ def _pe_swapped(S, d_model):
     "exponent-uses-dimension",
     "7.3",
     "frequency",
-    "频率的指数是 $2i/d$，其中 $i$ 是维度对的编号：第 $2i$ 和 $2i+1$ 维用同一个频率，不是用维度下标本身。",
+    N_(
+        "The frequency's exponent is $2i/d$, where $i$ numbers the pair of dimensions: dimensions $2i$ and $2i+1$ share one frequency; it is not the dimension's own index."
+    ),
     verbatim=False,
 )
 def _pe_index(S, d_model):
@@ -55,7 +60,9 @@ def _pe_index(S, d_model):
     "halves-not-interleaved",
     "7.3",
     "encode",
-    "sin 和 cos 是交错放的（第 $2i$ 维 sin、第 $2i+1$ 维 cos），不是前一半 sin、后一半 cos。",
+    N_(
+        "sin and cos are interleaved (sin in dimension $2i$, cos in dimension $2i+1$), not sin in the first half and cos in the second."
+    ),
     verbatim=False,
 )
 def _pe_halves(S, d_model):
@@ -68,7 +75,9 @@ def _pe_halves(S, d_model):
     "half-split-pairs",
     "7.3",
     "rotate",
-    "本题约定相邻两维 $(x_{2i}, x_{2i+1})$ 为一对旋转（RoFormer）；把 $x_i$ 与 $x_{i+d/2}$ 配对是另一种约定（LLaMA 的 HF 实现）。",
+    N_(
+        "This task rotates adjacent dimensions $(x_{2i}, x_{2i+1})$ as a pair (RoFormer); pairing $x_i$ with $x_{i+d/2}$ is another convention (the HF implementation of LLaMA)."
+    ),
     verbatim=False,
 )
 def _rope_half(x, positions):
@@ -85,7 +94,9 @@ def _rope_half(x, positions):
     "rotation-sign",
     "7.3",
     "rotate",
-    "旋转矩阵是 $\\begin{pmatrix}\\cos\\theta & -\\sin\\theta\\\\ \\sin\\theta & \\cos\\theta\\end{pmatrix}$：转反了方向，相对位置的符号就反了。",
+    N_(
+        "The rotation matrix is $\\begin{pmatrix}\\cos\\theta & -\\sin\\theta\\\\ \\sin\\theta & \\cos\\theta\\end{pmatrix}$: rotate the other way and the relative position's sign flips."
+    ),
     verbatim=False,
 )
 def _rope_sign(x, positions):

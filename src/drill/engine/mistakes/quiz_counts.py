@@ -9,7 +9,9 @@ import math
 import numpy as np
 
 from drill.engine import ops
+from drill.engine.mistakes.common import FFN_ONE_MATRIX
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- counts (7.1, 7.2, 7.4, 7.8, 7.14, 7.15, 7.19, 7.21, 7.22)
 
@@ -25,7 +27,7 @@ def _path_rnn(kind, distance, kernel=3):
     return distance
 
 
-@mistake("path_length", "cnn", "7.1", "path", "CNN 感受野有限，要堆很多层才能覆盖长距离", verbatim=False)
+@mistake("path_length", "cnn", "7.1", "path", "CNN 感受野有限，要堆很多层才能覆盖长距离")
 def _path_cnn(kind, distance, kernel=3):
     return -(-distance // (kernel - 1))
 
@@ -35,7 +37,9 @@ def _path_cnn(kind, distance, kernel=3):
     "log-depth",
     "7.1",
     "path",
-    "以为注意力也要逐层传递（像树一样 log S 层）：自注意力中任意两个位置在一层内直接相连，路径是 O(1)。",
+    N_(
+        "Thinking attention also passes information layer by layer (log S layers, like a tree): in self-attention any two positions are connected directly within one layer, so the path is O(1)."
+    ),
     verbatim=False,
 )
 def _path_log(kind, distance, kernel=3):
@@ -47,7 +51,7 @@ def _path_log(kind, distance, kernel=3):
     "no-output-projection",
     "7.2",
     "attention",
-    "漏算 $W_O$：注意力有 $W_Q, W_K, W_V, W_O$ 四个 $d \\times d$ 矩阵，共 $4d^2$。",
+    N_("Leaving out $W_O$: attention has four $d \\times d$ matrices, $W_Q, W_K, W_V, W_O$, $4d^2$ in all."),
     verbatim=False,
 )
 def _layer_no_wo(d_model, d_ff):
@@ -59,7 +63,9 @@ def _layer_no_wo(d_model, d_ff):
     "output-projection-twice",
     "7.2",
     "attention",
-    "把 $W_O$ 算了两次（每个 head 一次、拼接后又一次）：$W_O$ 只有一个 $d \\times d$ 矩阵。",
+    N_(
+        "Counting $W_O$ twice (once per head, then again after the concatenation): $W_O$ is a single $d \\times d$ matrix."
+    ),
     verbatim=False,
 )
 def _layer_wo_twice(d_model, d_ff):
@@ -71,7 +77,7 @@ def _layer_wo_twice(d_model, d_ff):
     "ffn-one-matrix",
     "7.2",
     "ffn",
-    "FFN 只算了一个矩阵：它有 $W_1 [d, d_{ff}]$ 和 $W_2 [d_{ff}, d]$ 两个。",
+    FFN_ONE_MATRIX,
     verbatim=False,
 )
 def _layer_ffn_one(d_model, d_ff):
@@ -83,7 +89,7 @@ def _layer_ffn_one(d_model, d_ff):
     "one-matrix",
     "7.21",
     "ffn",
-    "FFN 只算了一个矩阵：它有 $W_1 [d, d_{ff}]$ 和 $W_2 [d_{ff}, d]$ 两个。",
+    FFN_ONE_MATRIX,
     verbatim=False,
 )
 def _ffn_one(d_model, d_ff):
@@ -95,7 +101,7 @@ def _ffn_one(d_model, d_ff):
     "d-ff-as-d-model",
     "7.21",
     "ffn",
-    "FFN 的中间层是 $d_{ff} = 4d_{model}$，不是 $d_{model}$：先升维再降维。",
+    N_("The FFN's hidden layer is $d_{ff} = 4d_{model}$, not $d_{model}$: it widens, then narrows back."),
     verbatim=False,
 )
 def _ffn_narrow(d_model, d_ff):
@@ -107,7 +113,9 @@ def _ffn_narrow(d_model, d_ff):
     "swiglu-three-matrices",
     "7.21",
     "swiglu",
-    "把 SwiGLU 的三个矩阵套到 $d_{ff} = 4d$ 上：SwiGLU 用 $\\tfrac{8}{3}d$ 才保持参数量，原始 FFN 只有两个矩阵。",
+    N_(
+        "Applying SwiGLU's three matrices to $d_{ff} = 4d$: SwiGLU takes $\\tfrac{8}{3}d$ to keep the parameter count, and the original FFN has only two matrices."
+    ),
     verbatim=False,
 )
 def _ffn_three(d_model, d_ff):
@@ -119,7 +127,9 @@ def _ffn_three(d_model, d_ff):
     "full-width",
     "7.14",
     "split_heads",
-    "以为每个 head 都用满 $d_{model}$ 维：那样参数和计算都是 h 倍；每个 head 降到 $d_{model}/h$。",
+    N_(
+        "Thinking every head uses all $d_{model}$ dimensions: that would cost h times the parameters and compute; each head is cut down to $d_{model}/h$."
+    ),
     verbatim=False,
 )
 def _head_full(d_model, heads):
@@ -131,7 +141,9 @@ def _head_full(d_model, heads):
     "times-heads",
     "7.14",
     "split_heads",
-    "把 h 乘上去了：拼接后的宽度是 $h \\cdot d_k = d_{model}$，每个 head 是 $d_{model}/h$。",
+    N_(
+        "Multiplying by h: the concatenated width is $h \\cdot d_k = d_{model}$, so each head is $d_{model}/h$."
+    ),
     verbatim=False,
 )
 def _head_times(d_model, heads):
@@ -143,7 +155,7 @@ def _head_times(d_model, heads):
     "half",
     "7.14",
     "split_heads",
-    "以为 Q/K/V 三份之外再平分（$d_{model}/2h$）：每个 head 的 $d_k = d_{model}/h$。",
+    N_("Halving again on top of the Q/K/V split ($d_{model}/2h$): each head's $d_k = d_{model}/h$."),
     verbatim=False,
 )
 def _head_half(d_model, heads):
@@ -155,7 +167,9 @@ def _head_half(d_model, heads):
     "query-heads",
     "7.15",
     "repeat_k",
-    "按 query 的 head 数算缓存：GQA/MQA 只缓存共享的 KV head，省的正是这部分显存。",
+    N_(
+        "Sizing the cache by the number of query heads: GQA/MQA cache only the shared KV heads, and that is exactly the memory they save."
+    ),
     verbatim=False,
 )
 def _kv_query_heads(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
@@ -163,13 +177,25 @@ def _kv_query_heads(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, head
 
 
 @mistake(
-    "kv_cache", "keys-only", "7.22", "cache", "只算了 K：缓存里 K 和 V 各一份，所以有系数 2。", verbatim=False
+    "kv_cache",
+    "keys-only",
+    "7.22",
+    "cache",
+    N_("Counting only K: the cache holds one copy each of K and V, hence the factor 2."),
+    verbatim=False,
 )
 def _kv_keys(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     return layers * kv_heads * d_head * tokens * bytes_per_value
 
 
-@mistake("kv_cache", "one-layer", "7.22", "cache", "只算了一层：每一层都有自己的 K、V 缓存。", verbatim=False)
+@mistake(
+    "kv_cache",
+    "one-layer",
+    "7.22",
+    "cache",
+    N_("Counting only one layer: every layer has its own K and V cache."),
+    verbatim=False,
+)
 def _kv_one_layer(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     return 2 * kv_heads * d_head * tokens * bytes_per_value
 
@@ -179,7 +205,7 @@ def _kv_one_layer(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=
     "one-kv-head",
     "7.15",
     "repeat_k",
-    "把 GQA 当成 MQA：GQA 有 G 个 KV head（每组一个），MQA 才只有 1 个。",
+    N_("Treating GQA as MQA: GQA has G KV heads (one per group); only MQA has just 1."),
     verbatim=False,
 )
 def _kv_mqa(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
@@ -191,7 +217,9 @@ def _kv_mqa(layers, kv_heads, d_head, tokens, bytes_per_value=2, *, heads=None):
     "linear",
     "7.4",
     "elements",
-    "以为注意力随长度线性增长：分数矩阵是 $S \\times S$，长度翻倍、计算和显存变 4 倍。",
+    N_(
+        "Thinking attention grows linearly with length: the score matrix is $S \\times S$, so doubling the length makes compute and memory 4 times as large."
+    ),
     verbatim=False,
 )
 def _growth_linear(length, factor):
@@ -203,7 +231,7 @@ def _growth_linear(length, factor):
     "cubic",
     "7.4",
     "flops",
-    "把 $O(S^2 d)$ 里的 $d$ 也当成随 S 变：$d$ 是固定的，增长是 $S^2$ 倍。",
+    N_("Treating the $d$ in $O(S^2 d)$ as growing with S too: $d$ is fixed, and the growth is $S^2$-fold."),
     verbatim=False,
 )
 def _growth_cubic(length, factor):
@@ -215,7 +243,9 @@ def _growth_cubic(length, factor):
     "doubling",
     "7.4",
     "elements",
-    "以为长度每乘一次就翻倍：平方增长是 factor² 倍，不是 2×factor。",
+    N_(
+        "Thinking each multiplication of the length doubles the cost: quadratic growth is factor², not 2×factor."
+    ),
     verbatim=False,
 )
 def _growth_double(length, factor):
@@ -227,7 +257,9 @@ def _growth_double(length, factor):
     "same-cost",
     "7.8",
     "scores",
-    "以为加性和点乘的打分一样便宜：加性要 $d \\times d$ 的投影和 tanh，逐元素操作多。",
+    N_(
+        "Thinking additive and dot-product scoring are equally cheap: additive scoring needs a $d \\times d$ projection and tanh, many more element-wise operations."
+    ),
     verbatim=False,
 )
 def _additive_same(d):
@@ -239,7 +271,7 @@ def _additive_same(d):
     "squared",
     "7.8",
     "scores",
-    "把 $O(S^2 d^2)$ 对 $O(S^2 d)$ 的比当成 $d^2$：两者只差一个 $d$。",
+    N_("Taking the ratio of $O(S^2 d^2)$ to $O(S^2 d)$ as $d^2$: the two differ by a single $d$."),
     verbatim=False,
 )
 def _additive_sq(d):
@@ -251,7 +283,9 @@ def _additive_sq(d):
     "sqrt",
     "7.8",
     "scale",
-    "把点乘的 $\\sqrt{d_k}$ 缩放当成代价差：缩放只是一个常数除法。",
+    N_(
+        "Taking the dot product's $\\sqrt{d_k}$ scaling for the cost difference: the scaling is only a division by a constant."
+    ),
     verbatim=False,
 )
 def _additive_sqrt(d):
@@ -274,7 +308,9 @@ def _res_none(factor, layers):
     "sum",
     "7.19",
     "with_residual",
-    "把各层的梯度因子相加（$1 + n f$）：子层是串联的，因子要连乘。",
+    N_(
+        "Adding the layers' gradient factors ($1 + n f$): the sublayers are in series, so the factors multiply."
+    ),
     verbatim=False,
 )
 def _res_sum(factor, layers):
@@ -286,7 +322,9 @@ def _res_sum(factor, layers):
     "one-layer",
     "7.19",
     "with_residual",
-    "只算了一层（$1 + f$）：跨过 n 层的跳连，捷径外的那条路径是 $f^n$。",
+    N_(
+        "Counting only one layer ($1 + f$): for a skip connection across n layers, the path off the shortcut is $f^n$."
+    ),
     verbatim=False,
 )
 def _res_one(factor, layers):
@@ -301,7 +339,9 @@ def _res_one(factor, layers):
     "rms-norm",
     "7.20",
     "mean",
-    "没减均值：那是 RMSNorm（只除以均方根），LayerNorm 先减均值再除以标准差。",
+    N_(
+        "Not subtracting the mean: that is RMSNorm (dividing by the root mean square only); LayerNorm subtracts the mean, then divides by the standard deviation."
+    ),
     verbatim=False,
 )
 def _ln_rms(x, gamma, beta, eps=1e-5):
@@ -313,7 +353,9 @@ def _ln_rms(x, gamma, beta, eps=1e-5):
     "constant-peak",
     "7.23",
     "lr",
-    "以为学习率一直是峰值 $d_{model}^{-0.5} \\cdot \\text{warmup\\_steps}^{-0.5}$：前 warmup 步线性升温，之后按 $\\text{step}^{-0.5}$ 衰减。",
+    N_(
+        "Thinking the learning rate stays at its peak $d_{model}^{-0.5} \\cdot \\text{warmup\\_steps}^{-0.5}$: it warms up linearly for the first warmup steps, then decays as $\\text{step}^{-0.5}$."
+    ),
     verbatim=False,
 )
 def _noam_peak(step, d_model, warmup):
@@ -325,7 +367,9 @@ def _noam_peak(step, d_model, warmup):
     "angle-without-position",
     "7.3",
     "rotate",
-    "旋转角是 $m\\theta_i$：位置 $m$ 乘上频率 $\\theta_i = 10000^{-2i/d}$；只转 $\\theta_i$ 等于把每个 token 都当作位置 1。",
+    N_(
+        "The rotation angle is $m\\theta_i$: position $m$ times the frequency $\\theta_i = 10000^{-2i/d}$; rotating by $\\theta_i$ alone treats every token as position 1."
+    ),
     verbatim=False,
 )
 def _rope_no_position(x, positions):

@@ -14,6 +14,7 @@ from drill.engine.mistakes.common import (
     SCALE_BY_DK,
 )
 from drill.engine.mistakes.registry import mistake
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- shapes (7.5, 7.7, 7.18)
 # arguments: the sizes B, S (S_dec), d_model, d_k, and S_enc for cross-attention
@@ -24,7 +25,9 @@ from drill.engine.mistakes.registry import mistake
     "keeps-d-model",
     "7.5",
     "project_q",
-    "投影 $Q = XW_Q$ 把最后一维从 $d_{model}$ 变成 $d_k$：以为 Q 仍是 $[B, S, d_{model}]$。",
+    N_(
+        "The projection $Q = XW_Q$ turns the last dimension from $d_{model}$ into $d_k$: this takes Q to still be $[B, S, d_{model}]$."
+    ),
     verbatim=False,
 )
 def _q_keeps(b, s, d_model, d_k):
@@ -36,7 +39,7 @@ def _q_keeps(b, s, d_model, d_k):
     "transposed",
     "7.5",
     "project_q",
-    "把 $Q$ 写成 $[B, d_k, S]$：转置的是打分时的 $K$，不是 $Q$ 本身。",
+    N_("Writing $Q$ as $[B, d_k, S]$: it is $K$ that is transposed for the scores, not $Q$ itself."),
     verbatim=False,
 )
 def _q_transposed(b, s, d_model, d_k):
@@ -48,7 +51,9 @@ def _q_transposed(b, s, d_model, d_k):
     "no-batch",
     "7.5",
     "project_q",
-    "忘了 batch 维：每个样本各自投影，形状前面还有 $B$。",
+    N_(
+        "Forgetting the batch dimension: each sample is projected on its own, so the shape still starts with $B$."
+    ),
     verbatim=False,
 )
 def _q_no_batch(b, s, d_model, d_k):
@@ -60,7 +65,9 @@ def _q_no_batch(b, s, d_model, d_k):
     "q-shape",
     "7.7",
     "scores",
-    "把打分矩阵当成 $Q$ 的形状 $[B, S, d_k]$：$QK^\\top$ 是每个 query 对每个 key 的分数。",
+    N_(
+        "Taking the score matrix to have $Q$'s shape $[B, S, d_k]$: $QK^\\top$ holds the score of every query against every key."
+    ),
     verbatim=False,
 )
 def _scores_as_q(b, s, d_model, d_k):
@@ -72,7 +79,9 @@ def _scores_as_q(b, s, d_model, d_k):
     "qt-k",
     "7.7",
     "scores",
-    "转置错了因子：$Q^\\top K$ 得到 $[B, d_k, d_k]$（维度之间的相关），不是 token 之间的匹配。",
+    N_(
+        "Transposing the wrong factor: $Q^\\top K$ gives $[B, d_k, d_k]$ (correlations between dimensions), not matches between tokens."
+    ),
     verbatim=False,
 )
 def _scores_qtk(b, s, d_model, d_k):
@@ -84,7 +93,7 @@ def _scores_qtk(b, s, d_model, d_k):
     "no-batch",
     "7.7",
     "scores",
-    "忘了 batch 维：批量输入的打分矩阵是 $[B, S, S]$。",
+    N_("Forgetting the batch dimension: for a batched input the score matrix is $[B, S, S]$."),
     verbatim=False,
 )
 def _scores_no_batch(b, s, d_model, d_k):
@@ -96,7 +105,9 @@ def _scores_no_batch(b, s, d_model, d_k):
     "decoder-keys",
     "7.18",
     "project_k",
-    "把 Cross-Attention 当成 Decoder 自注意力：K 来自 Encoder，分数矩阵是 $[B, S_{dec}, S_{enc}]$。",
+    N_(
+        "Treating Cross-Attention as Decoder self-attention: K comes from the Encoder, so the score matrix is $[B, S_{dec}, S_{enc}]$."
+    ),
     verbatim=False,
 )
 def _cross_self(b, s_dec, s_enc, d_model, d_k):
@@ -108,7 +119,7 @@ def _cross_self(b, s_dec, s_enc, d_model, d_k):
     "encoder-self",
     "7.18",
     "project_q",
-    "Q 和 K 都取自 Encoder：那是 Encoder 自注意力 $[B, S_{enc}, S_{enc}]$。",
+    N_("Taking both Q and K from the Encoder: that is Encoder self-attention, $[B, S_{enc}, S_{enc}]$."),
     verbatim=False,
 )
 def _cross_enc(b, s_dec, s_enc, d_model, d_k):
@@ -135,7 +146,9 @@ def _cross_swapped(b, s_dec, s_enc, d_model, d_k):
     "no-projection",
     "7.6",
     "xxt",
-    "直接用 $XX^\\top$ 打分：没有投影，分数只看 embedding 本身的相似度，而且矩阵对称。",
+    N_(
+        "Scoring with $XX^\\top$ directly: without projections the scores only see how similar the embeddings are, and the matrix is symmetric."
+    ),
     verbatim=False,
 )
 def _raw_xxt(x, wq, wk, i, j):
@@ -148,7 +161,9 @@ def _raw_xxt(x, wq, wk, i, j):
     "shared-projection",
     "7.6",
     "shared_scores",
-    "Q 和 K 共用一个投影 $W$：$XWW^\\top X^\\top$ 仍是对称的，分不出「谁在查询、谁被查询」。",
+    N_(
+        "Q and K sharing one projection $W$: $XWW^\\top X^\\top$ is still symmetric and cannot tell “who is querying” from “who is queried”."
+    ),
     verbatim=False,
 )
 def _raw_shared(x, wq, wk, i, j):
@@ -161,7 +176,9 @@ def _raw_shared(x, wq, wk, i, j):
     "swapped-roles",
     "7.6",
     "separate_scores",
-    "读反了行列：$S_{ij} = q_i \\cdot k_j$（第 i 个 token 查询第 j 个），独立投影下 $S_{ij} \\ne S_{ji}$。",
+    N_(
+        "Rows and columns read the wrong way round: $S_{ij} = q_i \\cdot k_j$ (token i queries token j), and with separate projections $S_{ij} \\ne S_{ji}$."
+    ),
     verbatim=False,
 )
 def _raw_swapped(x, wq, wk, i, j):
@@ -197,7 +214,9 @@ def _scaled_none(raw, d_k):
     "multiply",
     "7.9",
     "scale",
-    "乘以 $\\sqrt{d_k}$ 而不是除以：分数反而更大，softmax 更饱和。",
+    N_(
+        "Multiplying by $\\sqrt{d_k}$ instead of dividing: the scores get even larger and softmax saturates more."
+    ),
     verbatim=False,
 )
 def _scaled_times(raw, d_k):

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from drill.i18n import _
+
 
 @dataclass(frozen=True)
 class Mistake:
@@ -15,9 +17,17 @@ class Mistake:
     task: str
     section: str
     step: str
-    wording: str
+    declared: (
+        str  # as written in the catalogue: the chapter's words (verbatim), or drill's English marked N_()
+    )
     verbatim: bool
     wrong: Callable
+
+    @property
+    def wording(self) -> str:
+        """What the learner reads: the chapter's words as the chapter writes them (content, the same in every
+        language) when ``verbatim``, else drill's own wording in the UI language (from the catalogs)."""
+        return self.declared if self.verbatim else _(self.declared)
 
     def evaluate(self, *args, **kwargs):
         """The wrong computation on the given inputs (floating-point warnings silenced: overflow is the point)."""
@@ -29,13 +39,16 @@ MISTAKES: dict[str, Mistake] = {}
 
 
 def mistake(task: str, name: str, section: str, step: str, wording: str, *, verbatim: bool = True):
-    """Register the decorated function as the wrong computation of mistake ``task/name``."""
+    """Register the decorated function as the wrong computation of mistake ``task/name``. ``wording`` is the
+    chapter's, word for word, when ``verbatim``; otherwise it is drill's, in English, marked with ``N_()``."""
 
     def register(fn: Callable) -> Callable:
         mid = f"{task}/{name}"
         if mid in MISTAKES:
             raise ValueError(f"duplicate mistake id {mid}")
-        MISTAKES[mid] = Mistake(mid, task, section, step, wording.strip(), verbatim, fn)
+        if wording != wording.strip():
+            raise ValueError(f"mistake {mid}: its wording starts or ends with white space")
+        MISTAKES[mid] = Mistake(mid, task, section, step, wording, verbatim, fn)
         return fn
 
     return register
