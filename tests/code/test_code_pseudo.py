@@ -1,7 +1,8 @@
 """The code screen under the pseudo-locale (issue 13 §1): the task and its editor, the results after a failing
 and after a passing run (with PyTorch's result beside the learner's), the proposed grade, the history, the
 solution and the toasts. Every word on screen is drill's own through the catalog (inside ⟦…⟧), the task's (the
-chapter's words: its title, prompt, formula, case names and mistakes' wording), code, or an engine name."""
+chapter's words: its title, prompt, formula, case names, the verbatim mistakes' wording), code, or an engine
+name. (`drill code --list`, the task list, is the CLI's: tests/i18n/test_cli_pseudo.py.)"""
 
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ def task_content(name: str, *code: str) -> str:
     cases = task.cases(0)
     texts += [case.name for case in cases]
     for mistake in mistakes_for(name):
-        texts += [mistake.id, mistake.wording, render_text(mistake.wording)]
+        texts.append(mistake.id)
+        if mistake.verbatim:  # the chapter's words; drill's own wording goes through the catalog
+            texts += [mistake.wording, render_text(mistake.wording)]
     return "\n".join(texts)
 
 

@@ -96,6 +96,8 @@ ERRORS = [
     (["calc", "--plain", "--x", "1,0;0,1", "--pad", "1,2"], ()),
     (["calc", "--plain", "--x", "1,0;0,1", "--pad", "1,1,0"], ()),
     (["calc", "--plain", "--example", "nosuch"], EXAMPLE_NAMES),
+    (["code"], ()),
+    (["code", "softmax", "--check", "/nonexistent/x.py"], ("/nonexistent/x.py", "No such file or directory")),
 ]
 
 

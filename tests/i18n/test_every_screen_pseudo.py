@@ -19,6 +19,7 @@ from textual.command import CommandList
 from textual.widgets import Input, OptionList, Select, Static
 
 from drill.tui.app import make_app
+from drill.tui.models.custom_study import StudyFilter
 from tests.i18n.test_screens_pseudo import rendered_content, shown_unmarked, widget_texts
 from tests.tui.conftest import NOW, frozen_clock, frozen_timer, library_of, wait_until
 from tests.tui.test_calc import calc_ready
@@ -248,6 +249,24 @@ async def test_custom_study_in_each_mode(pseudo, library, store):
             await pilot.pause()
             assert shown_unmarked(app, content) == [], mode
             await dismiss_toasts(pilot)
+
+
+@pytest.mark.parametrize(
+    "study",
+    [StudyFilter(tags=("no-such-tag",)), StudyFilter(sections=("7.9",), kinds=("code",))],
+    ids=["unknown tag", "nothing matches"],
+)
+def test_custom_studys_refusals(pseudo, library, study):
+    """What `drill study --tag/--kind/--section` says when the filter finds nothing (the CLI prints it)."""
+    from drill.errors import InputError
+    from tests.i18n.pseudo import unmarked_words
+
+    with pytest.raises(InputError) as refused:
+        study.check(library)
+    message = str(refused.value)
+    assert "⟦" in message
+    known = tuple({tag for card in library.cards.values() for tag in card.tags})  # the content's tags
+    assert unmarked_words(message, exempt=known, allowed=(r"--[\w/-]+", r"\bno-such-tag\b")) == [], message
 
 
 async def test_interview_date(pseudo, library, store):

@@ -24,14 +24,14 @@ def _read_code(path: str) -> str:
     try:
         raw = open(path, "rb").read()  # noqa: SIM115 - read at once
     except OSError as err:
-        raise InputError(f"{path}: cannot read: {err.strerror}") from None
+        raise InputError(_("{path}: cannot read: {error}").format(path=path, error=err.strerror)) from None
     try:
         code = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise InputError(f"{path}:{line}: not UTF-8 text") from None
+        raise InputError(_("{path}:{line}: not UTF-8 text").format(path=path, line=line)) from None
     if "\x00" in code:
-        raise InputError(f"{path}: contains NUL bytes; not a Python source file")
+        raise InputError(_("{path}: contains NUL bytes; not a Python source file").format(path=path))
     return code
 
 
@@ -229,7 +229,7 @@ def code(
                 )
         return
     if task is None:
-        raise InputError("name a task (drill code --list shows them), or use --list")
+        raise InputError(_("name a task (drill code --list shows them), or use --list"))
     t = get_task(task)
     if starter:
         click.echo(t.starter(), nl=False)
@@ -259,7 +259,7 @@ def code(
         import importlib.util
 
         if importlib.util.find_spec("torch") is None:
-            raise InputError("--torch: PyTorch is not installed")
+            raise InputError(_("--torch: PyTorch is not installed"))
     from drill.runner import Limits
     from drill.runner.verdict import check, lines, to_json
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from drill.i18n import N_
+from drill.i18n import N_, _
 
 if TYPE_CHECKING:
     from drill.content.models import Card, Library
@@ -86,9 +86,10 @@ class StudyFilter:
             for value in wanted:
                 if value not in known:
                     listed = ", ".join(sorted(known, key=section_key))
-                    raise InputError(f"{option} {value}: no cards have it (known: {listed})")
+                    message = _("{option} {value}: no cards have it (known: {listed})")
+                    raise InputError(message.format(option=option, value=value, listed=listed))
         if not any(self.matches(card) for card in cards):
-            raise InputError("--section/--tag/--kind: no card matches all of them")
+            raise InputError(_("--section/--tag/--kind: no card matches all of them"))
 
 
 def section_key(section: str) -> tuple[int | str, ...]:

@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from drill.errors import InputError
+from drill.i18n import _
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
 
 if TYPE_CHECKING:
@@ -187,9 +188,11 @@ class InterviewSession:
 
     def __init__(self, ordered: Sequence[Card], count: int, follow_up: float, seed: int) -> None:
         if not 0.0 <= follow_up <= 1.0:
-            raise InputError(f"the follow-up probability must be between 0 and 1, got {follow_up}")
+            message = _("the follow-up probability must be between 0 and 1, got {value}")
+            raise InputError(message.format(value=follow_up))
         if count < 1:
-            raise InputError(f"an interview needs at least 1 question, got {count}")
+            message = _("an interview needs at least 1 question, got {count}")
+            raise InputError(message.format(count=count))
         self.pool = list(ordered)
         self.count = min(count, len(self.pool))
         self.follow_up = follow_up
