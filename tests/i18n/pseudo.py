@@ -85,6 +85,8 @@ def content_strings(library) -> tuple[str, ...]:
         strings += list(card.errata)  # errata.yaml's notes: content the answer shows under the pitfalls
         if card.bank_answer:
             strings.append(card.bank_answer)
+        if card.bank_question:  # the front of a bank card: the 7.24 wording
+            strings.append(card.bank_question)
     for quiz in library.quizzes:
         strings += [quiz.id, quiz.section, quiz.stem, quiz.explanation, *quiz.options.values()]
     for check in library.checks:

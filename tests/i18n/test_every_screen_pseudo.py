@@ -183,6 +183,29 @@ async def test_hand_calculation_card(pseudo, library, store):
 # --- study: its dialogs, toasts and ends ------------------------------------------------------------------------
 
 
+async def test_the_side_panes_softmax_intermediates(pseudo, library, store):
+    """q08's pane, every step: the worked example's softmax worked as the chapter works it (① the
+    exponentials, ② the row sums) with its erratum notes, then the softmax example's step."""
+    app = study_app(library, store, ["q08"])
+    content = study_content(library, "q08")
+    async with app.run_test(size=(140, 60), notifications=True) as pilot:
+        await card_on_screen(pilot)
+        await pilot.press("space")
+        await wait_until(pilot, lambda: app.screen.query_one("#answer").display)
+        await pilot.pause()
+        shown, seen = None, []
+        while True:
+            text = "\n".join(widget_texts(app).values())
+            if text == shown:
+                break  # the last step: → changes nothing
+            shown = text
+            seen.append("①" in text and "②" in text)
+            assert shown_unmarked(app, content) == [], len(seen)
+            await pilot.press("right")
+            await pilot.pause()
+        assert any(seen) and len(seen) >= len(library.cards["q08"].steps)
+
+
 async def test_card_info_with_a_history(pseudo, library, store):
     store.sync_content(library)
     store.grade("q05", 3, NOW - timedelta(days=3))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from drill.i18n import N_
+from drill.i18n import N_, _, current_language
 
 if TYPE_CHECKING:
     from drill.content.models import Check
@@ -152,16 +152,20 @@ def _build_views(refs: tuple[str, ...]) -> list[StepView]:
 
 
 # check ids -> notes, so a card with errata doesn't re-verify them (a sampling example: ~0.25 s) on each showing.
-_ERRATA: dict[tuple[str, ...], list[str]] = {}
+_ERRATA: dict[tuple[str, ...], list[str]] = {}  # (UI language, check ids...) -> the notes in that language
+
+
+def _errata_key(checks: list[Check]) -> tuple[str, ...]:
+    return (current_language(), *(str(check.id) for check in checks))
 
 
 def cached_errata(checks: list[Check]) -> list[str] | None:
-    return _ERRATA.get(tuple(str(check.id) for check in checks))
+    return _ERRATA.get(_errata_key(checks))
 
 
 def errata_notes(checks: list[Check]) -> list[str]:
     """ "the chapter printed X; drill computes Y" for each check whose erratum the engine confirms."""
-    key = tuple(str(check.id) for check in checks)
+    key = _errata_key(checks)
     notes = _ERRATA.get(key)
     if notes is None:
         notes = _ERRATA[key] = _build_errata_notes(checks)
@@ -181,7 +185,9 @@ def _build_errata_notes(checks: list[Check]) -> list[str]:
     for result in verify_checks(checks, traces):
         check = result.check
         computed = "?" if result.value is None else f"{result.value:.{check.decimals}f}"
-        note = f"the chapter printed {check.claimed:.{check.decimals}f}; drill computes {computed}"
+        note = _("the chapter printed {claimed}; drill computes {computed}").format(
+            claimed=f"{check.claimed:.{check.decimals}f}", computed=computed
+        )
         if check.erratum:
             note += f" — {check.erratum}"
         notes.append(note)

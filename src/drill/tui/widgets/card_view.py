@@ -160,7 +160,7 @@ class CardView(SettledScroll):
         for i, note in enumerate(notes):
             if i:
                 text.append("\n")
-            text.append("⚠ erratum: ", style="bold")
+            text.append("⚠ " + _("erratum") + ": ", style="bold")
             text.append(visible(note))
         errata.update(text)
         errata.display = True
