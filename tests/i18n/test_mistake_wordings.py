@@ -64,6 +64,19 @@ def test_under_the_pseudo_locale_every_own_wording_is_marked_and_the_chapters_ar
     assert {mid: shown[mid] for mid in VERBATIM} == {mid: ORACLE[mid] for mid in VERBATIM}
 
 
+MATH_OR_CODE = re.compile(r"\$[^$]*\$|`[^`]*`")
+
+
+@pytest.mark.parametrize("mid", OWN)
+def test_the_english_keeps_the_chinese_markdown_and_latex(mid):
+    """The same $math$ and `code` spans and **bold** marks in both languages, and no backslash outside them (an
+    escape leaked into the text)."""
+    english, chinese = MISTAKES[mid].declared, ORACLE[mid]
+    assert sorted(MATH_OR_CODE.findall(english)) == sorted(MATH_OR_CODE.findall(chinese))
+    assert english.count("**") == chinese.count("**")
+    assert "\\" not in MATH_OR_CODE.sub("", english)
+
+
 @pytest.mark.parametrize("mid", VERBATIM)
 def test_a_verbatim_wording_is_the_chapters_word_for_word(mid):
     assert MISTAKES[mid].declared in CHAPTER

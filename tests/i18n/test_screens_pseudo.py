@@ -163,9 +163,10 @@ async def test_generated_questions_and_the_feedback_on_a_wrong_answer_speak_only
 ):
     """A quiz of 24 generated questions (one of each template: a quiz draws every template once before any
     twice), each answered wrong: the question and its options, then the feedback (the right answer, the mistake
-    behind the option chosen, the explanation). Exempt: each mistake's wording and id (the catalogue of
-    drill.engine.mistakes: the chapter's words when verbatim, its own tests check the rest) and the name of the
-    function a positional-encoding dimension uses (sin, cos)."""
+    behind the option chosen, the explanation). Exempt: the mistakes' ids and wordings (the chapter's words when
+    verbatim; a marked own wording's LaTeX groups look like placeholders to the marker, so its rendered math
+    splits the marks: tests/i18n/test_mistake_wordings.py checks those marks) and the name of the function a
+    positional-encoding dimension uses (sin, cos)."""
     from drill.content.latex import render_text
     from drill.content.quizgen import TEMPLATES
     from drill.engine.mistakes import MISTAKES
@@ -183,7 +184,7 @@ async def test_generated_questions_and_the_feedback_on_a_wrong_answer_speak_only
         seed=7,
         generated=len(TEMPLATES),
     )
-    # content (the pack's id), the questions' ids, and the catalogue of mistakes: ids and wordings as shown
+    # content (the pack's id), the catalogue of mistakes (ids, and wordings as a note shows them) and names
     exempt = "\n".join(
         [rendered_content(library), *MISTAKES]
         + [render_text(m.wording).replace("**", "").replace("`", "") for m in MISTAKES.values()]

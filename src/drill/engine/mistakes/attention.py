@@ -149,7 +149,7 @@ def _attn_tall(Q, K, V, mask=None):
     "7.11",
     "weighted_sum",
     N_(
-        "The weights multiply V, not K: K only matches (the scores), V supplies the content; **the output dimension is $d_v$, not $d_k$**."
+        "The weights multiply V, not K: K is only matched against (the scores), V supplies the content; **the output dimension is $d_v$, not $d_k$**."
     ),
     verbatim=False,
 )

@@ -64,7 +64,7 @@ def _ln_axis(x, gamma, beta, eps=1e-5):
     "7.21",
     "activation",
     N_(
-        'GELU is $x\\Phi(x)$ (with erf); the tanh formula is only an approximation of it (PyTorch\\\'s `approximate="tanh"`).'
+        'GELU is $x\\Phi(x)$ (with erf); the tanh formula is only an approximation of it (PyTorch\'s `approximate="tanh"`).'
     ),
     verbatim=False,
 )
