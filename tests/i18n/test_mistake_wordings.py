@@ -82,6 +82,30 @@ def test_a_verbatim_wording_is_the_chapters_word_for_word(mid):
     assert MISTAKES[mid].declared in CHAPTER
 
 
+def pitfall_boxes() -> dict[str, str]:
+    """Each section's 常见误区 boxes (``:::warning 常见误区`` … ``:::``), by section number."""
+    parts = re.split(r"^## (7\.\d+) ", CHAPTER, flags=re.M)
+    return {
+        section: "\n".join(re.findall(r"^:::warning 常见误区\n(.*?)^:::", body, flags=re.M | re.S))
+        for section, body in zip(parts[1::2], parts[2::2], strict=True)
+    }
+
+
+BOXES = pitfall_boxes()
+
+
+def test_the_chapter_has_its_pitfall_boxes():
+    assert len([s for s, box in BOXES.items() if box]) >= 15 and "**忘了减最大值**" in BOXES["7.10"]
+
+
+@pytest.mark.parametrize("mid", VERBATIM)
+def test_a_wording_cited_as_the_sections_pitfall_is_in_its_pitfall_box(mid):
+    """`drill code` cites "7.9 常见误区" for a ``pitfall``: the words are in that section's box; the chapter's
+    words from elsewhere in the section are cited by the section alone."""
+    m = MISTAKES[mid]
+    assert m.pitfall == (m.declared in BOXES[m.section])
+
+
 @pytest.mark.parametrize("mid", OWN)
 def test_drills_own_chinese_wording_is_not_a_quote_of_the_chapter(mid):
     """Content is never translated: a wording the chapter has word for word is declared ``verbatim``."""
@@ -135,8 +159,22 @@ def check(language: str, mid: str, tmp_path: Path) -> list[str]:
             "错误（causal_mask/no-diagonal）：对角线要保留：位置 i 可以关注 j ≤ i，包括它自己"
             "（`triu(..., 1)` 遮的是严格上三角）。 — 7.17",
         ),
+        (  # the chapter's words, from 7.17's text (not its 常见误区 box): as written in both languages
+            "causal_mask/upper-triangle",
+            "mistake (causal_mask/upper-triangle): 如果预测第 3 个词时模型能看到第 4 个词，它就「抄答案」了。"
+            "所以把每个位置右边（未来）的注意力分数设为 −∞，softmax 后这些位置权重为 0。 — 7.17",
+            "错误（causal_mask/upper-triangle）：如果预测第 3 个词时模型能看到第 4 个词，它就「抄答案」了。"
+            "所以把每个位置右边（未来）的注意力分数设为 −∞，softmax 后这些位置权重为 0。 — 7.17",
+        ),
+        (
+            "attention/scale-by-dk",
+            "mistake (attention/scale-by-dk): 不是除以 dₖ：方差随 dₖ 线性增长，要除的是标准差 √dₖ。"
+            "除以 dₖ 会让分布过平、区分度不足。 — 7.9 常见误区",
+            "错误（attention/scale-by-dk）：不是除以 dₖ：方差随 dₖ 线性增长，要除的是标准差 √dₖ。"
+            "除以 dₖ 会让分布过平、区分度不足。 — 7.9 常见误区",
+        ),
     ],
-    ids=["no-scale", "no-diagonal"],
+    ids=["no-scale", "no-diagonal", "chapter-text", "chapter-pitfall"],
 )
 def test_drill_code_names_the_mistake_in_the_learners_language(tmp_path, mid, english, chinese):
     assert check("en", mid, tmp_path) == [english]

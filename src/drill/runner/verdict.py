@@ -220,7 +220,7 @@ def lines(v: Verdict, *, render_wording=None) -> list[str]:
             out.append("      " + _("first diverging step: {step}").format(step=g.step))
         if g.mistake is not None:
             named.add(g.mistake.id)
-            where = g.mistake.section + (" 常见误区" if g.mistake.verbatim else "")
+            where = g.mistake.section + (" 常见误区" if g.mistake.pitfall else "")
             out.append(
                 "      "
                 + _("mistake ({id}): {wording} — {where}").format(

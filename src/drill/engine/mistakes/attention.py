@@ -100,7 +100,14 @@ def _attn_after(Q, K, V, mask=None):
     return attend(Q, K, V, mask, after=True)
 
 
-@mistake("attention", "mask-fill-zero", "7.17", "mask", "**填 0**：softmax(0) = 正数权重，等于没遮；")
+@mistake(
+    "attention",
+    "mask-fill-zero",
+    "7.17",
+    "mask",
+    "**填 0**：softmax(0) = 正数权重，等于没遮；",
+    pitfall=False,
+)
 def _attn_fill_zero(Q, K, V, mask=None):
     return attend(Q, K, V, mask, fill=0.0)
 

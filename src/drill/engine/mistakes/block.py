@@ -50,7 +50,7 @@ def _ln_eps_outside(x, gamma, beta, eps=1e-5):
     return _ln(x, gamma, beta, eps, eps_outside=True)
 
 
-@mistake("layer_norm", "wrong-axis", "7.20", "mean", "**不跨 token、不跨 batch**")
+@mistake("layer_norm", "wrong-axis", "7.20", "mean", "**不跨 token、不跨 batch**", pitfall=False)
 def _ln_axis(x, gamma, beta, eps=1e-5):
     return _ln(x, gamma, beta, eps, axis=-2 if np.ndim(x) >= 2 else -1)
 
@@ -79,7 +79,7 @@ def _ffn_tanh(x, W_1, b_1, W_2, b_2, activation="relu"):
     "7.21",
     "activation",
     "FFN 是两个线性层夹一个激活：W₂σ(W₁x+b₁)+b₂",
-    verbatim=True,
+    pitfall=False,
 )
 def _ffn_act_out(x, W_1, b_1, W_2, b_2, activation="relu"):
     act = ops.gelu if activation == "gelu" else ops.relu

@@ -20,6 +20,7 @@ from drill.i18n import N_
     "7.17",
     "mask",
     "如果预测第 3 个词时模型能看到第 4 个词，它就「抄答案」了。所以把每个位置右边（未来）的注意力分数设为 −∞，softmax 后这些位置权重为 0。",
+    pitfall=False,
 )
 def _causal_upper(S):
     return np.triu(np.ones((S, S), dtype=bool))
@@ -73,6 +74,7 @@ def _pad_inverted(lengths, S):
     "7.16",
     "mask",
     "构造 [B, S] 的 0/1 mask（1=真实 token，0=PAD），广播成 [B, 1, S]（多头再加 head 维）",
+    pitfall=False,
 )
 def _pad_flat(lengths, S):
     return _real(lengths, S)

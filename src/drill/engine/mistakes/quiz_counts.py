@@ -22,12 +22,13 @@ from drill.i18n import N_
     "7.1",
     "path",
     "RNN 的两个致命问题：① 串行计算，无法利用 GPU 并行；② 长距离依赖需要 O(S) 步传递，梯度连乘易消失。",
+    pitfall=False,
 )
 def _path_rnn(kind, distance, kernel=3):
     return distance
 
 
-@mistake("path_length", "cnn", "7.1", "path", "CNN 感受野有限，要堆很多层才能覆盖长距离")
+@mistake("path_length", "cnn", "7.1", "path", "CNN 感受野有限，要堆很多层才能覆盖长距离", pitfall=False)
 def _path_cnn(kind, distance, kernel=3):
     return -(-distance // (kernel - 1))
 
@@ -298,6 +299,7 @@ def _additive_sqrt(d):
     "7.19",
     "without_residual",
     "无残差时 24 层后梯度几乎为 0；有残差时始终有 **1** 打底——这就是「梯度高速公路」。",
+    pitfall=False,
 )
 def _res_none(factor, layers):
     return factor**layers

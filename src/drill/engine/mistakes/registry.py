@@ -22,6 +22,7 @@ class Mistake:
     )
     verbatim: bool
     wrong: Callable
+    pitfall: bool = False  # verbatim from the section's 常见误区 box (a diagnosis cites "7.9 常见误区")
 
     @property
     def wording(self) -> str:
@@ -38,9 +39,20 @@ class Mistake:
 MISTAKES: dict[str, Mistake] = {}
 
 
-def mistake(task: str, name: str, section: str, step: str, wording: str, *, verbatim: bool = True):
+def mistake(
+    task: str,
+    name: str,
+    section: str,
+    step: str,
+    wording: str,
+    *,
+    verbatim: bool = True,
+    pitfall: bool | None = None,
+):
     """Register the decorated function as the wrong computation of mistake ``task/name``. ``wording`` is the
-    chapter's, word for word, when ``verbatim``; otherwise it is drill's, in English, marked with ``N_()``."""
+    chapter's, word for word, when ``verbatim`` (from the section's 常见误区 box unless ``pitfall=False``: from
+    its text); otherwise it is drill's, in English, marked with ``N_()``."""
+    pitfall = verbatim if pitfall is None else pitfall
 
     def register(fn: Callable) -> Callable:
         mid = f"{task}/{name}"
@@ -48,7 +60,9 @@ def mistake(task: str, name: str, section: str, step: str, wording: str, *, verb
             raise ValueError(f"duplicate mistake id {mid}")
         if wording != wording.strip():
             raise ValueError(f"mistake {mid}: its wording starts or ends with white space")
-        MISTAKES[mid] = Mistake(mid, task, section, step, wording, verbatim, fn)
+        if pitfall and not verbatim:
+            raise ValueError(f"mistake {mid}: only the chapter's words come from its 常见误区 box")
+        MISTAKES[mid] = Mistake(mid, task, section, step, wording, verbatim, fn, pitfall)
         return fn
 
     return register
