@@ -111,10 +111,12 @@ async def test_study_screen_speaks_only_through_the_catalog(pseudo, library, sto
         await card_on_screen(pilot)
         assert "⟦" in screen_text(app)
         assert unmarked(screen_text(app), content) == []
+        assert shown_unmarked(app, content) == []  # per widget, Latin words whole
         await pilot.press("space")
         await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
         await pilot.pause()
         assert unmarked(screen_text(app), content) == []
+        assert shown_unmarked(app, content) == []
 
 
 async def test_quiz_screen_speaks_only_through_the_catalog(pseudo, library, store):
@@ -134,6 +136,7 @@ async def test_quiz_screen_speaks_only_through_the_catalog(pseudo, library, stor
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert unmarked(screen_text(app), content, allowed=(r"\b[A-E]\b",)) == []
+        assert shown_unmarked(app, content, (r"\b[A-E]\b",)) == []
 
 
 async def test_browser_speaks_only_through_the_catalog(pseudo, library, store):
@@ -156,6 +159,7 @@ async def test_browser_speaks_only_through_the_catalog(pseudo, library, store):
         text = screen_text(app)
         assert "q24" in text and "⟦" in text
         assert unmarked(text, content) == []
+        assert shown_unmarked(app, content) == []
 
 
 async def test_generated_questions_and_the_feedback_on_a_wrong_answer_speak_only_through_the_catalog(
