@@ -505,3 +505,17 @@ async def test_the_palettes_screenshot_command(pseudo, library, store, tmp_path,
         saved = list(tmp_path.glob("*.svg"))
         assert len(saved) == 1 and "Noto Sans Mono CJK SC" in saved[0].read_text(encoding="utf-8")
         assert shown_unmarked(app, study_content(library, "q05") + "\n" + str(saved[0])) == []
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=["80x24", "60x20"])
+async def test_the_study_screen_on_a_small_terminal(pseudo, library, store, size):
+    """The compact footer, the header and the grade buttons at 80 and 60 columns: cut, never unmarked."""
+    app = study_app(library, store, ["q05"])
+    content = study_content(library, "q05")
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await card_on_screen(pilot)
+        assert shown_unmarked(app, content) == []
+        await pilot.press("space")
+        await wait_until(pilot, lambda: app.screen.query_one("#answer").display)
+        await pilot.pause()
+        assert shown_unmarked(app, content) == []
