@@ -32,8 +32,8 @@ DATE_FORMAT = r"\bYYYY-MM-DD\b"
 OPTION_LETTERS = r"\b[A-E]\b"  # a quiz's options are lettered A-E in every language
 # The help lists each key by its name as Textual spells it: "escape" is a key name, like "space" or "enter".
 KEY_NAMES = r"(?<![\w-])escape(?![\w-])"
-# The interview's header names the command as typed ("drill interview · …", alone while it loads).
-INTERVIEW_COMMAND = r"\binterview(?=\s+·|\s*$)"
+# The interview's header names the command as typed ("drill interview · …").
+INTERVIEW_COMMAND = r"\binterview(?=\s+·)"
 
 
 def study_app(library, store, cards: list[str] | None = None, **options):
@@ -428,6 +428,9 @@ async def test_loading_shell(pseudo, library, store, monkeypatch, mode):
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
             await pilot.pause()
             assert shown_unmarked(app, "", (INTERVIEW_COMMAND,)) == []
+            header_id = {"quiz": "quiz-header", "interview": "iv-header"}[mode]
+            header = next(text for widget, text in widget_texts(app).items() if widget.id == header_id)
+            assert "loading" in header  # the header says it is loading until the questions come
             gate.set()
     finally:
         gate.set()

@@ -249,6 +249,8 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
                 text.append(" · " + _("scorecard"))
             else:
                 text.append(" · " + (_("typed") if self.typed else _("aloud")))
+        else:  # the shell, while the questions load
+            text.append(" · " + _("loading…"))
         self.query_one("#iv-header", Static).update(text)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
