@@ -61,6 +61,9 @@ async def question_shown(pilot):
     )
     assert app.error is None, app.error
     await app.workers.wait_for_complete()
+    await wait_until(
+        pilot, lambda: getattr(app.mode_screen, "item", None) is not None
+    )  # the question is on screen
     await pilot.pause()
     return app.mode_screen
 

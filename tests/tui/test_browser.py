@@ -144,3 +144,20 @@ async def test_the_browser_is_built_while_the_learner_reads_the_first_card(study
         assert app.screen is study  # built, not shown
         await open_browser(pilot, "slash")
         assert app.screen is prepared and isinstance(app.focused, Input)
+
+
+async def test_a_browser_let_go_while_it_is_being_built_is_no_error(study_app):
+    """The study screen may go (the learner quits) while Textual is still building the browser ahead."""
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        study = app.mode_screen
+        study.prepare_browser()
+        building = study._browser
+        study._drop_browser()  # before its Mount: its widgets go first
+        await pilot.pause()
+        await wait_until(pilot, lambda: not building.is_running)
+        assert app.screen is study and study._browser is None
+        await pilot.press("slash")  # a new one is built and shown
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "BrowserScreen")
+        assert app.screen is not building

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
@@ -118,7 +119,12 @@ class BrowserScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         """The rows, as soon as the table is there (the study screen may build this browser before showing it)."""
-        self.refresh_rows()
+        try:
+            self.refresh_rows()
+        except (
+            NoMatches
+        ):  # let go while Textual was still building it (the study screen went): nothing to fill
+            pass
 
     def opening(self, *, focus_search: bool) -> None:
         """The study screen is about to open (push) this browser again: / focuses the search box, l the table."""
