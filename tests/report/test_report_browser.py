@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 
 from drill.report.html import to_html
+from tests.chromium import CHROMIUM, measured
 from tests.report.report_history import compute_report
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def decode_png(data: bytes) -> np.ndarray:
@@ -145,7 +144,6 @@ addEventListener("message", (event) => {{
 def _measure(page_html: str, tmp_path, width: int) -> dict:
     """Load the report at ``width`` CSS px in headless Chromium and measure it with a script added to a copy
     (the report itself has none and forbids them: the copy drops its Content-Security-Policy)."""
-    import json
     import re
 
     probe = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page_html)
@@ -154,35 +152,12 @@ def _measure(page_html: str, tmp_path, width: int) -> dict:
     page.write_text(probe, encoding="utf-8")
     path = tmp_path / f"frame-{width}.html"
     path.write_text(FRAME.format(src=page.name, width=width), encoding="utf-8")
-    result = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / f'profile-{width}'}",
-            "--window-size=1400,1000",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            path.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    found = re.search(r'<pre id="measure">(.*?)</pre>', result.stdout, re.S)
-    assert found, result.stderr[-2000:]
-    import html as html_module
-
-    return json.loads(html_module.unescape(found.group(1)))
+    return measured(path, tmp_path / f"profile-{width}", "--hide-scrollbars", "--window-size=1400,1000")
 
 
 def with_mock_interviews(history, tmp_path) -> str:
     """A copy of the history's database with alice's mock interviews added by the store (drill interview's
     scorecards), one of whose missed points is a long unbroken string; its URL."""
-    import shutil
     from datetime import timedelta
 
     from drill.store import open_store

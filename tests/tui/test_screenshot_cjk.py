@@ -12,11 +12,8 @@ own, some do (the fault, reproduced).
 
 from __future__ import annotations
 
-import html
 import io
-import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -25,9 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import drill.i18n
+from tests.chromium import CHROMIUM, measured
 from tests.tui.screenshots import SCENES, cells, drawn, runs, shoot
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _cjk_font() -> bool:
@@ -160,26 +156,7 @@ def chromium_boxes(svgs: dict[str, str], tmp_path: Path) -> dict[str, list[dict]
         page += svg.replace("<svg ", f'<svg id="{key}" ', 1)
     path = tmp_path / "screens.html"
     path.write_text(page + MEASURE + "</body></html>", encoding="utf-8")
-    result = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-            path.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    found = re.search(r'<pre id="measure">(.*?)</pre>', result.stdout, re.S)
-    assert found, result.stderr[-2000:]
-    return json.loads(html.unescape(found.group(1)))
+    return measured(path, tmp_path / "profile")
 
 
 def misplaced(svg: str, measured: list[dict]) -> tuple[list, list]:
