@@ -250,10 +250,11 @@ class CalcScreen(ModeScreen):
         return list(self.query_one("#calc-matrices", Horizontal).query_children(PartsView))
 
     def refresh_header(self) -> None:
-        """The switches first (they change with a key), then the title: all words, colour only accents."""
+        """The switches first (they change with a key), then the title: all words, colour only accents. On a
+        narrow terminal the line wraps (at most two lines) rather than cutting the example's title."""
         assert self.model is not None
         state = self.model.state
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text()
         text.append("drill calc", style="bold")
         if state is not None:
             s, d = state.x.shape
