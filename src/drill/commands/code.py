@@ -128,12 +128,6 @@ def save_pending(path: str) -> None:
     os.unlink(path)
 
 
-def _plain_wording(text: str) -> str:
-    from drill.content.latex import render_text
-
-    return render_text(text).replace("**", "")
-
-
 @click.command(
     cls=DrillCommand,
     short_help=N_("Write attention yourself: hidden tests grade your function."),
@@ -245,8 +239,10 @@ def code(
             raise app.error
         return
     if show_prompt:
+        from drill.runner.verdict import plain_wording
+
         click.echo(f"{t.number}. {t.title} ({t.section})\n")
-        click.echo(_plain_wording(t.prompt))
+        click.echo(plain_wording(t.prompt))
         click.echo(
             "\n"
             + _("Write {sig} in a file, then: drill code {name} --check FILE").format(
@@ -261,7 +257,7 @@ def code(
         if importlib.util.find_spec("torch") is None:
             raise InputError(_("--torch: PyTorch is not installed"))
     from drill.runner import Limits
-    from drill.runner.verdict import check, lines, to_json
+    from drill.runner.verdict import check, lines, plain_wording, to_json
 
     verdict = check(
         t,
@@ -281,6 +277,6 @@ def code(
     else:
         from drill.runner.verdict import safe  # what the learner printed is shown, never obeyed
 
-        for line in lines(verdict, render_wording=_plain_wording):
+        for line in lines(verdict, render_wording=plain_wording):
             click.echo(safe(line))
     sys.exit(0 if verdict.all_passed else 1)

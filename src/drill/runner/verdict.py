@@ -188,6 +188,13 @@ def load_text(run: RunResult) -> str | None:
     return _("the process ended before running any case ({why})").format(why=run.ended_early or "?")
 
 
+def plain_wording(text: str) -> str:
+    """A mistake's wording or a task's prompt (the chapter's Markdown and LaTeX) as plain text."""
+    from drill.content.latex import render_text
+
+    return render_text(text).replace("**", "")
+
+
 def lines(v: Verdict, *, render_wording=None) -> list[str]:
     """The whole account as plain text lines. ``render_wording`` turns the chapter's Markdown/LaTeX into text."""
     render = render_wording or (lambda s: s)

@@ -29,7 +29,6 @@ from drill.tui.screens.code_cards import propose_grade, sync_code_cards
 from drill.tui.screens.code_results import (
     first_value_failure,
     history_text,
-    plain_wording,
     result_text,
     torch_lines,
 )
@@ -224,7 +223,7 @@ class CodeScreen(ModeScreen):
         self.app.call_from_thread(self._ran, code, verdict)
 
     def _ran(self, code: str, verdict: Verdict) -> None:
-        from drill.runner.verdict import lines
+        from drill.runner.verdict import lines, plain_wording
 
         self.verdict = verdict
         self.running = False

@@ -16,13 +16,6 @@ if TYPE_CHECKING:
     from drill.runner.verdict import Verdict
 
 
-def plain_wording(text: str) -> str:
-    """A mistake's wording (the chapter's Markdown and LaTeX) as plain text."""
-    from drill.content.latex import render_text
-
-    return render_text(text).replace("**", "")
-
-
 def result_text(account: list[str], passed: bool) -> Text:
     """The run's account: passes green, failures red, the first mismatching element of a table reversed."""
     from drill.runner.verdict import safe
