@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # (key, heading, width, drop rank); headings translated where shown; the question column takes what is left;
 # on a narrow terminal lapses, then stability, then due give way to it (CardTable).
 COLUMNS = (
-    ("id", N_("id"), 8, 0),
+    ("id", N_("id"), 11, 0),  # most ids fit (t7.9-1.2.3: 10); the long ones end in …
     ("section", N_("section"), 20, 0),
     ("state", N_("state"), 12, 0),
     ("due", N_("due"), 16, 1),
