@@ -21,7 +21,7 @@ from textual.widgets import Input, OptionList, Select, Static
 from drill.tui.app import make_app
 from drill.tui.models.custom_study import StudyFilter
 from tests.i18n.test_screens_pseudo import rendered_content, shown_unmarked, widget_texts
-from tests.tui.conftest import NOW, frozen_clock, frozen_timer, library_of, wait_until
+from tests.tui.conftest import NOW, fixed_quiz, frozen_clock, frozen_timer, library_of, wait_until
 from tests.tui.test_calc import calc_ready
 from tests.tui.test_snapshots import card_on_screen
 
@@ -439,17 +439,7 @@ async def test_loading_shell(pseudo, library, store, monkeypatch, mode):
 async def test_quiz_score(pseudo, library, store):
     from drill.tui.screens.quiz_score import QuizScoreScreen
 
-    app = make_app(
-        "quiz",
-        library=library,
-        store=store,
-        clock=frozen_clock,
-        timer=frozen_timer,
-        shuffle=False,
-        seconds=30,
-        seed=7,
-        count=2,
-    )
+    app = fixed_quiz(library, store, count=2)
     content = rendered_content(library)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_until(pilot, lambda: getattr(app.mode_screen, "run", None) is not None)

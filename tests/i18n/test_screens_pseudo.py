@@ -11,7 +11,7 @@ import re
 from drill.tui.app import make_app
 from drill.tui.widgets.card_view import CardView
 from tests.i18n.pseudo import CLOSE, MARKED, OPEN, WORDS, content_strings
-from tests.tui.conftest import frozen_clock, frozen_timer, library_of, wait_until
+from tests.tui.conftest import fixed_quiz, frozen_clock, frozen_timer, library_of, wait_until
 from tests.tui.test_snapshots import card_on_screen
 
 KEYS = r"\b(space|enter|esc|ctrl|palette|shift|tab)\b"  # key names (Textual's footer shows "^p palette")
@@ -120,16 +120,7 @@ async def test_study_screen_speaks_only_through_the_catalog(pseudo, library, sto
 
 
 async def test_quiz_screen_speaks_only_through_the_catalog(pseudo, library, store):
-    app = make_app(
-        "quiz",
-        library=library,
-        store=store,
-        clock=frozen_clock,
-        timer=frozen_timer,
-        shuffle=False,
-        seconds=30,
-        seed=7,
-    )
+    app = fixed_quiz(library, store)
     content = rendered_content(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: getattr(app.mode_screen, "run", None) is not None)
@@ -177,17 +168,7 @@ async def test_generated_questions_and_the_feedback_on_a_wrong_answer_speak_only
     from drill.tui.screens.quiz import QuizScreen
     from tests.helpers import plain
 
-    app = make_app(
-        "quiz",
-        library=library_of([], library),
-        store=store,
-        clock=frozen_clock,
-        timer=frozen_timer,
-        shuffle=False,
-        seconds=30,
-        seed=7,
-        generated=len(TEMPLATES),
-    )
+    app = fixed_quiz(library_of([], library), store, generated=len(TEMPLATES))
     # content (the pack's id), the catalogue of mistakes (ids, and wordings as a note shows them) and names
     exempt = "\n".join(
         [rendered_content(library), *MISTAKES]

@@ -11,7 +11,7 @@ import pytest
 
 import drill.i18n
 from drill.tui.app import make_app
-from tests.tui.conftest import frozen_clock, frozen_timer, library_of
+from tests.tui.conftest import fixed_quiz, frozen_clock, frozen_timer, library_of
 from tests.tui.test_snapshots import card_on_screen, revealed
 from tests.tui.test_snapshots_quiz_calc import _calc_ready, _question, _wrong_answer
 
@@ -33,16 +33,7 @@ def study(library, store, card_id="q05"):
 
 
 def quiz(library, store):
-    return make_app(
-        "quiz",
-        library=library,
-        store=store,
-        clock=frozen_clock,
-        timer=frozen_timer,
-        shuffle=False,
-        seconds=30,
-        seed=7,
-    )
+    return fixed_quiz(library, store)
 
 
 @SIZES

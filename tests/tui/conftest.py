@@ -58,6 +58,21 @@ def make_card(card_id: str, question: str, answer: str, **fields) -> Card:
     return Card(id=card_id, question=question, answer=answer, **defaults)
 
 
+def fixed_quiz(library: Library, store, **overrides) -> DrillApp:
+    """The quiz the snapshot and pseudo-locale tests show: unshuffled, seed 7, 30 s, frozen clock and timer."""
+    options = dict(
+        library=library,
+        store=store,
+        clock=frozen_clock,
+        timer=frozen_timer,
+        shuffle=False,
+        seconds=30,
+        seed=7,
+    )
+    options.update(overrides)
+    return make_app("quiz", **options)
+
+
 @pytest.fixture
 def study_app(library, store) -> Callable[..., DrillApp]:
     """Build the study app on the real store with a frozen clock; keyword arguments override."""

@@ -11,7 +11,7 @@ import pytest
 
 from drill.tui.app import make_app
 from drill.tui.screens.quiz_score import QuizScoreScreen
-from tests.tui.conftest import frozen_clock, frozen_timer, library_of, wait_until
+from tests.tui.conftest import fixed_quiz, library_of, wait_until
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -19,17 +19,7 @@ SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "12
 @pytest.fixture
 def quiz_app(library, store):
     def build(**overrides):
-        options = dict(
-            library=library,
-            store=store,
-            clock=frozen_clock,
-            timer=frozen_timer,
-            shuffle=False,
-            seconds=30,
-            seed=7,
-        )
-        options.update(overrides)
-        return make_app("quiz", **options)
+        return fixed_quiz(overrides.pop("library", library), store, **overrides)
 
     return build
 
