@@ -118,7 +118,9 @@ async def test_a_trap_lowers_the_proposal_and_a_quit_keeps_the_graded_question(l
         await phase(pilot, "rubric")
         for i in range(len(card.points)):
             screen.query_one("#iv-points", Checklist).select(i)
-        if card.pitfalls:
+        traps = screen.rubric.trap_ids  # the misconceptions this card's rubric lists (7.9: divide-by-dk, ...)
+        assert traps
+        if traps:
             screen.query_one("#iv-traps", Checklist).select(0)
             await wait_until(pilot, lambda: screen.rubric.hit == {0})
             assert screen.proposed == GOOD
@@ -128,7 +130,7 @@ async def test_a_trap_lowers_the_proposal_and_a_quit_keeps_the_graded_question(l
         await pilot.press("ctrl+q")
     (interview,) = store.interview_history()
     assert interview.finished_at is None and len(interview.answers) == 1
-    assert interview.answers[0].traps_hit == (card.pitfalls[:1] if card.pitfalls else ())
+    assert interview.answers[0].traps_hit == traps[:1]  # stored by id
 
 
 async def test_a_section_without_bank_questions_is_an_error(library, store):
