@@ -30,10 +30,10 @@ ANSWERS = {
 
 
 async def one(library, store, text: str, judged: bool) -> float:
+    from tests.interview.pilot import interview_app, phase
     from textual.widgets import TextArea
 
     import drill.tui.screens.interview as screen_module
-    from tests.interview.pilot import interview_app, phase
 
     real = screen_module.judge_into
     screen_module.judge_into = real if judged else (lambda rubric, text: None)
@@ -72,12 +72,14 @@ def main() -> None:
 
     _jieba()
     cold = time.perf_counter() - cold_start
-    print(f"jieba's dictionary, loaded once per process (the cold cost the warm-up hides): {cold * 1000:.0f} ms")
+    print(
+        f"jieba's dictionary, loaded once per process (the cold cost the warm-up hides): {cold * 1000:.0f} ms"
+    )
     print(f"{'answer':6} {'rounds':>6} {'without judge':>14} {'with judge':>11} {'ratio':>6}  (goal <= 1.2)")
     for lang, text in ANSWERS.items():
         times: dict[bool, list[float]] = {False: [], True: []}
         for i in range(n):
-            for judged in ((False, True) if i % 2 == 0 else (True, False)):  # interleaved, order alternating
+            for judged in (False, True) if i % 2 == 0 else (True, False):  # interleaved, order alternating
                 with tempfile.TemporaryDirectory() as tmp:
                     store = open_store(f"sqlite:///{tmp}/b.db", "bench")
                     try:

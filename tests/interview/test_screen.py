@@ -62,7 +62,7 @@ async def test_a_whole_interview_ask_type_rubric_grade_time_out_scorecard(librar
         await phase(pilot, "done")
         card = plain(screen.query_one("#iv-scorecard", Static))
         assert "Scorecard" in card and "1:00+" in card and "0:42" in card and "Hard" in card
-        assert "Points missed most often:" in card
+        assert "Points missed most often (the model answer's words):" in card
 
     history = store.interview_history()
     assert len(history) == 1 and history[0].finished_at == NOW

@@ -271,6 +271,22 @@ class Asked:
     follow_up: bool  # chosen as a follow-up from the previous question's section
 
 
+def covering(cards: Sequence[Card], missed: Sequence[str]) -> Card | None:
+    """The first of ``cards`` whose points share the most glossary concepts (drill.judge.glossary) with the
+    ``missed`` texts — at least two — or None."""
+    if not missed:
+        return None
+    from drill.judge import concepts_in
+
+    wanted = concepts_in(" ".join(missed))
+    best, score = None, 1
+    for card in cards:
+        shared = len(wanted & concepts_in(" ".join(card.points)))
+        if shared > score:
+            best, score = card, shared
+    return best
+
+
 class InterviewSession:
     """Which bank question comes next: ``count`` of ``ordered`` (most wanted first), with follow-ups."""
 
@@ -291,7 +307,10 @@ class InterviewSession:
     def finished(self) -> bool:
         return len(self.asked) >= self.count
 
-    def next_question(self) -> Asked | None:
+    def next_question(self, missed: Sequence[str] = ()) -> Asked | None:
+        """The next question; a follow-up (drawn with probability ``follow_up``) prefers the card whose key points
+        share the most of the chapter's terms with ``missed`` (the last answer's missed points and the
+        corrections of the misconceptions it stated), else the first card left from the same section."""
         if self.finished:
             return None
         seen = {a.card.id for a in self.asked}
@@ -300,8 +319,11 @@ class InterviewSession:
         if self.asked:
             draw = self._rng.random()  # drawn after every question, so a seed gives one sequence
             if draw < self.follow_up:
+                best = covering(left, missed)
                 same = [c for c in left if c.section == self.asked[-1].card.section]
-                if same:
+                if best is not None:
+                    choice, follow = best, True
+                elif same:
                     choice, follow = same[0], True
         asked = Asked(choice, len(self.asked) + 1, follow)
         self.asked.append(asked)

@@ -114,6 +114,9 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.duration_ms = 0
         self.timed_out = False
         self.interview_id: int | None = None
+        self.missed_last: tuple[
+            str, ...
+        ] = ()  # the last answer's missed points and corrections: the follow-up's aim
         self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
         self.answers: list[InterviewAnswerRecord] = []
         self._graded_log: int | None = None  # the current question's grade, once committed
@@ -186,7 +189,7 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
 
     def ask_next(self) -> None:
         assert self.session is not None
-        asked = self.session.next_question()
+        asked = self.session.next_question(self.missed_last)
         if asked is None:
             self.finish()
             return
@@ -321,7 +324,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
                 self.notify(_("Not saved: {error}").format(error=err), severity="error")
         self.query_one(Countdown).stop()
         fronts = {a.card.id: a.card.front for a in (self.session.asked if self.session else [])}
-        self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts))
+        language = current_language()
+        book = self.book.items if self.book is not None else ()
+        wrong = {m.id: (m.wrong(language), "\n".join(c.text for c in m.corrections)) for m in book}
+        self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts, wrong))
         self.phase = "done"
 
     def on_unmount(self) -> None:

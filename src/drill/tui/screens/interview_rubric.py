@@ -96,6 +96,7 @@ class InterviewRubric:
     timed_out: bool
     interview_id: int | None
     answers: list[InterviewAnswerRecord]
+    missed_last: tuple[str, ...]
     _graded_log: int | None
 
     def fill_rubric(self) -> None:
@@ -250,5 +251,6 @@ class InterviewRubric:
             self.notify(_("Not saved: {error}").format(error=err), severity="error")
             return
         self.answers.append(record)
+        self.missed_last = (*rubric.missed(), *(rubric.corrections[i] for i in sorted(rubric.hit)))
         self.notify(_("Graded {grade}.").format(grade=_(GRADE_NAMES[rating])))
         self.ask_next()
