@@ -93,6 +93,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
     phase: reactive[str] = reactive("loading", init=False)
     typed: reactive[bool] = reactive(True, init=False)
     chosen: reactive[int | None] = reactive(None, init=False)  # the learner's grade, when changed
+    # the rubric's ticks (the judge's first, then the learner's): the one place they live on screen; the
+    # Checklists post Changed, the watchers (interview_rubric.py) update the Rubric model and the views
+    covered: reactive[frozenset[int]] = reactive(frozenset(), init=False)
+    hit: reactive[frozenset[int]] = reactive(frozenset(), init=False)
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)

@@ -89,6 +89,8 @@ class InterviewRubric:
     store: Store | None
     phase: str
     chosen: int | None
+    covered: frozenset[int]  # the ticked points and misconceptions: reactives of InterviewScreen
+    hit: frozenset[int]
     rubric: Rubric | None
     asked: Asked | None
     answer_text: str | None
@@ -139,19 +141,32 @@ class InterviewRubric:
         )
         self.query_one("#iv-traps-head", Static).update(Text(head, style="bold"))
         traps.display = bool(rubric.traps)
+        self.set_reactive(type(self).covered, frozenset(rubric.covered))  # the judge's ticks, no watcher yet
+        self.set_reactive(type(self).hit, frozenset(rubric.hit))
         self._show_corrections()
         self._show_proposal()
 
     def on_checklist_changed(self, message: Checklist.Changed) -> None:
+        """A list's ticks changed (the widget's message): the screen's reactive state takes them; the watchers
+        bring the rubric model and the views along."""
         if self.rubric is None or self.phase != "rubric":
             return
-        selected = set(message.checklist.selected)
+        selected = frozenset(message.checklist.selected)
         if message.checklist.id == "iv-points":
-            self.rubric.covered = selected
+            self.covered = selected
         else:
-            self.rubric.hit = selected
+            self.hit = selected
+
+    def watch_covered(self, covered: frozenset[int]) -> None:
+        if self.rubric is not None and self.phase == "rubric":
+            self.rubric.covered = set(covered)
+            self._show_proposal()
+
+    def watch_hit(self, hit: frozenset[int]) -> None:
+        if self.rubric is not None and self.phase == "rubric":
+            self.rubric.hit = set(hit)
             self._show_corrections()
-        self._show_proposal()
+            self._show_proposal()
 
     def _show_corrections(self) -> None:
         rubric = self.rubric
