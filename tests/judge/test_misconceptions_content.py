@@ -75,3 +75,23 @@ def test_errors_name_file_line_and_field(tmp_path, body, line, needle):
         load_misconceptions(library)
     message = str(err.value)
     assert f"misconceptions.yaml:{line}:" in message and needle in message
+
+
+def test_drill_check_validates_the_misconceptions(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    body = "- id: x1\n  cards: [q07]\n  wrong: {zh: 错, en: wrong}\n  corrects: [q07/pitfall/9]\n"
+    pack = _pack_with(tmp_path, "pack: transformer-ch7\nmisconceptions:\n" + body)
+    env = dict(os.environ, DRILL_DATA_DIR=str(tmp_path / "d"), DRILL_CONFIG_DIR=str(tmp_path / "c"))
+    done = subprocess.run(
+        [sys.executable, "-m", "drill", "--lang", "en", "check", str(pack)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert "misconceptions.yaml:6:" in line and "has 3 pitfalls, not 9" in line

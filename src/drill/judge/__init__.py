@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from drill.judge.verdict import MisconceptionVerdict, PointVerdict, Span, Verdict, has_cues, judge
 
-__all__ = ["MisconceptionVerdict", "PointVerdict", "Span", "Verdict", "has_cues", "judge", "warm_up"]
+__all__ = [
+    "concepts_in",
+    "MisconceptionVerdict",
+    "PointVerdict",
+    "Span",
+    "Verdict",
+    "has_cues",
+    "judge",
+    "warm_up",
+]
 
 
 def warm_up() -> None:
@@ -23,3 +32,14 @@ def warm_up() -> None:
     from drill.judge.match import _jieba
 
     _jieba()
+
+
+def concepts_in(text: str) -> frozenset[str]:
+    """The glossary concepts (drill.judge.glossary) ``text`` mentions, negated or not: what a text is about."""
+    import re
+
+    from drill.judge.glossary import CONCEPTS
+    from drill.judge.normalize import normalize
+
+    folded = normalize(text).text
+    return frozenset(name for name, pattern in CONCEPTS.items() if re.search(pattern, folded))

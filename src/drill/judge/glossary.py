@@ -37,9 +37,9 @@ CONCEPTS: dict[str, str] = {
     "relevance": r"相关|relevan|多相关",
     "probability": r"概率|probabilit|0 ?到 ?1 ?之间",
     "symmetric": r"(?<!不)对称|symmetric|s_ij (?:always )?equals s_ji|s_?ij ?= ?s_?ji",
-    "every-pair": r"每一?对|每个 ?query ?和每个 ?key|every query (?:scores|with) every key|each pair|all pairs|"
+    "every-pair": r"每一?对|每个 ?query.{0,4}和每个 ?key|every query (?:scores|with) every key|each pair|all pairs|"
     r"every pair|给每一对",
-    "rows-cols": r"行是.{0,8}列|行 ?= ?query|rows? (?:are|=) query|行数.{0,12}列数",
+    "rows-cols": r"行是.{0,16}列|行 ?= ?query|rows? (?:are|=) query|行数.{0,12}列数",
     "s-by-s": r"s ?× ?s|s ?x ?s|s2 ?个|seq_len (?:by|×|x) seq_len|s by s|square",
     "quadratic": r"o\(s2\)|o\(n2\)|平方|quadratic|squared",
     "four-times": r"4 ?倍|四倍|4s2|4 ?×|four times|\(2s\)2|4x\b",
