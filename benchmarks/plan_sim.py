@@ -136,6 +136,10 @@ def simulate(seed: int, days: int, order: str, budget: float) -> dict:
     }
 
 
+def _readiness_figure(med, skill: str):
+    return lambda order: round(med(order, "on_the_day", skill), 3)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=3)
@@ -160,10 +164,7 @@ def main() -> None:
         (f"code tasks passed by day -{SETTLE_DAYS} (of 13)", lambda o: med(o, "code_passed_by_settle")),
         (f"hand calcs done by day -{SETTLE_DAYS} (of 7)", lambda o: med(o, "calc_done_by_settle")),
         ("bank questions answered in a mock interview (of 38)", lambda o: med(o, "bank_answered")),
-        *[
-            (f"readiness on the day: {s}", (lambda s: lambda o: round(med(o, "on_the_day", s), 3))(s))
-            for s in SKILLS
-        ],
+        *[(f"readiness on the day: {s}", _readiness_figure(med, s)) for s in SKILLS],
         (
             "daily minutes: median",
             lambda o: round(statistics.median(m for r in runs[o] for m in r["minutes"]), 1),
