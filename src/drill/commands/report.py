@@ -190,14 +190,21 @@ def render_text(data, fmt: str, *, excel: bool = False) -> str:
 )
 @click.option(
     "--anki",
+    "-o",
     "anki_path",
     required=True,
     metavar="FILE.apkg",
     help=N_("Write the cards as an Anki deck package."),
 )
 @click.option("--section", "section", default=None, metavar="S", help=N_("Only the cards of this section."))
+@click.option(
+    "--quizzes/--no-quizzes",
+    default=True,
+    show_default=True,
+    help=N_("Add the chapter's quizzes as multiple-choice notes."),
+)
 @content_option
-def export(anki_path, section, content_path) -> None:
+def export(anki_path, section, quizzes, content_path) -> None:
     from drill.errors import InputError
     from drill.report.anki import write_apkg
 
@@ -209,9 +216,9 @@ def export(anki_path, section, content_path) -> None:
             _("--anki {path!r} is a directory: give a file name ending in .apkg").format(path=anki_path)
         )
     library = _library(content_path)
-    count = write_apkg(library, path, section=section.strip() if section else None)
+    count = write_apkg(library, path, section=section.strip() if section else None, quizzes=quizzes)
     click.echo(
-        ngettext("{count} card written to {path}", "{count} cards written to {path}", count).format(
+        ngettext("{count} note written to {path}", "{count} notes written to {path}", count).format(
             count=count, path=path
         ),
         err=True,

@@ -174,7 +174,7 @@ class Store:
         self._packs = tuple(sorted(packs))
         self._ids.clear()
         self._statements.clear()
-        return sync.sync_cards(self, items)
+        return sync.sync_cards(self, items, sync.content_kinds(library_or_cards))
 
     # -- the queue -----------------------------------------------------------------------------------
 
@@ -182,8 +182,8 @@ class Store:
         """The card to show at ``now``, or None when nothing is left today.
 
         Due learning/relearning/review cards first (earliest due first; review cards within the daily
-        review limit), then new cards in content order within the daily new limit. Suspended, buried
-        (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
+        review limit), then new cards in the new-card order (drill.srs.mix: the ``new_order`` setting) within
+        the daily new limit. Suspended, buried (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
         The choice is `drill.store.queue.choose`, shared with the read-only first-card peek.
         """
         return queue.next_card(self, now, section)

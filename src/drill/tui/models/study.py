@@ -113,8 +113,10 @@ def peek_first_card(library: Library, options: AppOptions) -> Card | None:
 
     if isinstance(library, PartialLibrary):
         content = library.card_keys
+        kinds = {item["id"]: item.get("kind", "qa") for item in library.entry.data["cards"]}
     else:
         content = [(card.pack, card.id, card.section) for card in library.cards.values()]
+        kinds = {card.id: card.kind for card in library.cards.values()}
     packs = {pack.id for pack in library.packs} | {pack for pack, _id, _section in content}
     due = peek_next_card(
         options.clock(),
@@ -123,6 +125,7 @@ def peek_first_card(library: Library, options: AppOptions) -> Card | None:
         user=options.user,
         db_url=options.db_url,
         content=content,
+        kinds=kinds,
     )
     if due is None:
         return None
