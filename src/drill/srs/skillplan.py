@@ -83,7 +83,7 @@ def timings(
 class PlanDay:
     day: int  # 0 = today
     new: Mapping[str, tuple[str, ...]]  # skill -> ids of the new cards introduced
-    reviews: Mapping[str, tuple[str, ...]]  # skill -> ids of the cards reviewed (an id once a day)
+    reviews: Mapping[str, tuple[str, ...]]  # skill -> ids reviewed, once per review (learning steps included)
     interview: tuple[str, ...]  # bank questions to answer in a mock interview
     minutes: float
     readiness: Mapping[str, float]  # skill -> mean recall at the day's start, if the plan is followed so far
@@ -174,27 +174,43 @@ def skill_plan(
         start = now + day * DAY
         end = start + DAY
         readiness = readiness_at(start)
-        new_ids = [c.card_id for c in pending[:pace]]
-        pending = pending[pace:]
-        for card_id in new_ids:
-            introduced_on[card_id] = day
-            live[card_id] = schedule_for(by_id[card_id].state, Grade.GOOD, start, deadline, config).after
-        reviewed: list[str] = []  # cards already learnt reviewed today (a new card's steps count as new)
+        reviewed: list[str] = []  # one id per review today (a card at each of its steps)
         for card_id, state in list(live.items()):
             # the last day's reviews include those due at the interview's start (that morning)
             while state.due <= deadline.at and (state.due < end or day == days_left - 1):
                 state = schedule_for(state, Grade.GOOD, max(start, state.due), deadline, config).after
-                if card_id not in new_ids and card_id not in reviewed:
-                    reviewed.append(card_id)
+                reviewed.append(card_id)
             live[card_id] = state
         # mock-interview questions: learnt ones first, then in order
         ask: list[str] = []
         if day < settle and bank_left:
-            ready_first = sorted(bank_left, key=lambda i: (i not in live or i in new_ids, bank_left.index(i)))
+            ready_first = sorted(bank_left, key=lambda i: (i not in live, bank_left.index(i)))
             ask = ready_first[:per_day_interviews]
             bank_left = [i for i in bank_left if i not in ask]
             for card_id in ask:
                 asked_on[card_id] = day
+        count = min(pace, len(pending))
+        if budget_minutes is not None:  # within the budget, never below what the guarantee still needs
+            must_left = [i for i, c in enumerate(pending) if c.skill in (CODE, CALCULATE)]
+            floor = math.ceil((must_left[-1] + 1) / (settle - day)) if must_left and day < settle else 0
+            room = budget_minutes * 60 - sum(timing.seconds[skill[i]] for i in reviewed)
+            room -= len(ask) * timing.interview_seconds
+            views = 1 + len(config.learning_steps)  # a new card is seen once, then at each learning step
+            count = 0
+            while count < min(pace, len(pending)) and (
+                count < floor or room >= views * timing.seconds[pending[count].skill]
+            ):
+                room -= views * timing.seconds[pending[count].skill]
+                count += 1
+        new_ids = [c.card_id for c in pending[:count]]
+        pending = pending[count:]
+        for card_id in new_ids:
+            introduced_on[card_id] = day
+            state = schedule_for(by_id[card_id].state, Grade.GOOD, start, deadline, config).after
+            while state.due <= deadline.at and state.due < end:  # its learning steps today
+                state = schedule_for(state, Grade.GOOD, max(start, state.due), deadline, config).after
+                reviewed.append(card_id)
+            live[card_id] = state
         minutes = (
             sum(timing.seconds[skill[i]] for i in (*new_ids, *reviewed)) + len(ask) * timing.interview_seconds
         ) / 60
