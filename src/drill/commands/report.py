@@ -131,6 +131,14 @@ def report(fmt, output, since, section, cohort, excel, db_url, user_name, conten
         from drill.errors import InputError
 
         raise InputError(_("--excel is for the CSV report: add --format csv (or -o FILE.csv)"))
+    if cohort and chosen == "csv":
+        from drill.errors import InputError
+
+        raise InputError(
+            _(
+                "--cohort is not in the CSV report (one row per card): use --format json, md or html for the cohort"
+            )
+        )
     since_day = parse_since(since)
     if section is not None and not section.strip():
         from drill.errors import InputError

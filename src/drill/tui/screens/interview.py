@@ -37,7 +37,7 @@ from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
     from drill.content.misconceptions import Book
-    from drill.content.models import Card, Library
+    from drill.content.models import Card, Erratum, Library
     from drill.store import Store
     from drill.store.interviews import InterviewAnswerRecord
 
@@ -121,7 +121,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.missed_last: tuple[
             str, ...
         ] = ()  # the last answer's missed points and corrections: the follow-up's aim
-        self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
+        self.book: Book | None = None
+        self.errata: list[
+            Erratum
+        ] = []  # drill's corrections, marked on a key point that restates a claim  # the misconceptions (drill.content.misconceptions), once loaded
         self.answers: list[InterviewAnswerRecord] = []
         self._graded_log: int | None = None  # the current question's grade, once committed
 
@@ -162,6 +165,7 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         from drill.content.misconceptions import load_misconceptions
 
         self.book = load_misconceptions(library)
+        self.errata = list(library.errata)
         cards = bank_cards(list(library.cards.values()), s.section)
         if not cards:
             known = sorted({c.section for c in bank_cards(list(library.cards.values()))})
