@@ -49,14 +49,17 @@ class GeneratedQuestion:
 
 
 def mistake_note(mid: str) -> str:
+    from drill.content.errata import correction_lines
     from drill.content.latex import render_text
     from drill.engine.mistakes import MISTAKES
 
     m = MISTAKES[mid]
     wording = render_text(m.wording).replace("**", "").replace("`", "")
-    return _("{wording} ({mistake}; reread §{section})").format(
+    note = _("{wording} ({mistake}; reread §{section})").format(
         wording=wording, mistake=mid, section=m.section
     )
+    # the chapter's words a mistake quotes, then drill's correction of any span they hold (drill.content.errata)
+    return "\n".join([note, *correction_lines(m.wording)])
 
 
 def sections() -> tuple[str, ...]:

@@ -195,6 +195,18 @@ def plain_wording(text: str) -> str:
     return render_text(text).replace("**", "")
 
 
+def correction_lines(text: str) -> list[str]:
+    from drill.content.errata import correction_lines as lines_of
+
+    return lines_of(text)
+
+
+def corrections_in(text: str) -> list:
+    from drill.content.errata import corrections_in as found_in
+
+    return found_in(text)
+
+
 def lines(v: Verdict, *, render_wording=None) -> list[str]:
     """The whole account as plain text lines. ``render_wording`` turns the chapter's Markdown/LaTeX into text."""
     render = render_wording or (lambda s: s)
@@ -234,6 +246,8 @@ def lines(v: Verdict, *, render_wording=None) -> list[str]:
                     id=g.mistake.id, wording=render(g.mistake.wording), where=where
                 )
             )
+            # the chapter's words a mistake quotes, then drill's correction of any span they hold
+            out += ["        " + render(line) for line in correction_lines(g.mistake.wording)]
         elif g.mismatch.kind == G.VALUE and g.mismatch.index is not None:
             title, header, e_rows, g_rows, mark = table(g.mismatch.expected, g.mismatch.got, g.mismatch.index)
             out.append("      " + (_("expected {title}").format(title=title) if title else _("expected")))
@@ -274,6 +288,10 @@ def to_json(v: Verdict) -> dict:
                 "id": g.mistake.id,
                 "section": g.mistake.section,
                 "wording": g.mistake.wording,
+                "corrections": [
+                    {"span": c.span, "correction": c.correction, "erratum": c.erratum, "kind": c.kind}
+                    for c in corrections_in(g.mistake.wording)
+                ],
             }
         cases.append(entry)
     return {

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from drill.content.errata import annotate
 from drill.errors import DrillError
 from drill.i18n import _
 from drill.tui.models.study import GRADE_NAMES
@@ -23,6 +24,12 @@ if TYPE_CHECKING:
     from drill.tui.models.interview import Asked, Rubric
     from drill.tui.options import AppOptions
     from drill.tui.screens.interview import InterviewSettings
+
+
+def rubric_item(text: str) -> str:
+    """A rubric point or trap as the checklist shows it: the chapter's words, then drill's correction of any span
+    they quote (drill.content.errata, in the UI language)."""
+    return shown(annotate(text))
 
 
 def shown(text: str) -> str:
@@ -67,9 +74,11 @@ class InterviewRubric:
         self.query_one("#iv-points-head", Static).update(
             Text(_("Key points — tick the ones your answer covered (space ticks, tab moves):"), style="bold")
         )
-        self.query_one("#iv-points", Checklist).set_items(Text(shown(p)) for p in rubric.points)
+        # each point and trap as the chapter words it, then drill's correction of any span it quotes
+        # (drill.content.errata, in the UI language)
+        self.query_one("#iv-points", Checklist).set_items(Text(rubric_item(p)) for p in rubric.points)
         traps = self.query_one("#iv-traps", Checklist)
-        traps.set_items(Text(shown(t)) for t in rubric.traps)
+        traps.set_items(Text(rubric_item(t)) for t in rubric.traps)
         head = (
             _("Traps — did your answer fall into one?")
             if rubric.traps
