@@ -59,7 +59,8 @@ def mistake_note(mid: str) -> str:
         wording=wording, mistake=mid, section=m.section
     )
     # the chapter's words a mistake quotes, then drill's correction of any span they hold (drill.content.errata)
-    return "\n".join([note, *correction_lines(m.wording)])
+    lines = [render_text(line).replace("**", "").replace("`", "") for line in correction_lines(m.wording)]
+    return "\n".join([note, *lines])
 
 
 def sections() -> tuple[str, ...]:
