@@ -21,7 +21,7 @@ def loaded_after(code: str) -> set[str]:
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("core", ["drill.content", "drill.engine", "drill.srs", "drill.store"])
+@pytest.mark.parametrize("core", ["drill.content", "drill.engine", "drill.srs", "drill.store", "drill.judge"])
 def test_cores_do_not_import_ui(core):
     import importlib
     import pkgutil

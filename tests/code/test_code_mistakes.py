@@ -15,11 +15,8 @@ from drill.engine.mistakes import MISTAKES
 from drill.runner.verdict import check
 from tests.code.submissions import WRONG
 
-CHAPTER = next(
-    p / "shared" / "seed" / "transformer-chapter-7.md"
-    for p in Path(__file__).resolve().parents
-    if (p / "shared" / "seed" / "transformer-chapter-7.md").exists()
-)
+# the shipped chapter, inside the repository (the same file as the course's seed)
+CHAPTER = Path(__file__).resolve().parents[2] / "data" / "transformer-chapter-7.md"
 # the coding drills' mistakes; the quiz's counts and shapes (drill.engine.mistakes.quiz_shapes, .quiz_counts) share the catalogue
 # and are tested in tests/content/test_content_generated.py
 CODE_MISTAKES = sorted(mid for mid, m in MISTAKES.items() if m.task in TASKS)

@@ -316,11 +316,9 @@ def test_deterministic_for_a_seed():
 def test_quiz_mistakes_cite_real_sections_and_the_chapter_words():
     from pathlib import Path
 
-    chapter = next(
-        p / "shared" / "seed" / "transformer-chapter-7.md"
-        for p in Path(__file__).resolve().parents
-        if (p / "shared" / "seed" / "transformer-chapter-7.md").exists()
-    ).read_text(encoding="utf-8")
+    chapter = (Path(__file__).resolve().parents[2] / "data" / "transformer-chapter-7.md").read_text(
+        encoding="utf-8"
+    )
     headings = set(re.findall(r"^## (7\.\d+) ", chapter, flags=re.M))
     used = {mid for q in THOUSAND for mid in q.mistakes.values()}
     for mid in used:

@@ -11,7 +11,8 @@ Surfaces covered (each in English and in Chinese):
      pitfalls, the section's question; a table card's table, a cloze card's text, a calc card's givens): the
      spans of the front are corrected on the back, as the learner sees them on reveal;
   2. Anki fields (report.anki's note: the back, FrontSide + Answer + Pitfalls);
-  3. interview rubric points and traps (tui.screens.interview_rubric.rubric_item);
+  3. interview rubric: key points (tui.screens.interview_rubric.point_item with erratum_notes) and the
+     traps' corrections (misconceptions.yaml, tui.models.interview.correction_text);
   4. the named mistakes' wordings: code diagnoses (runner.verdict.lines' mistake line and its --json) and
      generated quiz explanations (content.generated.mistake_note);
   5. chapter quizzes: stem, options and explanation as the quiz shows them after an answer
@@ -88,13 +89,19 @@ def anki_views():
 
 
 def rubric_views():
-    from drill.tui.screens.interview_rubric import rubric_item
+    from drill.content.misconceptions import load_misconceptions
+    from drill.tui.models.interview import correction_text
+    from drill.tui.screens.interview_rubric import erratum_notes, point_item
 
     for card in LIBRARY.cards.values():
         for i, point in enumerate(card.points):
-            yield f"rubric {card.id} point {i}", rubric_item(point), (point,)
-        for i, trap in enumerate(card.pitfalls):
-            yield f"rubric {card.id} trap {i}", rubric_item(trap), (trap,)
+            shown = point_item(point, (), erratum_notes(point, LIBRARY.errata)).plain
+            yield f"rubric {card.id} point {i}", shown, (point,)
+    for m in load_misconceptions(
+        LIBRARY
+    ).items:  # the traps: drill's wording, corrected by the chapter or drill
+        sources = tuple(c.text for c in m.corrections if not c.drills)
+        yield f"rubric misconception {m.id} correction", correction_text(m), sources
 
 
 def mistake_views():

@@ -119,7 +119,10 @@ def test_config_show_and_set_are_translated(pseudo):
     keys = tuple(line.split()[0] for line in shown.output.splitlines()[2:])
     assert "desired_retention" in keys
     # values as the user types them: numbers, durations, true/false, choices; the config file's path
-    values = (r"\b\d+[smhd]\b", r"\btrue\b", r"\bfalse\b", r"\bsuspend\b", r"/\S+")
+    values = (
+        r"\b\d+[smhd]\b", r"\btrue\b", r"\bfalse\b", r"\bsuspend\b", r"\bmixed\b", r"/\S+",
+        r"\b(recall|explain|calculate|code)=[\d.]+",  # new_mix: skill=weight, as typed
+    )  # fmt: skip
     assert unmarked_words(shown.output, exempt=keys, allowed=values) == []
     written = runner.invoke(cli, ["--lang", "zh", "config", "set", "day_starts_at", "5"], prog_name="drill")
     assert written.exit_code == 0, written.output

@@ -44,7 +44,7 @@ def _state(url: str) -> tuple[str, set[str], list[tuple]]:
 def test_0007_upgrades_downgrades_and_upgrades_again(any_url):
     from drill.store import open_store
 
-    assert HEAD_REVISION == "0007" and migrate.known_revisions()[-1] == "0007"
+    assert "0007" in migrate.known_revisions()
     migrate.upgrade(any_url, "0006")
     engine = create_engine(any_url)
     try:
@@ -55,7 +55,7 @@ def test_0007_upgrades_downgrades_and_upgrades_again(any_url):
     revision, tables, users = _state(any_url)
     assert revision == "0006" and not NEW & tables
 
-    migrate.upgrade(any_url)
+    migrate.upgrade(any_url, "0007")
     revision, tables, after = _state(any_url)
     assert revision == "0007" and NEW <= tables and after == users
     with open_store(any_url, "alice") as store:

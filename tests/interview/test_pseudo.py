@@ -12,7 +12,13 @@ COMMAND = (r"\binterview(?=\s+·)",)  # the header names the command as typed ("
 async def test_the_interview_speaks_only_through_the_catalog(pseudo, library, store):
     timer = ManualTimer()
     app = interview_app(library, store, timer, questions=2)
-    content = rendered_content(library)
+    from drill.content.misconceptions import load_misconceptions
+
+    # drill's wording of the misconceptions is data (data/misconceptions.yaml, zh and en), like errata notes
+    book = load_misconceptions(library)
+    content = rendered_content(library) + "".join(
+        f"\n{m.wrong_zh}\n{m.wrong_en}" + "".join("\n" + c.text for c in m.corrections) for m in book.items
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await phase(pilot, "asking")
         assert "⟦" in screen_text(app)

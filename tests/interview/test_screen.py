@@ -62,7 +62,7 @@ async def test_a_whole_interview_ask_type_rubric_grade_time_out_scorecard(librar
         await phase(pilot, "done")
         card = plain(screen.query_one("#iv-scorecard", Static))
         assert "Scorecard" in card and "1:00+" in card and "0:42" in card and "Hard" in card
-        assert "Points missed most often:" in card
+        assert "Points missed most often (the model answer's words):" in card
 
     history = store.interview_history()
     assert len(history) == 1 and history[0].finished_at == NOW
@@ -118,7 +118,9 @@ async def test_a_trap_lowers_the_proposal_and_a_quit_keeps_the_graded_question(l
         await phase(pilot, "rubric")
         for i in range(len(card.points)):
             screen.query_one("#iv-points", Checklist).select(i)
-        if card.pitfalls:
+        traps = screen.rubric.trap_ids  # the misconceptions this card's rubric lists (7.9: divide-by-dk, ...)
+        assert traps
+        if traps:
             screen.query_one("#iv-traps", Checklist).select(0)
             await wait_until(pilot, lambda: screen.rubric.hit == {0})
             assert screen.proposed == GOOD
@@ -128,7 +130,7 @@ async def test_a_trap_lowers_the_proposal_and_a_quit_keeps_the_graded_question(l
         await pilot.press("ctrl+q")
     (interview,) = store.interview_history()
     assert interview.finished_at is None and len(interview.answers) == 1
-    assert interview.answers[0].traps_hit == (card.pitfalls[:1] if card.pitfalls else ())
+    assert interview.answers[0].traps_hit == traps[:1]  # stored by id
 
 
 async def test_a_section_without_bank_questions_is_an_error(library, store):

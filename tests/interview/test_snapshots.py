@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 import drill.i18n
-from drill.tui.widgets.checklist import Checklist
 from tests.interview.pilot import ManualTimer, interview_app, phase
 from tests.tui.conftest import wait_until
 
@@ -34,7 +33,9 @@ def build(library, store, timer=None):
 async def typed(pilot) -> None:
     await phase(pilot, "asking")
     screen = pilot.app.mode_screen
-    screen.query_one("#iv-answer").insert("因为点积的方差随 d_k 增大，softmax 会饱和。")
+    screen.query_one("#iv-answer").insert(
+        "每个 query 都要和每个 key 打分：行是 query 位置，列是 key 位置，共 S×S 个元素。所以代价随序列长度线性增长。"
+    )
     screen.options.timer.now = 75
     screen.query_one("#countdown").check()
     await pilot.pause()
@@ -45,8 +46,7 @@ async def rubric(pilot) -> None:
     screen = pilot.app.mode_screen
     await pilot.press("ctrl+d")
     await phase(pilot, "rubric")
-    screen.query_one("#iv-points", Checklist).select(0)
-    await wait_until(pilot, lambda: screen.rubric.covered == {0})
+    await wait_until(pilot, lambda: screen.rubric.judged)  # the judge's ticks, as the learner first sees them
     await pilot.press("3")
     await wait_until(pilot, lambda: screen.chosen == 3)
     await pilot.pause()

@@ -91,12 +91,3 @@ def test_broken_config_file_in_a_real_process():
         f"drill: error: {path}: day_starts_at: 25 is out of range; allowed: an hour from 0 to 23"
     )
     assert "Traceback" not in proc.stderr
-
-
-def test_optimize_without_the_extra(monkeypatch):
-    import drill.srs.optimize as optimize
-
-    monkeypatch.setattr(optimize, "missing_modules", lambda: ["torch", "pandas"])
-    result = run("optimize")
-    assert result.exit_code == 2
-    assert "pip install 'drill[optimizer]'" in result.output and "torch, pandas" in result.output

@@ -1,42 +1,91 @@
-"""`drill optimize`: counting what py-fsrs learns from, refusing too little history, fitting and saving."""
+"""`drill optimize` on fsrs-rs: the items Anki would build, fsrs-rs's own threshold, the fit equal to a direct
+fsrs-rs call, weights saved per learner.
+
+Oracles: Anki's own unit tests of ``reviews_for_fsrs`` (rslib/src/scheduler/fsrs/params.rs, ported case by case
+below), fsrs-rs called directly on items built here from the timestamps by plain recomputation, and fsrs-rs's
+behaviour (defaults / initial stabilities only / a full fit) on either side of the threshold.
+"""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
+from fsrs_rs_python import DEFAULT_PARAMETERS, FSRS, FSRSItem, FSRSReview
 
 from drill.cli import cli
 from drill.srs import new_card_state, retrievability, schedule
-from drill.srs.config import load_config
+from drill.srs.days import study_day
 from drill.srs.optimize import (
-    MAX_SEQ_LEN,
-    MIN_REVIEWS,
+    MIN_TRAINING_ITEMS,
     NotEnoughReviews,
-    countable_reviews,
-    fit_parameters,
-    optimizer_available,
+    card_sequence,
+    fit,
+    training_items,
+    usable_items,
+    within_bounds,
 )
 
-needs_extra = pytest.mark.skipif(not optimizer_available(), reason="fsrs[optimizer] extra not installed")
 T0 = datetime(2025, 1, 6, 8, 0, tzinfo=UTC)
+DAY = 86400
 
 
-@dataclass(frozen=True)
-class Record:
-    card_id: str
-    rating: int
-    reviewed_at: datetime
-    duration_ms: int | None = None
+# -- Anki's conversion, case by case (params.rs tests; `revlog(kind, days_ago)`, a Good each) ------------------
 
 
-def simulated_history(cards: int, days: int, seed: int = 7) -> list[Record]:
-    """A learner who forgets as FSRS predicts (a little worse), reviewing when cards fall due."""
+def anki_cards(*entries):
+    """[(state before, days ago)] -> one card's grades: (rating, study day, state, order key)."""
+    return [(3, 1000 - days_ago, state, (1000 - days_ago, n)) for n, (state, days_ago) in enumerate(entries)]
+
+
+def items_of(grades):
+    steps, ends = card_sequence(grades)
+    return [[(3, delta) for _rating, delta in steps[:count]] for _key, count in ends]
+
+
+def review(delta):
+    return (3, delta)
+
+
+def test_delta_t_as_anki():
+    assert items_of(anki_cards(("new", 1), ("review", 0))) == [[review(0), review(1)]]
+    assert items_of(anki_cards(("new", 15), ("learning", 13), ("review", 10), ("review", 5))) == [
+        [review(0), review(2)],
+        [review(0), review(2), review(3)],
+        [review(0), review(2), review(3), review(5)],
+    ]
+    assert items_of(anki_cards(("new", 15), ("learning", 13))) == [[review(0), review(2)]]
+
+
+def test_a_reset_drops_the_history_before_it():
+    # Anki: a Reset between two learning runs; only the run after it (and what follows) is used.
+    assert items_of(anki_cards(("new", 10), ("review", 9), ("new", 4), ("review", 0))) == [
+        [review(0), review(4)]
+    ]
+
+
+def test_single_learning_step_and_no_learning_step_give_nothing():
+    assert items_of(anki_cards(("new", 1))) == []
+    assert items_of(anki_cards(("review", 9), ("review", 5))) == []  # training ignores cards never learnt
+
+
+def test_same_day_grades_are_zero_days_apart_and_make_no_item():
+    grades = [(1, 100, "new", 1), (3, 100, "learning", 2), (3, 102, "review", 3), (2, 102, "review", 4)]
+    steps, ends = card_sequence(grades)
+    assert steps == [(1, 0), (3, 0), (3, 2), (2, 0)]
+    assert ends == [(3, 3)]  # only the grade two days later
+
+
+# -- a learner graded by drill's own scheduler -----------------------------------------------------------------
+
+
+def simulated_log(cards: int, days: int, seed: int = 7):
+    """[(card, rating, reviewed_at, state before)] of a learner who forgets as FSRS predicts (a little worse),
+    reviewing when cards fall due (learning steps included, so some grades share a study day)."""
     rng = random.Random(seed)
-    records = []
+    log = []
     for number in range(cards):
         state, now = new_card_state(T0), T0 + timedelta(minutes=number)
         while now < T0 + timedelta(days=days):
@@ -45,90 +94,122 @@ def simulated_history(cards: int, days: int, seed: int = 7) -> list[Record]:
                 rating = rng.choice([1, 3, 3, 4])
             else:
                 rating = 1 if rng.random() > recall * 0.95 else rng.choice([2, 3, 3, 3, 4])
-            records.append(Record(f"c{number}", rating, now, rng.randint(2000, 20000)))
+            log.append((f"c{number}", rating, now, str(state.state)))
             state = schedule(state, rating, now).after
             now = state.due + timedelta(hours=rng.randint(0, 30))
-    rng.shuffle(records)  # the store hands them in review order; the fit mustn't depend on it
-    return records
+    log.sort(key=lambda row: row[2])
+    return log
 
 
-@needs_extra
-def test_thresholds_are_py_fsrs_own():
-    import fsrs.optimizer
-
-    assert MIN_REVIEWS == fsrs.optimizer.mini_batch_size == 512
-    assert MAX_SEQ_LEN == fsrs.optimizer.max_seq_len
-
-
-def test_counting_only_reviews_a_day_or_more_apart():
-    day = timedelta(days=1)
-    records = [
-        Record("a", 3, T0),
-        Record("a", 3, T0 + timedelta(minutes=10)),  # same day: not counted
-        Record("a", 3, T0 + day + timedelta(minutes=10)),  # counted
-        Record("a", 1, T0 + 5 * day),  # counted
-        Record("b", 3, T0 + 3 * day),  # a first review: not counted
-        Record("b", 3, T0 + 3 * day + timedelta(hours=23)),  # under a day: not counted
-    ]
-    assert countable_reviews(records) == 2
-    assert countable_reviews(reversed(records)) == 2
-    long = [Record("c", 3, T0 + n * day) for n in range(100)]
-    assert countable_reviews(long) == MAX_SEQ_LEN - 1  # py-fsrs looks at a card's first 64 reviews
+def as_store_hands_it(log, tz=UTC):
+    by_card: dict[str, list] = {}
+    for n, (card, rating, at, state) in enumerate(log):
+        day = (study_day(at, 4, tz) - study_day(T0, 4, tz)).days
+        by_card.setdefault(card, []).append((rating, day, state, (at, n)))
+    return list(by_card.values())
 
 
-def test_too_few_reviews_says_how_many_more():
-    records = [Record(f"c{n // 5}", 3, T0 + timedelta(days=2 * (n % 5))) for n in range(500)]
-    assert countable_reviews(records) == 400
+def direct_items(log):
+    """fsrs-rs items recomputed from the timestamps: per card, days between study days (04:00 UTC), one item
+    per grade on a later day than the one before, in the order of the grades (each card is learnt once)."""
+    seen: dict[str, list] = {}
+    days: dict[str, int] = {}
+    items = []
+    for card, rating, at, _state in log:
+        day = (at - timedelta(hours=4)).date().toordinal()
+        delta = 0 if card not in days else day - days[card]
+        days[card] = day
+        seen.setdefault(card, []).append(FSRSReview(rating, delta))
+        if len(seen[card]) > 1 and delta > 0:
+            items.append(FSRSItem(list(seen[card])))
+    return items
+
+
+@pytest.fixture(scope="module")
+def learner_log():
+    return simulated_log(cards=80, days=200)
+
+
+def test_the_fit_is_fsrs_rs_own_on_the_same_items(learner_log):
+    items, total, cards = training_items(as_store_hands_it(learner_log))
+    assert total == len(learner_log) and cards == 80
+    direct = direct_items(learner_log)
+    assert [repr(item) for item in items] == [repr(item) for item in direct]  # FSRSItem's own repr
+    result = fit(items, total_reviews=total, cards=cards)
+    expected = FSRS([]).compute_parameters(direct, num_relearning_steps=1)
+    assert result.fitted == pytest.approx(within_bounds(expected), abs=1e-4)
+    assert result.fitted[4:] != pytest.approx(tuple(DEFAULT_PARAMETERS)[4:], abs=1e-4)  # a real fit
+    assert not result.kept_current and result.parameters == result.fitted
+    assert result.rmse_after < result.rmse_before
+
+
+def test_a_fit_no_better_than_the_current_weights_keeps_them(learner_log):
+    items, total, cards = training_items(as_store_hands_it(learner_log))
+    first = fit(items, total_reviews=total, cards=cards)
+    again = fit(items, total_reviews=total, cards=cards, current=first.parameters)
+    assert again.kept_current and again.parameters == first.parameters
+
+
+def test_the_threshold_is_fsrs_rs_own(learner_log):
+    """Below 64 usable items fsrs-rs fits at most the four initial stabilities; from 64 on, everything."""
+    items, _total, _cards = training_items(as_store_hands_it(learner_log))
+    seen = set()
+    for size in range(20, len(items), 15):
+        subset = items[:size]
+        usable = usable_items(subset)
+        weights = FSRS([]).compute_parameters(subset)
+        full_fit = list(weights)[4:] != pytest.approx(list(DEFAULT_PARAMETERS)[4:], abs=1e-6)
+        assert full_fit == (usable >= MIN_TRAINING_ITEMS), (size, usable)
+        seen.add(full_fit)
+    assert seen == {True, False}
+
+
+def test_too_short_a_history_is_refused_with_the_counts(learner_log):
+    cards = as_store_hands_it(learner_log)[:3]
+    items, total, used = training_items(cards)
     with pytest.raises(NotEnoughReviews) as caught:
-        fit_parameters(records)
+        fit(items, total_reviews=total, cards=used)
+    assert caught.value.usable < MIN_TRAINING_ITEMS and caught.value.total == total
     message = str(caught.value)
-    assert "at least 512 reviews" in message and "you have 400" in message
-    assert "500 grades in all" in message and "112 more needed" in message
+    assert f"needs {MIN_TRAINING_ITEMS} reviews" in message
+    assert f"you have {caught.value.usable} ({total} grades in all)" in message
     assert caught.value.exit_code == 2
 
 
-def test_bad_rating_in_history_is_reported():
-    with pytest.raises(Exception, match="rating must be 1"):
-        countable_reviews([Record("a", 7, T0)])
+# -- the command, on a real store ------------------------------------------------------------------------------
 
 
-@needs_extra
+def grade_log(log, user):
+    from drill.store import open_store
+
+    with open_store(user=user) as store:
+        store.sync_content(sorted({("p", card, "1") for card, *_ in log}))
+        for card, rating, at, _state in log:
+            store.grade(card, rating, at)
+
+
 @pytest.mark.slow
-def test_fit_gives_bounded_weights_and_optimize_saves_them(monkeypatch):
-    from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
+def test_optimize_saves_the_weights_of_that_learner_only(learner_log):
+    from drill.store import open_store
 
-    records = simulated_history(cards=60, days=240)
-    assert countable_reviews(records) >= MIN_REVIEWS
-
-    class FakeStore:  # the store's own tests cover review_logs(); here only the wiring matters
-        def __init__(self, *args, **kwargs):
-            self.args = args
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return None
-
-        def review_logs(self, since=None):
-            return records
-
-    import drill.store
-
-    monkeypatch.setattr(drill.store, "open_store", FakeStore)
-    result = CliRunner().invoke(cli, ["optimize"], prog_name="drill")
+    log = learner_log[: len(learner_log) // 2]
+    grade_log(log, "ana")
+    result = CliRunner().invoke(cli, ["optimize", "--user", "ana"], prog_name="drill")
     assert result.exit_code == 0, result.output
-    assert "Saved to" in result.output
-    saved = load_config().parameters
-    assert saved is not None and len(saved) == 21
-    assert all(
-        lo <= w <= hi
-        for w, lo, hi in zip(saved, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
-    )
-    assert saved != tuple(DEFAULT_PARAMETERS)
-    assert load_config().source("parameters") == "file"
-    # The fitted weights schedule: the first Good's stability is the fitted w[2].
-    assert schedule(new_card_state(T0), 3, T0, load_config()).after.stability == pytest.approx(saved[2])
+    assert "Saved for ana" in result.output and f"Reading {len(log)} grades" in result.output
+    with open_store(user="ana") as store:
+        weights = store.learner_parameters()
+        assert weights is not None and store.config.parameters == weights
+        # The first Good of a new card has the fitted initial stability w[2].
+        assert schedule(new_card_state(T0), 3, T0, store.config).after.stability == pytest.approx(weights[2])
+        items, total, cards = training_items(store.fit_history())
+    assert weights == pytest.approx(fit(items, total_reviews=total, cards=cards).parameters, abs=1e-4)
+    with open_store(user="ben") as store:
+        assert store.learner_parameters() is None and store.config.parameters is None
+    result = CliRunner().invoke(cli, ["optimize", "--user", "ana", "--reset"], prog_name="drill")
+    assert result.exit_code == 0, result.output
+    with open_store(user="ana") as store:
+        assert store.learner_parameters() is None and store.config.parameters is None
 
 
 def test_optimize_with_too_little_history_in_a_real_store():
@@ -137,63 +218,28 @@ def test_optimize_with_too_little_history_in_a_real_store():
     with open_store() as store:
         store.sync_content([("p", "q1", "1"), ("p", "q2", "1")])
         store.grade("q1", 3, T0)
+        store.grade("q1", 3, T0 + timedelta(days=3))
         store.grade("q2", 3, T0 + timedelta(days=3))
     result = CliRunner().invoke(cli, ["optimize"], prog_name="drill")
-    if not optimizer_available():
-        assert "drill[optimizer]" in result.output and result.exit_code == 2
-        return
     assert result.exit_code == 2
-    assert "you have 0 of those (2 grades in all)" in result.output
-    assert "512 more needed" in result.output
+    assert "you have 0 (3 grades in all)" in result.output
     assert "Fitting" not in result.output  # no promise of a fit that will not happen
-    assert load_config().parameters is None
+    with open_store() as store:
+        assert store.learner_parameters() is None
 
 
-def test_dry_run_shows_but_does_not_save(monkeypatch):
-    import drill.srs.optimize as optimize
-    import drill.store
+def test_dry_run_shows_but_does_not_save(learner_log):
+    from drill.store import open_store
 
-    records = [Record("a", 3, T0)]
-
-    class OneLogStore:
-        def __init__(self, *args, **kwargs):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return None
-
-        def review_logs(self, since=None):
-            return records
-
-    seen = []
-
-    def fake_fit(given):  # the CLI's plumbing only; the real fit is tested above
-        seen.append(list(given))
-        return optimize.FitResult(
-            parameters=(0.5,) * 21,
-            total_reviews=1,
-            countable_reviews=0,
-            cards=1,
-            loss_before=0.5,
-            loss_after=0.4,
-        )
-
-    monkeypatch.setattr(drill.store, "open_store", OneLogStore)
-    monkeypatch.setattr(optimize, "missing_modules", lambda: [])
-    monkeypatch.setattr(optimize, "fit_parameters", fake_fit)
-    monkeypatch.setattr(optimize, "require_enough", lambda records: len(records))
-    result = CliRunner().invoke(cli, ["optimize", "--dry-run"], prog_name="drill")
+    grade_log(learner_log[:400], "cam")
+    result = CliRunner().invoke(cli, ["optimize", "--user", "cam", "--dry-run"], prog_name="drill")
     assert result.exit_code == 0, result.output
-    assert seen == [records]
-    assert "Log loss: 0.5000 with FSRS's defaults -> 0.4000 fitted." in result.output
-    assert "Not saved (--dry-run)." in result.output
-    assert load_config().parameters is None
+    assert "parameters = [" in result.output and "Not saved (--dry-run)." in result.output
+    with open_store(user="cam") as store:
+        assert store.learner_parameters() is None
 
 
-def test_broken_config_is_reported_before_fitting(monkeypatch):
+def test_broken_config_is_reported_before_fitting():
     from drill import paths
 
     path = paths.config_file()

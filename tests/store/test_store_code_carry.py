@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from drill.srs import DEFAULT_CONFIG
+from drill.srs.mix import new_card_places
 from drill.store import open_store
 from drill.store.code_carry import CODE_PACK
 from drill.store.tables import cards_t, logs_t, states_t
@@ -128,7 +130,13 @@ def test_old_progress_moves_to_the_main_deck_card_whole(db_url, libraries):
         state = states2[(user, new_id)]
         for name in (*SCHEDULE, "reps", "lapses", "first_reviews", "first_passes", "suspended", "leech"):
             assert state[name] == expected_state[content_id][name], (content_id, name)
-        assert state["card_pack"] == main_pack(now) and state["card_position"] == cards2[new_id]["position"]
+        # the user's place for it among the new cards: the new-card order (drill.srs.mix) of the content
+        places = new_card_places(
+            [(c.pack, c.id, c.section) for c in now.cards.values()], {c.id: c.kind for c in now.cards.values()},
+            DEFAULT_CONFIG,
+        )  # fmt: skip
+        assert state["card_pack"] == main_pack(now)
+        assert state["card_position"] == places[(main_pack(now), content_id)]
     rope = states2[(user, card_of(cards2, main_pack(now), "code-rope"))]
     assert rope["state"] == "new" and rope["reps"] == 0  # never practised: nothing to carry
     for log_id, log in logs2.items():  # the rows themselves are as they were, only re-pointed

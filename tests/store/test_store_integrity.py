@@ -239,7 +239,16 @@ def test_sync_with_the_shipped_library(tmp_path):
     try:
         added = store.sync_content(library)["added"]
         assert added == len(library.cards)
-        first = next(iter(library.cards.values()))
+        from drill.srs.mix import new_card_places
+
+        places = new_card_places(
+            [(c.pack, c.id, c.section) for c in library.cards.values()],
+            {c.id: c.kind for c in library.cards.values()},
+            store.config,
+        )
+        first = library.cards[
+            min(places, key=lambda key: (key[0], places[key]))[1]
+        ]  # the new-card order's first
         card = store.next_card(NOW)
         assert (card.card_id, card.pack, card.section) == (first.id, first.pack, first.section)
         assert store.sync_content(library) == {"added": 0, "retired": 0, "restored": 0, "updated": 0}

@@ -27,7 +27,7 @@ async def test_first_card_is_shown_with_its_question(study_app, store):
         expected = store.next_card(NOW)
         assert shown_card_id(app) == expected.card_id
         question = plain(app.screen.query_one("#question"))
-        assert app.mode_screen.card.question.splitlines()[0][:10] in question
+        assert app.mode_screen.card.front_text().splitlines()[0][:10] in question
 
 
 async def test_reveal_shows_the_answer(study_app):

@@ -49,6 +49,9 @@ def check(path: str | None, content_path: str | None, plain: bool | None) -> Non
 
     library = load_content(path or content_path, cache=False)  # validate from scratch, always
     require_points(library)
+    from drill.content.misconceptions import load_misconceptions
+
+    load_misconceptions(library)  # misconceptions.yaml: line-exact errors like the other content files
     summaries = summarize(library)
     sources = check_sources(library)
     numeric = verify(library.checks)

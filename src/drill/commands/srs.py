@@ -109,51 +109,74 @@ def config_reset(key: str) -> None:
     cls=DrillCommand,
     short_help=N_("Fit FSRS-6 weights to your review history."),
     help=N_(
-        "Fit FSRS-6 weights to your own review history and save them in the config.\n\n"
-        "Needs the optimizer extra (pip install 'drill[optimizer]') and at least 512 reviews made a day or "
-        "more after the card's previous review."
+        "Fit FSRS-6 weights to this learner's review history with fsrs-rs (the optimizer Anki runs) and "
+        "save them for this learner (--user) in the progress database.\n\n"
+        "fsrs-rs learns from grades given on a later study day than the card's previous one and needs 64 of "
+        "them. As Anki does, the fit is kept only when it predicts your history better than the weights in "
+        "use. --reset goes back to the config's weights (FSRS's defaults unless set)."
     ),
 )
 @store_options
 @click.option("--dry-run", is_flag=True, help=N_("Fit and show the weights, but don't save them."))
-def optimize(db_url: str | None, user_name: str | None, dry_run: bool) -> None:
+@click.option("--reset", is_flag=True, help=N_("Remove this learner's fitted weights."))
+def optimize(db_url: str | None, user_name: str | None, dry_run: bool, reset: bool) -> None:
+    import sys
+
     from drill.srs import optimize as fsrs_fit
-    from drill.srs.config import config_path, load_config, set_values
-
-    path = config_path(None)
-    load_config(path)  # a broken config file is reported before a long fit, not after
-    missing = fsrs_fit.missing_modules()
-    if missing:
-        raise fsrs_fit.OptimizerMissing(
-            _("`drill optimize` needs the optimizer extra ({modules} not installed): {hint}").format(
-                modules=", ".join(missing), hint=fsrs_fit.EXTRA_HINT
-            )
-        )
-
+    from drill.srs.config import load_config
     from drill.store import open_store
 
-    with open_store(db_url, user_name, readonly=True) as store:
-        records = store.review_logs()
-    fsrs_fit.require_enough(records)  # before "Fitting…", which would promise a fit that cannot happen
-    click.echo(
-        _("Fitting FSRS-6 weights to {count} grades (this can take a minute)...").format(count=len(records)),
-        err=True,
-    )
-    result = fsrs_fit.fit_parameters(records)
-    click.echo(
-        _("Fitted on {reviews} reviews a day or more apart ({grades} grades, {cards} cards).").format(
-            reviews=result.countable_reviews, grades=result.total_reviews, cards=result.cards
-        )
-    )
-    if result.loss_before is not None and result.loss_after is not None:
+    load_config()  # a broken config file is reported before a long fit, not after
+    with open_store(db_url, user_name, readonly=dry_run) as store:
+        if reset:
+            store.save_learner_parameters(None)
+            click.echo(_("Removed the fitted weights of {user}.").format(user=store.user))
+            return
+        total = store.grade_count()
+        with click.progressbar(
+            length=total, label=_("Reading {count} grades").format(count=total), file=sys.stderr
+        ) as bar:
+            items, total, cards = fsrs_fit.training_items(store.fit_history(), progress=bar.update)
+        # Refused before "Fitting", which would promise a fit that cannot happen.
+        fsrs_fit.require_enough(items, total)
         click.echo(
-            _("Log loss: {before:.4f} with FSRS's defaults -> {after:.4f} fitted.").format(
-                before=result.loss_before, after=result.loss_after
+            _("Fitting FSRS-6 weights to {items} reviews with fsrs-rs...").format(items=len(items)), err=True
+        )
+        result = fsrs_fit.fit(
+            items,
+            total_reviews=total,
+            cards=cards,
+            current=store.config.parameters,
+            relearning_steps=len(store.config.relearning_steps),
+        )
+        click.echo(
+            _("Fitted on {items} reviews a study day or more apart ({grades} grades, {cards} cards).").format(
+                items=result.items, grades=result.total_reviews, cards=result.cards
             )
         )
-    click.echo("parameters = [" + ", ".join(f"{w:.4f}" for w in result.parameters) + "]")
-    if dry_run:
-        click.echo(_("Not saved (--dry-run)."))
-        return
-    set_values({"parameters": result.parameters}, path)
-    click.echo(_("Saved to {path}. Undo with: drill config reset parameters").format(path=path))
+        click.echo("parameters = [" + ", ".join(f"{w:.4f}" for w in result.fitted) + "]")
+        if result.kept_current:
+            click.echo(
+                _(
+                    "The fit predicts your history no better than the weights in use (RMSE {current:.4f} vs "
+                    "{fitted:.4f}): they stay."
+                ).format(current=result.rmse_before, fitted=result.rmse_after)
+            )
+            return
+        click.echo(
+            _("Log loss {before:.4f} -> {after:.4f}, RMSE {rmse_before:.4f} -> {rmse_after:.4f}.").format(
+                before=result.log_loss_before,
+                after=result.log_loss_after,
+                rmse_before=result.rmse_before,
+                rmse_after=result.rmse_after,
+            )
+        )
+        if dry_run:
+            click.echo(_("Not saved (--dry-run)."))
+            return
+        store.save_learner_parameters(result.parameters)
+        click.echo(
+            _("Saved for {user} in {where}. Undo with: drill optimize --reset").format(
+                user=store.user, where=store.where
+            )
+        )

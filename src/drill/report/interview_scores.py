@@ -1,6 +1,6 @@
 """The report's mock-interview section (`drill interview` scorecards): each interview in time order (questions,
-mean coverage of the key points, traps hit, time) — coverage over time — the slowest questions and the points
-missed most often. Figures, their query and their terminal / Markdown renderings live here; JSON is the
+mean coverage of the key points, traps hit, time) — coverage over time — the slowest questions, the points
+missed most often and the misconceptions stated most often. Figures, their query and their terminal / Markdown renderings live here; JSON is the
 figures themselves (``ReportData.interview_scores``, schema 1.3).
 
 Rows are one per question answered (a learner answers tens, not thousands), added up in Python. ``--since``
@@ -72,6 +72,9 @@ class InterviewScores:
     mean_coverage: float
     slowest: list[SlowQuestion]  # the longest mean answering time first
     most_missed: list[MissedPoint]
+    # the misconceptions stated most often (ids since the answer judge; older rows hold the trap's text); not in
+    # the JSON document, whose schema 1.3 is fixed
+    most_stated: list[MissedPoint] = field(default_factory=list, metadata={"json": False})
     # every card answered, by id: for the per-card CSV (not in the JSON document, whose schema 1.3 is fixed)
     by_card: dict[str, CardScore] = field(default_factory=dict, metadata={"json": False})
 
@@ -115,7 +118,10 @@ def interview_scores(
     sessions: dict[int, list] = {}
     per_card: dict[str, list] = {}
     missed: dict[str, int] = {}
+    stated: dict[str, int] = {}
     for row in rows:
+        for trap in row.traps_hit or ():
+            stated[trap] = stated.get(trap, 0) + 1
         sessions.setdefault(row.id, []).append(row)
         per_card.setdefault(row.card_id, []).append(row)
         for point in row.points_missed or ():
@@ -151,6 +157,7 @@ def interview_scores(
         mean_coverage=sum(r.coverage for r in rows) / len(rows),
         slowest=slowest,
         most_missed=[MissedPoint(p, n) for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:TOP]],
+        most_stated=[MissedPoint(m, n) for m, n in sorted(stated.items(), key=lambda kv: -kv[1])[:TOP]],
         by_card={card: _card_score(group) for card, group in per_card.items()},
     )
 
@@ -241,7 +248,44 @@ def terminal(scores: InterviewScores) -> list:
         for m in scores.most_missed:
             missed.add_row(Text(charts.one_line(_text(m.point), 70)), str(m.count))
         parts.append(missed)
+    if scores.most_stated:
+        stated = Table(
+            box=box.SIMPLE_HEAD, title=Text(_("misconceptions stated most often")), title_justify="left"
+        )
+        stated.add_column(_("misconception (drill's wording)"))
+        stated.add_column(_("times"), justify="right")
+        for m in scores.most_stated:
+            stated.add_row(Text(charts.one_line(_text(misconception_text(m.point)), 70)), str(m.count))
+        parts.append(stated)
     return parts
+
+
+def misconception_text(stored: str) -> str:
+    """A stored trap as the learner reads it: a misconception id as its wrong belief in the UI language (the
+    shipped misconceptions); anything else (an older row's trap text, an unknown id) as stored."""
+    book = _book()
+    found = book.get(stored) if book is not None else None
+    if found is None:
+        return stored
+    from drill.i18n import current_language
+
+    return found.wrong(current_language())
+
+
+def _book():
+    global _BOOK
+    if _BOOK is False:
+        try:
+            from drill.content import load_content
+            from drill.content.misconceptions import load_misconceptions
+
+            _BOOK = load_misconceptions(load_content())
+        except Exception:  # noqa: BLE001 - the report shows the stored ids rather than failing
+            _BOOK = None
+    return _BOOK
+
+
+_BOOK: Any = False
 
 
 def markdown(scores: InterviewScores) -> str:
@@ -294,6 +338,15 @@ def markdown(scores: InterviewScores) -> str:
             _table(
                 [_("point"), _("times")],
                 [[escape(_text(m.point)), str(m.count)] for m in scores.most_missed],
+                "lr",
+            ),
+        ]
+    if scores.most_stated:
+        parts += [
+            "### " + _("misconceptions stated most often"),
+            _table(
+                [_("misconception (drill's wording)"), _("times")],
+                [[escape(_text(misconception_text(m.point))), str(m.count)] for m in scores.most_stated],
                 "lr",
             ),
         ]

@@ -19,6 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from drill.content.skills import SKILLS
 from drill.errors import InputError
 from drill.fields import Errors, Spec, declare, specs
 from drill.fields import read as read_fields
@@ -30,6 +31,7 @@ from drill.srs.setting_rules import (
     Language,
     Number,
     Parameters,
+    Shares,
     Steps,
     format_duration,
     parse_duration,
@@ -80,6 +82,17 @@ class SrsConfig:
         Integer(0, 9999, "a whole number from 0 to 9999"),
         default=20,
         help="new cards introduced per study day",
+    )
+    new_order: str = declare(
+        Choice("mixed", "section", "kind"),
+        default="mixed",
+        help="order of new cards: 'mixed' interleaves the skills by new_mix and the sections, 'section' "
+        "follows the chapter, 'kind' the content file (kind by kind)",
+    )
+    new_mix: tuple[float, ...] = declare(
+        Shares(SKILLS),
+        default=(6.0, 2.0, 1.0, 1.0),
+        help="shares of the new cards by skill when new_order is 'mixed' (relative weights)",
     )
     reviews_per_day: int = declare(
         Integer(0, 99999, "a whole number from 0 to 99999"), default=200, help="reviews shown per study day"

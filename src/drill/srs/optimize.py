@@ -1,167 +1,217 @@
-"""Fit the learner's own FSRS-6 weights from their review history (``drill optimize``).
+"""Fit the learner's own FSRS-6 weights from their review history (``drill optimize``) with fsrs-rs.
 
-Uses py-fsrs's Optimizer, which needs the ``fsrs[optimizer]`` extra (torch, pandas, tqdm, numpy); drill
-exposes it as ``pip install 'drill[optimizer]'``. Nothing heavy is imported until a fit is asked for.
+fsrs-rs (the ``fsrs-rs-python`` wheel) is the optimizer Anki itself runs; drill hands it what Anki's
+``compute_params`` hands it (rslib/src/scheduler/fsrs/params.rs, ``fsrs_items_for_training`` and
+``reviews_for_fsrs`` with ``training = true``):
 
-py-fsrs only learns from reviews made at least a day after the card's previous review (among each card's
-first 64 reviews), and it needs a full mini-batch of them (512); with fewer it silently returns its defaults.
-We count them first and say how many more are needed instead.
+- each card's grades from the first of its last run of learning grades (a grade given while the card was
+  new or learning; a card reset to new starts a new run, and what came before is dropped); a card with no
+  learning grade is left out;
+- ``delta_t`` is the number of study days since the card's previous grade (the store records each grade's
+  study day, counted from ``day_starts_at`` as Anki counts from its rollover hour): grades on the same study
+  day are 0 days apart;
+- one training item per grade after the card's first, holding the card's grades up to it, kept only when it
+  came on a later study day than the grade before (``delta_t > 0``);
+- the items in the order their last grades were given.
+
+fsrs-rs returns its default weights when fewer than 8 items remain after its outlier filter, and fits only
+the four initial stabilities below 64 (training.rs): drill refuses below 64 and says how many there are. After
+the fit, as Anki does, the fitted weights are kept only if they predict the history better (RMSE over bins)
+than the learner's current ones, and with more than one relearning step the short-term weights are frozen
+when the fit would let a relearning step raise stability.
 """
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Protocol
 
 from drill.errors import DrillError
-from drill.srs.state import as_utc, to_grade
 
-# fsrs.optimizer.mini_batch_size and max_seq_len (tests check these against the installed fsrs).
-MIN_REVIEWS = 512
-MAX_SEQ_LEN = 64
-EXTRA_HINT = "pip install 'drill[optimizer]'"
-_EXTRA_MODULES = ("torch", "pandas", "tqdm", "numpy")
-
-
-class OptimizerMissing(DrillError):
-    """The optimizer extra is not installed."""
+MIN_TRAINING_ITEMS = 64  # fsrs-rs training.rs: fewer (after its outlier filter) fits only w[0..4]
+LEARNING_STATES = frozenset({"new", "learning"})  # Anki's RevlogReviewKind::Learning
 
 
 class NotEnoughReviews(DrillError):
-    """Too little history to fit parameters (the message says how many more reviews are needed)."""
+    """Too little history for fsrs-rs to fit the weights (the message gives the counts)."""
 
-    def __init__(self, message: str, *, countable: int, total: int) -> None:
+    def __init__(self, message: str, *, usable: int, total: int) -> None:
         super().__init__(message)
-        self.countable = countable
+        self.usable = usable
         self.total = total
 
 
-class ReviewRecord(Protocol):
-    """What a fit needs from a review-log row (drill.store's ReviewEntry has these)."""
-
-    card_id: str | int
-    rating: int
-    reviewed_at: datetime
-    duration_ms: int | None
+# One grade as the store hands it: (rating 1-4, study day number, state before the grade, order key).
+# The order key sorts grades in the order they were given (any comparable value).
+Grade = tuple[int, int, str, object]
 
 
 @dataclass(frozen=True)
 class FitResult:
-    parameters: tuple[float, ...]
-    total_reviews: int  # every grade given
-    countable_reviews: int  # the ones py-fsrs learns from
-    cards: int
-    loss_before: float | None  # py-fsrs's log loss with its default weights
-    loss_after: float | None  # ... and with the fitted weights
+    parameters: tuple[float, ...]  # what to use: the fit, or the current weights when the fit is no better
+    fitted: tuple[float, ...]  # fsrs-rs's own result
+    kept_current: bool  # the fit did not beat the current weights (as Anki, which then keeps them)
+    total_reviews: int  # every grade read
+    items: int  # fsrs-rs training items (grades a study day or more after the card's previous)
+    cards: int  # cards with at least one training item
+    log_loss_before: float  # with the current weights
+    log_loss_after: float  # with ``parameters``
+    rmse_before: float
+    rmse_after: float
 
 
-def missing_modules() -> list[str]:
-    return [name for name in _EXTRA_MODULES if importlib.util.find_spec(name) is None]
+def card_sequence(grades: Sequence[Grade]) -> tuple[list[tuple[int, int]], list[tuple[object, int]]]:
+    """One card's (rating, delta_t) steps as fsrs-rs gets them, and its training items as (order key of the
+    item's last grade, number of steps in the item). ``grades`` are in review order."""
+    start = None
+    for index in range(len(grades) - 1, -1, -1):
+        if grades[index][2] in LEARNING_STATES:
+            start = index
+        elif start is not None:
+            break
+    if start is None:
+        return [], []
+    kept = grades[start:]
+    steps = [(int(kept[0][0]), 0)]
+    items = []
+    previous = kept[0][1]
+    for rating, day, _state, key in kept[1:]:
+        delta = int(day - previous)
+        previous = day
+        steps.append((int(rating), delta))
+        if delta > 0:
+            items.append((key, len(steps)))
+    return steps, items
 
 
-def optimizer_available() -> bool:
-    return not missing_modules()
+def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], None] | None = None):
+    """fsrs-rs FSRSItems for these cards' grades (one sequence per card), in the order of their last
+    grades; also (grades read, cards with an item). ``progress(n)`` is told each card's grade count."""
+    from fsrs_rs_python import FSRSItem, FSRSReview
+
+    keyed = []
+    total = cards_used = 0
+    for grades in cards:
+        total += len(grades)
+        steps, ends = card_sequence(grades)
+        if ends:
+            cards_used += 1
+            reviews = [FSRSReview(rating, delta) for rating, delta in steps]
+            keyed.extend((key, FSRSItem(reviews[:count])) for key, count in ends)
+        if progress is not None:
+            progress(len(grades))
+    keyed.sort(key=lambda pair: pair[0])
+    return [item for _key, item in keyed], total, cards_used
 
 
-def _histories(records: Iterable[ReviewRecord]) -> dict[str | int, list[tuple[datetime, int, int | None]]]:
-    by_card: dict[str | int, list[tuple[datetime, int, int | None]]] = {}
-    for record in records:
-        by_card.setdefault(record.card_id, []).append(
-            (as_utc(record.reviewed_at), int(to_grade(record.rating)), record.duration_ms)
-        )
-    for history in by_card.values():
-        history.sort(key=lambda item: item[0])
-    return by_card
+def usable_items(items: list) -> int:
+    """How many items fsrs-rs trains on after its outlier filter (training.rs ``prepare_training_data``);
+    0 when they are only first reviews, which fit nothing but the initial stabilities."""
+    from fsrs_rs_python import filter_outlier
+
+    first = [item for item in items if item.long_term_review_cnt() == 1]
+    first_kept, train = filter_outlier(first, items)
+    return 0 if len(train) == len(first_kept) else len(train)
 
 
-def _count_countable(by_card) -> int:
-    count = 0
-    for history in by_card.values():
-        first = history[:MAX_SEQ_LEN]
-        count += sum(1 for prev, cur in zip(first, first[1:], strict=False) if (cur[0] - prev[0]).days > 0)
-    return count
+def not_enough_message(usable: int, total: int) -> str:
+    from drill.i18n import _
+
+    return _(
+        "`drill optimize` needs {needed} reviews that fsrs-rs can learn from (a grade on a later study day "
+        "than the card's previous one, after fsrs-rs sets outliers aside); you have {usable} ({total} grades "
+        "in all). Keep reviewing and try again."
+    ).format(needed=MIN_TRAINING_ITEMS, usable=usable, total=total)
 
 
-def countable_reviews(records: Iterable[ReviewRecord]) -> int:
-    """How many of these reviews py-fsrs's optimizer learns from."""
-    return _count_countable(_histories(records))
+def require_enough(items: list, total: int) -> int:
+    usable = usable_items(items)
+    if usable < MIN_TRAINING_ITEMS:
+        raise NotEnoughReviews(not_enough_message(usable, total), usable=usable, total=total)
+    return usable
 
 
-def not_enough_message(countable: int, total: int) -> str:
-    return (
-        f"`drill optimize` needs at least {MIN_REVIEWS} reviews made a day or more after the card's "
-        f"previous review (py-fsrs's minimum); you have {countable} of those ({total} grades in all). "
-        f"Keep reviewing: {MIN_REVIEWS - countable} more needed."
+def within_bounds(weights: Iterable[float]) -> tuple[float, ...]:
+    """fsrs-rs clips to FSRS's bounds in 32-bit floats (0.8 comes back as 0.800000012): clip to py-fsrs's
+    64-bit bounds, which the scheduler checks."""
+    from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
+
+    return tuple(
+        min(max(float(w), low), high)
+        for w, low, high in zip(weights, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
     )
 
 
-def require_enough(records: list[ReviewRecord]) -> int:
-    """The countable reviews in ``records``; NotEnoughReviews (saying how many more) below MIN_REVIEWS."""
-    countable = countable_reviews(records)
-    if countable < MIN_REVIEWS:
-        raise NotEnoughReviews(
-            not_enough_message(countable, len(records)), countable=countable, total=len(records)
+def compute(items: list, relearning_steps: int, *, enable_short_term: bool = True) -> tuple[float, ...]:
+    """fsrs-rs's fit of these items, as Anki calls it (default training configuration)."""
+    from fsrs_rs_python import FSRS
+
+    return tuple(
+        float(w)
+        for w in FSRS([]).compute_parameters(
+            items, enable_short_term=enable_short_term, num_relearning_steps=relearning_steps
         )
-    return countable
+    )
 
 
-def fit_parameters(records: Iterable[ReviewRecord]) -> FitResult:
-    """Fit FSRS-6 weights to these review-log records. Deterministic (py-fsrs seeds its shuffle)."""
-    records = list(records)
-    countable = require_enough(records)
-    by_card = _histories(records)
-    missing = missing_modules()
-    if missing:
-        raise OptimizerMissing(
-            f"`drill optimize` needs the optimizer extra ({', '.join(missing)} not installed): {EXTRA_HINT}"
-        )
+def _short_term_raises_stability(weights: Sequence[float], relearning_steps: int) -> bool:
+    """Anki's check (params.rs): does a lapse followed by the relearning steps end above where it began?"""
+    from fsrs_rs_python import FSRS, MemoryState
 
-    from fsrs import Rating, ReviewLog
-    from fsrs.optimizer import Optimizer
-    from fsrs.scheduler import DEFAULT_PARAMETERS
+    model = FSRS(list(weights))
+    memory = model.next_states(MemoryState(1.0, 1.0), 0.9, 2).again.memory
+    for _ in range(relearning_steps):
+        memory = model.next_states(memory, 0.9, 0).good.memory
+    return memory.stability > 1.0
 
-    # py-fsrs orders card histories by integer card id (it expects creation timestamps): number the cards
-    # in the order they were first reviewed.
-    first_seen = sorted(by_card, key=lambda card: by_card[card][0][0])
-    logs = [
-        ReviewLog(card_id=number, rating=Rating(rating), review_datetime=when, review_duration=duration)
-        for number, card in enumerate(first_seen, start=1)
-        for when, rating, duration in by_card[card]
-    ]
-    optimizer = Optimizer(logs)
-    parameters = tuple(float(w) for w in optimizer.compute_optimal_parameters(verbose=False))
-    loss_before = loss_after = None
-    compute_loss = getattr(optimizer, "_compute_batch_loss", None)  # private in py-fsrs: report it if present
-    if callable(compute_loss):
-        try:
-            loss_before = float(compute_loss(parameters=list(DEFAULT_PARAMETERS)))
-            loss_after = float(compute_loss(parameters=list(parameters)))
-        except Exception:  # noqa: BLE001 - a diagnostic only; the fit itself succeeded
-            loss_before = loss_after = None
+
+def fit(
+    items: list,
+    *,
+    total_reviews: int,
+    cards: int,
+    current: Sequence[float] | None = None,
+    relearning_steps: int = 1,
+) -> FitResult:
+    """Fit FSRS-6 weights to ``items`` (from ``training_items``); NotEnoughReviews below fsrs-rs's minimum."""
+    from fsrs_rs_python import DEFAULT_PARAMETERS, FSRS
+
+    require_enough(items, total_reviews)
+    fitted = compute(items, relearning_steps)
+    if relearning_steps > 1 and _short_term_raises_stability(fitted, relearning_steps):
+        fitted = compute(items, relearning_steps, enable_short_term=False)
+    fitted = within_bounds(fitted)
+    before_weights = tuple(current) if current else tuple(DEFAULT_PARAMETERS)
+    before = FSRS(list(before_weights)).evaluate(items)
+    after = FSRS(list(fitted)).evaluate(items)
+    kept = before.rmse_bins <= after.rmse_bins
+    chosen = before_weights if kept else fitted
+    final = before if kept else after
     return FitResult(
-        parameters=parameters,
-        total_reviews=len(records),
-        countable_reviews=countable,
-        cards=len(by_card),
-        loss_before=loss_before,
-        loss_after=loss_after,
+        parameters=tuple(float(w) for w in chosen),
+        fitted=fitted,
+        kept_current=kept,
+        total_reviews=total_reviews,
+        items=len(items),
+        cards=cards,
+        log_loss_before=float(before.log_loss),
+        log_loss_after=float(final.log_loss),
+        rmse_before=float(before.rmse_bins),
+        rmse_after=float(final.rmse_bins),
     )
 
 
 __all__ = [
-    "EXTRA_HINT",
-    "MIN_REVIEWS",
-    "require_enough",
+    "MIN_TRAINING_ITEMS",
     "FitResult",
+    "Grade",
     "NotEnoughReviews",
-    "OptimizerMissing",
-    "ReviewRecord",
-    "countable_reviews",
-    "fit_parameters",
-    "missing_modules",
+    "card_sequence",
+    "compute",
+    "fit",
     "not_enough_message",
-    "optimizer_available",
+    "require_enough",
+    "training_items",
+    "usable_items",
+    "within_bounds",
 ]

@@ -202,3 +202,46 @@ class Language(Choice):
 
     def show(self, value: str | None) -> str:
         return _("(from the locale)") if value is None else value
+
+
+class Shares(Rule):
+    """How the daily new cards are shared among the skills (drill.content.skills.SKILLS): written
+    ``"recall=6, explain=2, calculate=1, code=1"`` (relative weights; a skill left out gets 0; not all 0)."""
+
+    def __init__(self, skills: tuple[str, ...]) -> None:
+        self.skills = skills
+        self.allowed = "weights like " + ", ".join(f"{s}=1" for s in skills) + " (not all 0)"
+
+    def check(self, value: Any) -> tuple[float, ...]:
+        if not isinstance(value, str):
+            raise Invalid(
+                f"expected a text like {self.dump(tuple(1.0 for _ in self.skills))!r}, got {value!r}"
+            )
+        weights = dict.fromkeys(self.skills, 0.0)
+        for part in (p.strip() for p in re.split(r"[,;]", value)):
+            if not part:
+                continue
+            name, eq, number = (t.strip() for t in part.partition("="))
+            if not eq:
+                raise Invalid(f"{part!r} is not skill=weight")
+            if name not in weights:
+                raise Invalid(f"{name!r} is not a skill (skills: {', '.join(self.skills)})")
+            try:
+                weight = float(number)
+            except ValueError:
+                raise Invalid(f"{name}: {number!r} is not a number") from None
+            if not (math.isfinite(weight) and 0 <= weight <= 1000):
+                raise Invalid(f"{name}: {number} is not a weight from 0 to 1000")
+            weights[name] = weight
+        if not any(weights.values()):
+            raise Invalid("every skill's weight is 0: give at least one a weight")
+        return tuple(weights[s] for s in self.skills)
+
+    def parse(self, text: str) -> tuple[float, ...]:
+        return self.check(text)
+
+    def dump(self, value: tuple[float, ...]) -> str:
+        return ", ".join(f"{s}={w:g}" for s, w in zip(self.skills, value, strict=True))
+
+    def show(self, value: tuple[float, ...]) -> str:
+        return self.dump(value)

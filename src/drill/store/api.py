@@ -27,7 +27,18 @@ from sqlalchemy import Connection, Engine, select
 
 from drill.errors import StoreError
 from drill.srs import SrsConfig, load_config
-from drill.store import browsing, code_attempts, interviews, plans, queue, reviewing, sessions, sync, undoing
+from drill.store import (
+    browsing,
+    code_attempts,
+    fitting,
+    interviews,
+    plans,
+    queue,
+    reviewing,
+    sessions,
+    sync,
+    undoing,
+)
 from drill.store import engine as engines
 from drill.store.tables import cards_t, users_t
 from drill.store.types import (
@@ -163,7 +174,7 @@ class Store:
         self._packs = tuple(sorted(packs))
         self._ids.clear()
         self._statements.clear()
-        return sync.sync_cards(self, items)
+        return sync.sync_cards(self, items, sync.content_kinds(library_or_cards))
 
     # -- the queue -----------------------------------------------------------------------------------
 
@@ -171,8 +182,8 @@ class Store:
         """The card to show at ``now``, or None when nothing is left today.
 
         Due learning/relearning/review cards first (earliest due first; review cards within the daily
-        review limit), then new cards in content order within the daily new limit. Suspended, buried
-        (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
+        review limit), then new cards in the new-card order (drill.srs.mix: the ``new_order`` setting) within
+        the daily new limit. Suspended, buried (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
         The choice is `drill.store.queue.choose`, shared with the read-only first-card peek.
         """
         return queue.next_card(self, now, section)
@@ -262,6 +273,23 @@ class Store:
         (content text lives in the Library, so the TUI filters on text itself); ``state`` is one of
         ``drill.store.types.BROWSE_STATES``."""
         return browsing.browse(self, text, section, state, now=now, limit=limit)
+
+    def fit_history(self) -> Iterator[list[tuple[int, int, str, object]]]:
+        """Each card's grades in review order, one list per card, streamed (``drill optimize``): (rating,
+        study day, state before the grade, an order key sorting every grade by when it was given)."""
+        return fitting.history_by_card(self)
+
+    def grade_count(self) -> int:
+        """How many grades this user has given."""
+        return fitting.grade_count(self)
+
+    def learner_parameters(self) -> tuple[float, ...] | None:
+        """This learner's FSRS weights fitted by ``drill optimize`` (None: none; the config's apply)."""
+        return fitting.learner_parameters(self)
+
+    def save_learner_parameters(self, parameters: tuple[float, ...] | None) -> None:
+        """Save this learner's fitted FSRS weights (None: remove them); ``config`` uses them from now on."""
+        fitting.save_parameters(self, parameters)
 
     def review_logs(self, since: datetime | None = None) -> list[ReviewEntry]:
         """Every grade of this user in review order (for ``drill optimize`` and reports)."""

@@ -36,7 +36,7 @@ from sqlalchemy.types import TypeDecorator
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -90,6 +90,8 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # This learner's FSRS-6 weights fitted by `drill optimize` (None: the config's, else FSRS's defaults).
+    fsrs_parameters: Mapped[list | None] = mapped_column(JSON, nullable=True)
 
 
 class Card(Base):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -101,8 +102,10 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
                     )
                 engine.dispose()  # the migration uses its own connection; no pooled one may hold old schema
                 _upgrade(url, engine, where, db_file, lock, existed=existed and revision is not None)
-            user_id = _user_id(engine, user, readonly)
+            user_id, weights = _user_id(engine, user, readonly)
         store = Store(engine, url=url, where=where, user=user, user_id=user_id, readonly=readonly)
+        if weights:  # the learner's own FSRS weights (`drill optimize`) schedule in place of the config's
+            store.config = replace(store.config, parameters=tuple(float(w) for w in weights))
         store.lock = lock
         store.plan_target = plan_target(url)
         return store
@@ -241,23 +244,26 @@ def _sqlite_readonly(raw) -> bool:
         raise
 
 
-def _user_id(engine: Engine, name: str, readonly: bool) -> int | None:
-    """The user's row id, the row inserted when it is missing (None when it is missing and read-only)."""
+def _user_id(engine: Engine, name: str, readonly: bool) -> tuple[int | None, list | None]:
+    """The user's row id, the row inserted when it is missing (None when it is missing and read-only), and
+    the user's fitted FSRS weights (None: none fitted)."""
     from sqlalchemy import select
 
     from drill.store import engine as engines
     from drill.store.tables import insert_ignore, users_t
 
-    by_name = select(users_t.c.id).where(users_t.c.name == name)
+    by_name = select(users_t.c.id, users_t.c.fsrs_parameters).where(users_t.c.name == name)
     with engine.connect() as conn:
-        found = conn.execute(by_name).scalar()
+        found = conn.execute(by_name).first()
         conn.rollback()
-    if found is not None or readonly:
-        return found
+    if found is not None:
+        return found[0], found[1]
+    if readonly:
+        return None, None
     with engine.connect() as conn:
         conn = conn.execution_options(**engines.WRITE)
         with conn.begin():
             conn.execute(insert_ignore(engine, users_t).values(name=name, created_at=datetime.now(UTC)))
-        found = conn.execute(by_name).scalar_one()
+        found = conn.execute(by_name).one()
         conn.rollback()
-    return found
+    return found[0], found[1]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -116,20 +116,21 @@ def peek_next_card(
     db_url: str | None = None,
     config: Any = None,
     content: Sequence[tuple[str, str, str]] | None = None,
+    kinds: Mapping[str, str] | None = None,
 ) -> Any:
     """What ``Store.next_card(now, section)`` would return for the store ``open_store(db_url, user)``
     opens, read without SQLAlchemy and without writing; None when that can't be told for sure.
 
     ``content``: the (pack, content id, section) items the session will sync, in content order. With them,
     a SQLite database that does not exist yet (a first-ever start) is answered too: see
-    `first_of_new_database`."""
+    `first_of_new_database` (``kinds``: each card's kind, for the new-card order)."""
     try:
         url = given_url(db_url)
         db_file = database_file(url)
         if db_file is not None and not db_file.exists():
             if content is None:
                 return None
-            return first_of_new_database(content, section, config or _config())
+            return first_of_new_database(content, section, config or _config(), kinds)
         if db_file is not None and not db_file.is_file():
             return None
         target = plan_target(url)
@@ -170,14 +171,22 @@ def _config() -> Any:
     return load_config()
 
 
-def first_of_new_database(content: Sequence[tuple[str, str, str]], section: str | None, config: Any) -> Any:
+def first_of_new_database(
+    content: Sequence[tuple[str, str, str]],
+    section: str | None,
+    config: Any,
+    kinds: Mapping[str, str] | None = None,
+) -> Any:
     """``next_card`` of a database that `open_store` is about to create and sync ``content`` into: no grades
-    and every card new, so the first card in the new-card order (pack, then position in its pack, as
-    ``sync_content`` numbers them) within the daily new limit."""
-    positions: dict[str, int] = {}
+    and every card new, so the first card in the new-card order (pack, then its place in the pack, as
+    ``sync_content`` numbers them: drill.srs.mix.new_card_places, ``kinds`` its cards' kinds) within the daily
+    new limit."""
+    from drill.srs.mix import new_card_places
+
+    places = new_card_places(content, kinds, config)
     first: tuple[str, int, str, str] | None = None
     for pack, content_id, card_section in content:
-        positions[pack] = position = positions.get(pack, -1) + 1
+        position = places[(pack, content_id)]
         if section is None or card_section == section:
             candidate = (pack, position, content_id, card_section)
             first = candidate if first is None else min(first, candidate)

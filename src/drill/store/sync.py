@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert, literal, select, update
+from sqlalchemy import bindparam, insert, literal, select, update
 
 from drill.errors import StoreError
 from drill.srs import Phase
+from drill.srs.mix import new_card_places
 from drill.store.code_carry import carry_code_progress
 from drill.store.tables import cards_t, insert_ignore, states_t
 
@@ -33,8 +34,19 @@ def content_items(source: Any) -> tuple[list[tuple[str, str, str]], set[str]]:
     return items, {pack for pack, _, _ in items}
 
 
-def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int]:
-    """Write ``items`` (the content of ``store.packs``) to the cards table; see ``Store.sync_content``."""
+def content_kinds(source: Any) -> dict[str, str] | None:
+    """Each card's kind (content id -> ``qa``, ``cloze``, ...) from a ``drill.content.Library``; None for an
+    iterable of ``(pack, content_id, section)`` (its new cards then come in content order)."""
+    cards = getattr(source, "cards", None)
+    return {card.id: card.kind for card in cards.values()} if isinstance(cards, dict) else None
+
+
+def sync_cards(
+    store: Store, items: list[tuple[str, str, str]], kinds: dict[str, str] | None = None
+) -> dict[str, int]:
+    """Write ``items`` (the content of ``store.packs``) to the cards table; see ``Store.sync_content``.
+    ``kinds`` (content id -> card kind): the user's new cards are numbered in drill.srs.mix's order
+    (``card_states.card_position``, the next-new query's order); without them, in content order."""
     counts = dict.fromkeys(COUNTS, 0)
     if not store.packs:
         return counts
@@ -96,8 +108,6 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
                 .where(cards_t.c.id == row.id)
                 .values(section=section, position=pos, retired=False)
             )
-            if row.position != pos:  # every user's copy of the position (queue.new_query's order)
-                conn.execute(update(states_t).where(states_t.c.card_id == row.id).values(card_position=pos))
         # Every card gets a state row for this user ("new", due NULL): see queue.new_query.
         missing = (
             select(
@@ -136,6 +146,29 @@ def sync_cards(store: Store, items: list[tuple[str, str, str]]) -> dict[str, int
                 missing,
             )
         )
+        _number_new_cards(store, conn, new_card_places(items, kinds, store.config))
         # What the user learnt on the old drill-code pack's cards goes to these cards (in this transaction).
         carry_code_progress(conn, store.user_id, store.packs)
     return counts
+
+
+def _number_new_cards(store: Store, conn: Any, wanted: dict[tuple[str, str], int]) -> None:
+    """This user's ``card_states.card_position`` set to ``wanted`` where it differs (the new-card order:
+    queue.new_query sorts by it; a changed ``new_order`` or ``new_mix`` renumbers here, at the next sync)."""
+    rows = conn.execute(
+        select(states_t.c.card_id, cards_t.c.pack, cards_t.c.content_id, states_t.c.card_position)
+        .select_from(states_t.join(cards_t, cards_t.c.id == states_t.c.card_id))
+        .where(states_t.c.user_id == store.user_id, cards_t.c.pack.in_(store.packs))
+    )
+    changes = [
+        {"row_id": row.card_id, "place": wanted[(row.pack, row.content_id)]}
+        for row in rows
+        if (row.pack, row.content_id) in wanted and row.card_position != wanted[(row.pack, row.content_id)]
+    ]
+    if changes:
+        conn.execute(
+            update(states_t)
+            .where(states_t.c.user_id == store.user_id, states_t.c.card_id == bindparam("row_id"))
+            .values(card_position=bindparam("place")),
+            changes,
+        )

@@ -1,5 +1,6 @@
-"""The interview rubric, apart from any screen: a bank card's key points and the section's traps, ticked by the
-learner, and the FSRS grade proposed from them (the learner confirms or changes it before anything is saved).
+"""The interview rubric, apart from any screen: a bank card's key points and the misconceptions its rubric lists,
+pre-ticked by the answer judge (drill.judge) and changed by the learner at will, and the FSRS grade proposed
+from them (the learner confirms or changes it before anything is saved).
 
 Proposed grade from coverage = points ticked / points (thresholds in `Thresholds`, documented and overridable):
 
@@ -33,7 +34,9 @@ from drill.i18n import _
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
 
 if TYPE_CHECKING:
+    from drill.content.misconceptions import Book
     from drill.content.models import Card
+    from drill.judge import Span, Verdict
     from drill.store import Store
 
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
@@ -60,13 +63,22 @@ class Thresholds:
 
 @dataclass
 class Rubric:
-    """One question's rubric: the card's points (verbatim clauses) and the section's pitfalls as traps."""
+    """One question's rubric: the card's points (verbatim clauses) and, as traps, the misconceptions its rubric
+    lists (drill.content.misconceptions: wrong beliefs in drill's words, each with its correction). ``covered``
+    and ``hit`` start as the judge's ticks (`judge_into`); the learner may change any of them."""
 
     card_id: str
     points: tuple[str, ...]
-    traps: tuple[str, ...] = ()
+    traps: tuple[str, ...] = ()  # the wrong beliefs, in the UI language
     covered: set[int] = field(default_factory=set)
     hit: set[int] = field(default_factory=set)
+    trap_ids: tuple[str, ...] = ()  # the misconceptions' ids, in the order of ``traps``
+    corrections: tuple[
+        str, ...
+    ] = ()  # per trap: its correction (the chapter's bullet, or drill's erratum note)
+    evidence: dict[int, tuple[Span, ...]] = field(default_factory=dict)  # point index -> the answer's spans
+    trap_evidence: dict[int, tuple[Span, ...]] = field(default_factory=dict)
+    judged: bool = False  # the ticks were set by the judge
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -91,8 +103,99 @@ class Rubric:
     def missed(self) -> list[str]:
         return [p for i, p in enumerate(self.points) if i not in self.covered]
 
+    def stated(self) -> tuple[str, ...]:
+        """The ids of the misconceptions ticked as stated (the trap texts when the rubric has no ids)."""
+        names = self.trap_ids or self.traps
+        return tuple(names[i] for i in sorted(self.hit))
+
     def proposed_grade(self, thresholds: Thresholds | None = None) -> int:
         return propose_grade(self.coverage, len(self.hit), thresholds)
+
+
+def rubric_for(card: Card, book: Book | None, language: str) -> Rubric:
+    """``card``'s rubric: its points, and the misconceptions ``book`` lists for it as traps (never the section's
+    true statements)."""
+    listed = book.for_card(card.id) if book is not None else ()
+    return Rubric(
+        card.id,
+        card.points,
+        tuple(m.wrong(language) for m in listed),
+        trap_ids=tuple(m.id for m in listed),
+        corrections=tuple(correction_text(m) for m in listed),
+    )
+
+
+def correction_text(misconception) -> str:
+    """A misconception's corrections as the rubric shows them, in the UI language: a chapter bullet or point with
+    drill's correction of any span it quotes, an erratum's note in the UI language (drill.content.errata)."""
+    from drill.content.errata import active_errata, annotate, erratum_text
+
+    errata = {e.id: e for e in active_errata()}
+    parts = []
+    for c in misconception.corrections:
+        erratum = errata.get(c.ref.removeprefix("erratum/")) if c.drills else None
+        parts.append(
+            erratum_text(erratum) if erratum is not None else c.text if c.drills else annotate(c.text)
+        )
+    return "\n".join(parts)
+
+
+def judge_into(rubric: Rubric, text: str) -> Verdict | None:
+    """Tick ``rubric`` as the answer judge (drill.judge) reads ``text``; None (nothing ticked) for a card the
+    judge has no cues for."""
+    from drill.judge import has_cues, judge
+
+    if not has_cues(rubric.card_id):
+        return None
+    verdict = judge(rubric.card_id, len(rubric.points), text, rubric.trap_ids)
+    rubric.covered = set(verdict.covered)
+    rubric.evidence = {p.index: p.evidence for p in verdict.points if p.covered}
+    where = {mid: i for i, mid in enumerate(rubric.trap_ids)}
+    rubric.hit = {where[m.id] for m in verdict.misconceptions}
+    rubric.trap_evidence = {where[m.id]: m.evidence for m in verdict.misconceptions}
+    rubric.judged = True
+    return verdict
+
+
+def model_answers(card: Card) -> tuple[str, ...]:
+    """The model answer as the rubric shows it: the bank's answer first, then the section's (when it differs)."""
+    return tuple(a for a in dict.fromkeys((card.bank_answer, card.answer)) if a)
+
+
+def assessment(
+    card: Card, text: str, book: Book | None, language: str, thresholds: Thresholds | None = None
+) -> dict:
+    """``drill interview --assess``'s JSON: points 1-based in the card's order, each with its evidence (offsets
+    into ``text``), the misconceptions stated with their corrections, coverage and the proposed grade (1-4)."""
+    rubric = rubric_for(card, book, language)
+    judge_into(rubric, text)
+
+    def spans(found: tuple[Span, ...]) -> list[dict]:
+        return [{"start": s.start, "end": s.end, "text": s.text} for s in found]
+
+    return {
+        "card": card.id,
+        "points": [
+            {
+                "index": i + 1,
+                "text": point,
+                "covered": i in rubric.covered,
+                "evidence": spans(rubric.evidence.get(i, ())),
+            }
+            for i, point in enumerate(rubric.points)
+        ],
+        "misconceptions": [
+            {
+                "id": rubric.trap_ids[i],
+                "text": rubric.traps[i],
+                "evidence": spans(rubric.trap_evidence.get(i, ())),
+                "correction": rubric.corrections[i],
+            }
+            for i in sorted(rubric.hit)
+        ],
+        "coverage": round(rubric.coverage, 4),
+        "proposed_grade": rubric.proposed_grade(thresholds),
+    }
 
 
 def propose_grade(coverage: float, traps_hit: int = 0, thresholds: Thresholds | None = None) -> int:
@@ -183,6 +286,22 @@ class Asked:
     follow_up: bool  # chosen as a follow-up from the previous question's section
 
 
+def covering(cards: Sequence[Card], missed: Sequence[str]) -> Card | None:
+    """The first of ``cards`` whose points share the most glossary concepts (drill.judge.glossary) with the
+    ``missed`` texts — at least two — or None."""
+    if not missed:
+        return None
+    from drill.judge import concepts_in
+
+    wanted = concepts_in(" ".join(missed))
+    best, score = None, 1
+    for card in cards:
+        shared = len(wanted & concepts_in(" ".join(card.points)))
+        if shared > score:
+            best, score = card, shared
+    return best
+
+
 class InterviewSession:
     """Which bank question comes next: ``count`` of ``ordered`` (most wanted first), with follow-ups."""
 
@@ -203,7 +322,10 @@ class InterviewSession:
     def finished(self) -> bool:
         return len(self.asked) >= self.count
 
-    def next_question(self) -> Asked | None:
+    def next_question(self, missed: Sequence[str] = ()) -> Asked | None:
+        """The next question; a follow-up (drawn with probability ``follow_up``) prefers the card whose key points
+        share the most of the chapter's terms with ``missed`` (the last answer's missed points and the
+        corrections of the misconceptions it stated), else the first card left from the same section."""
         if self.finished:
             return None
         seen = {a.card.id for a in self.asked}
@@ -212,8 +334,11 @@ class InterviewSession:
         if self.asked:
             draw = self._rng.random()  # drawn after every question, so a seed gives one sequence
             if draw < self.follow_up:
+                best = covering(left, missed)
                 same = [c for c in left if c.section == self.asked[-1].card.section]
-                if same:
+                if best is not None:
+                    choice, follow = best, True
+                elif same:
                     choice, follow = same[0], True
         asked = Asked(choice, len(self.asked) + 1, follow)
         self.asked.append(asked)

@@ -47,6 +47,12 @@ def _when(moment: datetime | None) -> str:
     return "—" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def question_line(card) -> str:
+    """The question column: what the card asks as study shows it (a bank card's front), a table card its row."""
+    asked = getattr(card, "asked_line", None)
+    return asked() if asked is not None else getattr(card, "front", card.question)
+
+
 def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None = None) -> tuple[Text, ...]:
     state = _(STATE_NAMES.get(row.kind.value, row.kind.value))
     flags = [
@@ -173,7 +179,7 @@ class BrowserScreen(Screen[str | None]):
 
     def _cells(self, row: BrowseRow) -> tuple[Text, ...]:
         card = self.session.card(row.card_id)
-        return row_cells(row, card.question if card else "", self.titles)
+        return row_cells(row, question_line(card) if card else "", self.titles)
 
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))

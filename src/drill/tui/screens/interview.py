@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -24,8 +25,16 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Static, TextArea
 
 from drill.errors import DrillError, InputError
-from drill.i18n import N_, _
-from drill.tui.models.interview import Asked, InterviewSession, Rubric, Thresholds
+from drill.i18n import N_, _, current_language
+from drill.tui.models.interview import (
+    Asked,
+    InterviewSession,
+    Rubric,
+    Thresholds,
+    correction_text,
+    judge_into,
+    rubric_for,
+)
 from drill.tui.models.study import GRADE_NAMES
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
@@ -35,7 +44,8 @@ from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
-    from drill.content.models import Card, Library
+    from drill.content.misconceptions import Book
+    from drill.content.models import Card, Erratum, Library
     from drill.store import Store
     from drill.store.interviews import InterviewAnswerRecord
 
@@ -68,7 +78,12 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
     HELP_TITLE = N_("drill interview — keys")
     PALETTE_GROUP = N_("Interview")
     HELP_NOTES = (
-        (N_("tab / space"), N_("In the rubric: move between the points and the traps; tick or untick one")),
+        (
+            N_("↑/↓ · space · tab"),
+            N_(
+                "In the rubric: move within a list; tick or untick; go to the other list (points, misconceptions)"
+            ),
+        ),
     )
 
     BINDINGS = [
@@ -86,6 +101,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
     phase: reactive[str] = reactive("loading", init=False)
     typed: reactive[bool] = reactive(True, init=False)
     chosen: reactive[int | None] = reactive(None, init=False)  # the learner's grade, when changed
+    # the rubric's ticks (the judge's first, then the learner's): the one place they live on screen; the
+    # Checklists post Changed, the watchers (interview_rubric.py) update the Rubric model and the views
+    covered: reactive[frozenset[int]] = reactive(frozenset(), init=False)
+    hit: reactive[frozenset[int]] = reactive(frozenset(), init=False)
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
@@ -107,6 +126,13 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.duration_ms = 0
         self.timed_out = False
         self.interview_id: int | None = None
+        self.missed_last: tuple[
+            str, ...
+        ] = ()  # the last answer's missed points and corrections: the follow-up's aim
+        self.book: Book | None = None
+        self.errata: list[
+            Erratum
+        ] = []  # drill's corrections, marked on a key point that restates a claim  # the misconceptions (drill.content.misconceptions), once loaded
         self.answers: list[InterviewAnswerRecord] = []
         self._graded_log: int | None = None  # the current question's grade, once committed
 
@@ -121,10 +147,12 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
             yield Static(Text(_("Loading the questions…"), style="italic"), id="iv-question")
             yield Static("", id="iv-hint")
             yield Static("", id="iv-given")
+            yield Static("", id="iv-model", classes="rubric")
             yield Static("", id="iv-points-head", classes="rubric")
             yield Checklist(id="iv-points", classes="rubric")
             yield Static("", id="iv-traps-head", classes="rubric")
             yield Checklist(id="iv-traps", classes="rubric")
+            yield Static("", id="iv-corrections", classes="rubric")
             yield Static("", id="iv-proposal", classes="rubric")
             yield Static("", id="iv-scorecard")
         yield TextArea(id="iv-answer", soft_wrap=True, show_line_numbers=False)
@@ -142,6 +170,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         from drill.tui.models.interview import bank_cards
 
         s = self.settings
+        from drill.content.misconceptions import load_misconceptions
+
+        self.book = load_misconceptions(library)
+        self.errata = list(library.errata)
         cards = bank_cards(list(library.cards.values()), s.section)
         if not cards:
             known = sorted({c.section for c in bank_cards(list(library.cards.values()))})
@@ -173,13 +205,13 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
 
     def ask_next(self) -> None:
         assert self.session is not None
-        asked = self.session.next_question()
+        asked = self.session.next_question(self.missed_last)
         if asked is None:
             self.finish()
             return
         card = asked.card
         self.asked = asked
-        self.rubric = Rubric(card.id, card.points, card.pitfalls)
+        self.rubric = rubric_for(card, self.book, current_language())
         self.chosen = None
         self.answer_text = None
         self.timed_out = False
@@ -195,7 +227,16 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         editor.load_text("")
         editor.read_only = False
         self.phase = "asking"
+        if self.typed:
+            self.warm_up_judge()
         self.query_one(Countdown).start(self.settings.minutes * 60)
+
+    @work(thread=True, exclusive=True, group="judge-warm-up")
+    def warm_up_judge(self) -> None:
+        """jieba's dictionary (≈0.5 s) loads while the learner types, not after ctrl+d."""
+        from drill.judge import warm_up
+
+        warm_up()
 
     def _hint(self) -> Text:
         if self.typed:
@@ -280,6 +321,8 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         editor = self.query_one("#iv-answer", TextArea)
         editor.read_only = True
         self.answer_text = editor.text if self.typed else None
+        if self.answer_text is not None and self.answer_text.strip():
+            judge_into(self.rubric, self.answer_text)  # the judge's ticks; the learner may change any of them
         self.fill_rubric()
         self.phase = "rubric"
         self.query_one("#iv-points", Checklist).focus()
@@ -297,7 +340,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
                 self.notify(_("Not saved: {error}").format(error=err), severity="error")
         self.query_one(Countdown).stop()
         fronts = {a.card.id: a.card.front for a in (self.session.asked if self.session else [])}
-        self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts))
+        language = current_language()
+        book = self.book.items if self.book is not None else ()
+        wrong = {m.id: (m.wrong(language), correction_text(m)) for m in book}
+        self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts, wrong))
         self.phase = "done"
 
     def on_unmount(self) -> None:

@@ -1,4 +1,6 @@
-"""The interview screen's rubric: the card's key points and the section's traps in two checklists, the grade
+"""The interview screen's rubric: the learner's answer (the judge's evidence underlined) beside the model answer
+(the bank's, then the section's), the card's key points and its misconceptions in two checklists pre-ticked by
+the answer judge, the corrections of the misconceptions ticked, the grade
 proposed from what is ticked (drill.tui.models.interview), changed with 1-4 and confirmed with enter — through
 ``Store.grade`` (FSRS, as in study), then the question's scorecard row. A mixin of `InterviewScreen`
 (tui/screens/interview.py), which owns the layout, the loading and the asking.
@@ -11,7 +13,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
-from drill.content.errata import annotate
 from drill.errors import DrillError
 from drill.i18n import _
 from drill.tui.models.study import GRADE_NAMES
@@ -19,6 +20,9 @@ from drill.tui.text import visible
 from drill.tui.widgets.checklist import Checklist
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from drill.content.models import Card, Erratum
     from drill.store import Store
     from drill.store.interviews import InterviewAnswerRecord
     from drill.tui.models.interview import Asked, Rubric
@@ -26,17 +30,69 @@ if TYPE_CHECKING:
     from drill.tui.screens.interview import InterviewSettings
 
 
-def rubric_item(text: str) -> str:
-    """A rubric point or trap as the checklist shows it: the chapter's words, then drill's correction of any span
-    they quote (drill.content.errata, in the UI language)."""
-    return shown(annotate(text))
-
-
 def shown(text: str) -> str:
     """Chapter text for a terminal: formulas rendered, control characters made visible."""
     from drill.content.latex import render_text
 
     return visible(render_text(text).replace("**", ""))
+
+
+POINT_STYLE = "underline bold"  # a key point's evidence in the learner's answer
+TRAP_STYLE = "underline reverse"  # a misconception's
+
+
+def highlighted(answer: str, rubric: Rubric) -> Text:
+    """The learner's answer as typed, the judge's evidence spans styled (rich Text spans, never markup)."""
+    text = Text(visible(answer))
+    if len(text.plain) != len(answer):  # control characters shown as stand-ins: offsets would not line up
+        return text
+    for spans in rubric.evidence.values():
+        for span in spans:
+            text.stylize(POINT_STYLE, span.start, span.end)
+    for spans in rubric.trap_evidence.values():
+        for span in spans:
+            text.stylize(TRAP_STYLE, span.start, span.end)
+    return text
+
+
+def point_item(point: str, evidence: tuple, notes: tuple[str, ...] = ()) -> Text:
+    """A key point, the judge's evidence for it, and drill's erratum note when the point restates a claim
+    drill corrects (q25's "PyTorch attn_mask 是 True=遮住": true for nn.MultiheadAttention only)."""
+    item = Text(shown(point))
+    if evidence:
+        item.append("  «" + visible(" … ".join(s.text for s in evidence)) + "»", style="italic dim")
+    for note in notes:
+        item.append("\n⚠ " + _("drill's correction:") + " ", style="bold")
+        item.append(visible(note))
+    return item
+
+
+def erratum_notes(point: str, errata: Sequence[Erratum]) -> tuple[str, ...]:
+    """The corrections of the errata whose span ``point`` holds (word for word), in the UI language
+    (drill.content.errata, the one lookup every surface quoting the chapter uses)."""
+    from drill.content.errata import corrections_in
+
+    return tuple(c.correction for c in corrections_in(point, errata))
+
+
+def trap_item(wrong: str) -> Text:
+    return Text(shown(wrong))
+
+
+def model_answer_text(card: Card | None) -> Text:
+    """The model answer: the bank's answer first, then the section's when it differs."""
+    from drill.tui.models.interview import model_answers
+
+    text = Text()
+    if card is None:
+        return text
+    for i, answer in enumerate(model_answers(card)):
+        label = _("Model answer (bank):") if i == 0 and card.bank_answer else _("Model answer (section):")
+        if text:
+            text.append("\n")
+        text.append(label + " ", style="bold")
+        text.append(shown(answer))
+    return text
 
 
 class InterviewRubric:
@@ -48,6 +104,8 @@ class InterviewRubric:
     store: Store | None
     phase: str
     chosen: int | None
+    covered: frozenset[int]  # the ticked points and misconceptions: reactives of InterviewScreen
+    hit: frozenset[int]
     rubric: Rubric | None
     asked: Asked | None
     answer_text: str | None
@@ -55,6 +113,8 @@ class InterviewRubric:
     timed_out: bool
     interview_id: int | None
     answers: list[InterviewAnswerRecord]
+    missed_last: tuple[str, ...]
+    errata: Sequence[Erratum]
     _graded_log: int | None
 
     def fill_rubric(self) -> None:
@@ -67,36 +127,84 @@ class InterviewRubric:
         given.append(_("Answered in {m}:{s:02d}.").format(m=seconds // 60, s=seconds % 60))
         if self.answer_text is not None:
             given.append("\n" + _("Your answer:") + " ", style="bold")
-            given.append(visible(self.answer_text.strip()) or _("(nothing typed)"))
+            if self.answer_text.strip():
+                given.append_text(highlighted(self.answer_text, rubric))
+            else:
+                given.append(_("(nothing typed)"))
         else:
             given.append(" " + _("(answered aloud)"), style="dim")
         self.query_one("#iv-given", Static).update(given)
-        self.query_one("#iv-points-head", Static).update(
-            Text(_("Key points — tick the ones your answer covered (space ticks, tab moves):"), style="bold")
+        self.query_one("#iv-model", Static).update(model_answer_text(self.asked.card if self.asked else None))
+        if rubric.judged:
+            head = _(
+                "Key points — ticked where drill's judge found them in your answer (evidence underlined); "
+                "change any tick: ↑/↓ move, space ticks, tab goes to the misconceptions:"
+            )
+        else:
+            head = _(
+                "Key points — tick the ones your answer covered (↑/↓ move, space ticks, tab: next list):"
+            )
+        self.query_one("#iv-points-head", Static).update(Text(head, style="bold"))
+        errata = self.errata
+        self.query_one("#iv-points", Checklist).set_items(
+            (
+                point_item(p, rubric.evidence.get(i, ()), erratum_notes(p, errata))
+                for i, p in enumerate(rubric.points)
+            ),
+            rubric.covered,
         )
-        # each point and trap as the chapter words it, then drill's correction of any span it quotes
-        # (drill.content.errata, in the UI language)
-        self.query_one("#iv-points", Checklist).set_items(Text(rubric_item(p)) for p in rubric.points)
         traps = self.query_one("#iv-traps", Checklist)
-        traps.set_items(Text(rubric_item(t)) for t in rubric.traps)
+        traps.set_items((trap_item(t) for t in rubric.traps), rubric.hit)
         head = (
-            _("Traps — did your answer fall into one?")
+            _("Misconceptions (drill's wording of the mistakes) — did your answer state one?")
             if rubric.traps
-            else _("No traps listed for this section.")
+            else _("No misconceptions listed for this question.")
         )
         self.query_one("#iv-traps-head", Static).update(Text(head, style="bold"))
         traps.display = bool(rubric.traps)
+        self.set_reactive(type(self).covered, frozenset(rubric.covered))  # the judge's ticks, no watcher yet
+        self.set_reactive(type(self).hit, frozenset(rubric.hit))
+        self._show_corrections()
         self._show_proposal()
 
     def on_checklist_changed(self, message: Checklist.Changed) -> None:
+        """A list's ticks changed (the widget's message): the screen's reactive state takes them; the watchers
+        bring the rubric model and the views along."""
         if self.rubric is None or self.phase != "rubric":
             return
-        selected = set(message.checklist.selected)
+        selected = frozenset(message.checklist.selected)
         if message.checklist.id == "iv-points":
-            self.rubric.covered = selected
+            self.covered = selected
         else:
-            self.rubric.hit = selected
-        self._show_proposal()
+            self.hit = selected
+
+    def watch_covered(self, covered: frozenset[int]) -> None:
+        if self.rubric is not None and self.phase == "rubric":
+            self.rubric.covered = set(covered)
+            self._show_proposal()
+
+    def watch_hit(self, hit: frozenset[int]) -> None:
+        if self.rubric is not None and self.phase == "rubric":
+            self.rubric.hit = set(hit)
+            self._show_corrections()
+            self._show_proposal()
+
+    def _show_corrections(self) -> None:
+        rubric = self.rubric
+        assert rubric is not None
+        text = Text()
+        for i in sorted(rubric.hit):
+            if text:
+                text.append("\n")
+            text.append("✗ " + shown(rubric.traps[i]), style="bold")
+            found = rubric.trap_evidence.get(i)
+            if found:
+                text.append("  «" + visible(" … ".join(s.text for s in found)) + "»", style="italic")
+            text.append("\n  " + _("Correction:") + " ", style="bold")
+            text.append(shown(rubric.corrections[i]) if i < len(rubric.corrections) else "")
+        widget = self.query_one("#iv-corrections", Static)
+        widget.update(text)
+        widget.display = bool(rubric.hit)
 
     @property
     def proposed(self) -> int:
@@ -167,7 +275,7 @@ class InterviewRubric:
                 points_total=len(rubric.points),
                 points_covered=tuple(sorted(rubric.covered)),
                 points_missed=tuple(rubric.missed()),
-                traps_hit=tuple(t for i, t in enumerate(rubric.traps) if i in rubric.hit),
+                traps_hit=rubric.stated(),
                 coverage=rubric.coverage,
                 proposed=self.proposed,
                 rating=rating,
@@ -179,5 +287,6 @@ class InterviewRubric:
             self.notify(_("Not saved: {error}").format(error=err), severity="error")
             return
         self.answers.append(record)
+        self.missed_last = (*rubric.missed(), *(rubric.corrections[i] for i in sorted(rubric.hit)))
         self.notify(_("Graded {grade}.").format(grade=_(GRADE_NAMES[rating])))
         self.ask_next()

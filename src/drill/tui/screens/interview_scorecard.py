@@ -19,8 +19,13 @@ if TYPE_CHECKING:
     from drill.store.interviews import InterviewAnswerRecord
 
 
-def scorecard(answers: Sequence[InterviewAnswerRecord], fronts: Mapping[str, str]) -> Table:
-    """The scorecard of ``answers``; ``fronts``: each asked card's question as shown (by card id)."""
+def scorecard(
+    answers: Sequence[InterviewAnswerRecord],
+    fronts: Mapping[str, str],
+    misconceptions: Mapping[str, tuple[str, str]] | None = None,
+) -> Table:
+    """The scorecard of ``answers``; ``fronts``: each asked card's question as shown (by card id);
+    ``misconceptions``: id -> (the wrong belief, its correction), for the ones stated."""
     from drill.store.interviews import most_missed
 
     table = Table(title=Text(_("Scorecard"), style="bold"), expand=True, show_edge=False, pad_edge=False)
@@ -54,9 +59,21 @@ def scorecard(answers: Sequence[InterviewAnswerRecord], fronts: Mapping[str, str
         out.add_row(Text("\n" + _("Mean coverage {coverage:.0%}.").format(coverage=mean), style="bold"))
     missed = most_missed(answers)
     if missed:
-        out.add_row(Text("\n" + _("Points missed most often:"), style="bold"))
+        out.add_row(Text("\n" + _("Points missed most often (the model answer's words):"), style="bold"))
         for point, count in missed:
             out.add_row(Text(f"  {count}× " + shown(point)))
+    stated: dict[str, int] = {}
+    for a in answers:
+        for trap in a.traps_hit:
+            stated[trap] = stated.get(trap, 0) + 1
+    if stated:
+        out.add_row(Text("\n" + _("Misconceptions stated:"), style="bold"))
+        for trap, count in sorted(stated.items(), key=lambda kv: -kv[1]):
+            wrong, correction = (misconceptions or {}).get(trap, (trap, ""))
+            line = Text(f"  {count}× ✗ " + shown(wrong), style="bold")
+            if correction:
+                line.append("\n     " + _("Correction:") + " " + shown(correction), style="")
+            out.add_row(line)
     if any(a.timed_out for a in answers):
         out.add_row(Text("\n" + _("+: the time ran out."), style="dim"))
     out.add_row(Text("\n" + _("Saved. ctrl+q quits."), style="dim"))

@@ -29,7 +29,7 @@ def forecast_text(ready: Readiness, day: date, new_limit: int) -> Text:
     text = Text()
     text.append(
         _(
-            "{day}: {days} days left · ready {followed}% if you follow the plan, {idle}% if you stop now"
+            "{day}: {days} days left · ready if you follow the plan: {followed}%, if you stop now: {idle}%"
         ).format(
             day=day.isoformat(),
             days=ready.days_left,

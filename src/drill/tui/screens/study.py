@@ -7,17 +7,17 @@ hand a `StudySession` back, which chooses the first card itself (swapping the pe
 they differ). Nothing that needs the store — grades, intervals, undo, suspend... — runs before that: such a
 key says so on screen.
 
-Split by concern: loading (first paint, first card, the store) in `study_loading.py`, grading and the card
-actions in `study_grading.py`, the side pane (engine steps, errata)
-in `study_pane.py`, the screens it opens (browser, card info, demo, interview date, custom study) in
-`study_navigation.py`; which widget shows a card is `tui.widgets.card_views.card_view_for(kind)`.
+The state (card, revealed, session, saving, the side pane) is declared once, in reactives, in
+`study_state.StudyState` with the session's flow from card to card; the parts built on it add behaviour only:
+loading (first paint, first card, the store, the warm-up) in `study_loading.py`, grading and the card actions in
+`study_grading.py`, the screens it opens (browser, card info, demo, interview date, custom study) in
+`study_navigation.py`. The side pane loads the steps it is given (`tui.widgets.step_pane.StepPane.show_refs`),
+the card view its errata notes; which widget shows a card is `tui.widgets.card_views.card_view_for(kind)`.
 The footer shows what can be done now (the reveal key before the answer, the four grades after it), and
 keeps ? and q visible at any width (`tui.widgets.footer.StudyFooter`).
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -27,26 +27,16 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from drill.i18n import N_, _
-from drill.tui.models.study import StudySession, pack_title
-from drill.tui.options import AppOptions
-from drill.tui.screens.base import ModeScreen
 from drill.tui.screens.study_grading import StudyGrading
 from drill.tui.screens.study_loading import StudyLoading
 from drill.tui.screens.study_navigation import StudyNavigation
-from drill.tui.screens.study_pane import StudyPane
-from drill.tui.widgets.card_view import CardView
+from drill.tui.screens.study_state import NARROW_WIDTH
 from drill.tui.widgets.header import StudyHeader
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from drill.content.models import Card, Library
-    from drill.tui.widgets.grade_bar import GradeBar
 
 GRADE_KEYS = ("1", "2", "3", "4")
 
 
-class StudyScreen(StudyLoading, StudyGrading, StudyPane, StudyNavigation, ModeScreen):
+class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
     CSS_PATH = "../styles/study.tcss"
     HELP_TITLE = N_("drill study — keys")
     PALETTE_GROUP = N_("Study")
@@ -102,21 +92,6 @@ class StudyScreen(StudyLoading, StudyGrading, StudyPane, StudyNavigation, ModeSc
         Binding("q", "quit", N_("Quit")),
     ]
 
-    def __init__(self, options: AppOptions) -> None:
-        super().__init__(options)
-        self.session: StudySession | None = None
-        self.library: Library | None = None
-        self.card: Card | None = None
-        self.question_shown = False  # the "question" milestone was reported
-        self.pane_shown = False
-        self.pane_wanted: bool | None = None  # None: follow the terminal width
-        self._shown_at = options.timer()
-        self.saving: str | None = None  # the card whose grade is being written (a worker), or None
-        self._waiting_note: str | None = None
-        self._after_save: Callable[[], object] | None = None  # a key pressed while saving, run after it
-        self._ended = False
-        self._gc_state = "live"  # -> "frozen" once everything is loaded (_freeze_gc) -> "gone" (on_unmount)
-
     # --- layout -----------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -127,39 +102,14 @@ class StudyScreen(StudyLoading, StudyGrading, StudyPane, StudyNavigation, ModeSc
             yield Static(Text(_("loading the cards and your progress…"), style="italic"), id="loading")
 
     def on_mount(self) -> None:
-        self._apply_width(self.app.size.width)
+        self.narrow = self.app.size.width < NARROW_WIDTH
         self.drill_app.reached("paint", via=self)
         # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._apply_width(event.size.width)
-
-    @property
-    def card_view(self) -> CardView:
-        return self.query_one(CardView)
-
-    @property
-    def revealed(self) -> bool:
-        views = self.query(CardView)
-        return bool(views) and views.first().revealed
-
-    @property
-    def grade_bar(self) -> GradeBar:
-        from drill.tui.widgets.grade_bar import GradeBar
-
-        return self.query_one("#grades", GradeBar)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """What the footer lists is what a key does now: the reveal before the answer, grades after it."""
-        if action == "reveal":
-            return self.card is not None and not self.revealed
-        if action == "grade":
-            return self.card is not None and self.revealed
-        if action in ("suspend", "bury", "info", "undo") and self.session is None:
-            return None  # shown greyed until the store is open
-        return True
+        self.narrow = event.size.width < NARROW_WIDTH
 
     def on_key(self, event: events.Key) -> None:
         # A grade key before the answer is shown: its binding is off (not in the footer); say why.
@@ -167,131 +117,27 @@ class StudyScreen(StudyLoading, StudyGrading, StudyPane, StudyNavigation, ModeSc
             event.stop()
             self.action_grade(int(event.key))
 
-    # --- showing cards --------------------------------------------------------------------------------------
-
-    def show_next(self) -> None:
-        assert self.session is not None
-        card = self.session.next_card()
-        if card is None:
-            self.end_session()
-            return
-        self.show_card(card)
-
-    def show_card(self, card: Card) -> None:
-        self._show_question(card)
-        self._show_store_parts(card)
-
-    def _show_question(self, card: Card, *, steps: bool = True) -> None:
-        """What the content alone can show: the card and its steps."""
-        from drill.tui.models.custom_study import card_kind
-        from drill.tui.widgets.card_views import card_view_for
-
-        self.card = card
-        self._ended = False
-        view_class = card_view_for(card_kind(card))
-        if type(self.card_view) is not view_class:
-            self.call_later(self._swap_card_view, view_class, card)
-        else:
-            self.card_view.show_card(card)
-        self._shown_at = self.options.timer()
-        if steps:
-            self._show_steps(tuple(card.steps))
-        self._apply_width(self.app.size.width)
-        self._revealed_changed()
-        self.drill_app.reached("card", via=self)
-
-    async def _swap_card_view(self, view_class: type[CardView], card: Card) -> None:
-        """Another kind of card: its own view replaces the one on screen (card_views.card_view_for)."""
-        await self.card_view.remove()
-        view = view_class(id="card")
-        await self.query_one("#body", Horizontal).mount(view, before=0)
-        if self.card is card:
-            view.show_card(card)
-        view.focus()
-        self._apply_width(self.app.size.width)
-        self._revealed_changed()
-
-    def _revealed_changed(self) -> None:
-        """The grade buttons look live only once the answer is shown; the footer lists what can be done."""
-        if self.query("#grades"):
-            self.grade_bar.set_enabled(self.revealed)
-        self.refresh_bindings()
-
-    def _show_store_parts(self, card: Card) -> None:
-        """What needs the store: each grade's interval, the counts; and the card's errata notes."""
-        assert self.session is not None
-        if self.session.preview:
-            self.grade_bar.set_preview()
-        else:
-            self.grade_bar.set_intervals(self.session.intervals(card.id))
-        self.refresh_counts()
-        checks = self.session.errata_checks(card.id)
-        if checks:
-            from drill.tui.steps import cached_errata
-
-            notes = cached_errata(checks)
-            if notes is None:
-                self.load_errata(card)
-            else:
-                self.card_view.show_errata(notes)
-
-    def refresh_counts(self) -> None:
-        from drill.tui.models.custom_study import MODE_NAMES
-
-        assert self.session is not None
-        counts = self.session.counts()
-        pack = pack_title(self.session.library)
-        if self.session.readonly:
-            pack += " · " + _("READ-ONLY: grades are not saved")
-        mode = self.session.mode
-        header = self.query_one(StudyHeader)
-        header.set_counts(
-            pack=pack,
-            new=counts.new,
-            learning=counts.learning,
-            review=counts.review,
-            done=counts.done_today if mode is None else len(self.session.stats.card_ids),
-            mode=None if mode is None else _(MODE_NAMES[mode]),
-        )
-        status = self.session.interview
-        header.set_interview(None if status is None else (status.days_left, status.readiness))
-
-    def end_session(self) -> None:
-        from drill.tui.screens.summary import SummaryScreen
-
-        assert self.session is not None
-        self.card = None
-        self._ended = True
-        if self.session.limit_reached():
-            title = _("Session limit reached ({count} reviews).").format(count=self.options.limit)
-        else:
-            title = _("No more cards for now.")
-        self.card_view.show_message(title, "")
-        self.step_pane.show_loading(())
-        self.grade_bar.set_intervals({})
-        self._revealed_changed()
-        self.refresh_counts()
-        counts = self.session.counts()
-        self.app.push_screen(
-            SummaryScreen(self.session.stats, self.query_one(StudyHeader).elapsed(), counts.next_due),
-            self._after_summary,
-        )
-
-    def _after_summary(self, result: str | None) -> None:
-        if result == "quit":
-            self.app.exit()
-        elif result == "browse":
-            self.action_browse()
-        elif result == "continue" and self.session is not None:
-            self.show_next()
-
     # --- actions --------------------------------------------------------------------------------------------
 
     async def action_reveal(self) -> None:
         if self.card is not None and not self.revealed:
-            await self.card_view.reveal()
-            self._revealed_changed()
+            view = self.card_view
+            await view.reveal()
+            self.revealed = view.revealed  # a code or calc card's answer is a screen of its own: not yet
             self.drill_app.reached("answer", via=self)
+
+    def action_step(self, delta: int) -> None:
+        self.step_pane.move(delta)
+
+    def action_toggle_pane(self) -> None:
+        self.pane_wanted = not self.pane_shown
+
+    def action_heatmap(self) -> None:
+        """The pane's matrices as numbers in plain tables, or shaded as a heatmap (tui/widgets/heatmap.py)."""
+        pane = self.step_pane
+        pane.heatmap = not pane.heatmap
+        if not self.pane_shown:
+            self.action_toggle_pane()
 
     def on_unmount(self) -> None:
         # Closing the session row is a write: with a grade still waiting for the database (quit while

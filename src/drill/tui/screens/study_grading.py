@@ -1,5 +1,5 @@
 """The study screen's grading and card actions: grade (saved in a worker, acknowledged once on disk), undo,
-suspend, bury. A mixin of `StudyScreen` (tui/screens/study.py), which owns the layout and the session flow.
+suspend, bury. A part of `StudyScreen` (tui/screens/study.py) on its state (`StudyState`).
 
 Grades are written in a daemon thread: a database held by another program (SQLite waits up to its busy
 timeout) must not freeze the screen, nor keep a quitting drill from exiting. The next card comes only once the
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 from drill.errors import DrillError
 from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES
+from drill.tui.screens.study_state import StudyState
+from drill.tui.widgets.answer_views import AnswerScreenView
 
 if TYPE_CHECKING:
     import queue
 
-    from drill.content.models import Card
-    from drill.tui.models.study import StudySession
     from drill.tui.widgets.grade_bar import GradeButton
 
 # What a card action's toast says once done (the action's name is its binding's description).
@@ -39,32 +39,8 @@ UNDONE = {
 SLOW_SAVE_S = 0.4  # a grade not saved by then is waiting on a lock: say so
 
 
-class StudyGrading:
-    """Grading and the card actions; expects the StudyScreen's attributes (session, card, options...)."""
-
-    session: StudySession | None
-    card: Card | None
-    saving: str | None
-    _waiting_note: str | None
-    _after_save: Callable[[], object] | None
-    _shown_at: float
-    _grades: queue.SimpleQueue | None = None  # the writer thread's queue, once a grade was given
-
-    def _ready(self, again: Callable[[], object] | None = None) -> bool:
-        """Whether the store is open and no grade is being saved; if not, the learner is told the key had no
-        effect (nothing is lost). A key pressed while a grade is being saved (``again``) runs once it is."""
-        if self.saving is not None:
-            if again is not None:
-                self._after_save = again
-            else:
-                self.notify(_("Still saving the last grade — nothing was done."), timeout=2)
-            return False
-        if self.session is None:
-            self.notify(
-                _("Still opening your progress database — nothing was done; try again in a moment."),
-                timeout=2,
-            )
-        return self.session is not None
+class StudyGrading(StudyState):
+    """Grading and the card actions."""
 
     def action_grade(self, rating: int) -> None:
         if self.card is None:
@@ -163,6 +139,12 @@ class StudyGrading:
 
     def on_grade_button_pressed(self, message: GradeButton.Pressed) -> None:
         self.action_grade(message.rating)
+
+    def on_answer_screen_view_graded(self, message: AnswerScreenView.Graded) -> None:
+        """A code or calc card graded on its own answer screen: shown revealed, graded like any card."""
+        if message.card is self.card:
+            self.revealed = True
+            self.action_grade(message.rating)
 
     def action_undo(self) -> None:
         if not self._ready(self.action_undo):

@@ -1,10 +1,12 @@
 """The study screen's loading, from the first paint to an open store: the card first (from the content cache
 and a read-only peek at the database, `drill.tui.models.study.peek_first_card`), then the side pane, grade bar
-and footer, then the store (a thread worker: sqlalchemy) and the session it hands back. A mixin of `StudyScreen`
-(tui/screens/study.py)."""
+and footer, then the store (a thread worker: sqlalchemy) and the session it hands back; then every card's steps
+and errata notes warmed in the background. A part of `StudyScreen` (tui/screens/study.py) on its state
+(`StudyState`)."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -13,34 +15,28 @@ from textual.widgets import Static
 
 from drill.errors import DrillError
 from drill.tui.models.study import pack_title
+from drill.tui.screens.study_state import StudyState
 from drill.tui.widgets.card_view import CardView
-from drill.tui.widgets.header import StudyHeader
 
 if TYPE_CHECKING:
-    from drill.content.models import Card, Library
+    from drill.content.models import Card, Check, Library
     from drill.tui.models.study import StudySession
-    from drill.tui.options import AppOptions
 
 # The session's browser is built this long after the session is ready, while the learner reads the first card
 # (StudyNavigation.prepare_browser): not at once, so the first card's own paint and keys go first.
 PREPARE_BROWSER_S = 0.3
+# The background warm-up pauses this long between two cards' steps (lets the UI thread take the GIL).
+WARM_PAUSE_S = 0.02
 
 
-class StudyLoading:
-    """Expects the StudyScreen's attributes (options, library, card, session, show_card...)."""
-
-    options: AppOptions
-    library: Library | None
-    card: Card | None
-    session: StudySession | None
-    question_shown: bool
-
+class StudyLoading(StudyState):
     async def _after_first_paint(self) -> None:
         # The card first: a peeked question shows before the side pane, grade bar and footer are built.
         await self.query_one("#loading", Static).remove()
-        await self.query_one("#body", Horizontal).mount(CardView(id="card"))
-        self._apply_width(self.app.size.width)
-        self.card_view.focus()
+        view = CardView(id="card")
+        await self.query_one("#body", Horizontal).mount(view)
+        self._place_pane()
+        view.focus()
         self.load_first()
 
     async def _complete_screen(self) -> None:
@@ -50,12 +46,12 @@ class StudyLoading:
         from drill.tui.widgets.step_pane import StepPane
 
         await self.query_one("#body", Horizontal).mount(StepPane(id="steps"))
-        self._apply_width(self.app.size.width)
+        self._place_pane()
         await self.mount(GradeBar(id="grades"), StudyFooter())
         self.grade_bar.set_enabled(self.revealed)
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         if self.card is not None and self.session is None:
-            self._show_steps(tuple(self.card.steps))
+            self.step_pane.show_refs(tuple(self.card.steps))
         self.load_session(self.library)
 
     def load_first(self) -> None:
@@ -82,6 +78,7 @@ class StudyLoading:
         except DrillError as err:
             self.app.call_from_thread(self.drill_app.fail, err)
             return
+        assert library is not None
         card = peek_first_card(library, self.options)
         self.app.call_from_thread(self._first_card_known, library, card)
 
@@ -91,7 +88,7 @@ class StudyLoading:
             self.call_later(self._complete_screen)
             return
         self._show_question(card, steps=False)
-        self.query_one(StudyHeader).set_pack(pack_title(library))
+        self.header.set_pack(pack_title(library))
         self._question_reached()
         # The rest of the screen and the store's imports would compete with painting the question.
         self.call_after_refresh(self._complete_screen)
@@ -130,9 +127,51 @@ class StudyLoading:
         else:
             self.show_card(card)
         self._question_reached()
-        self.refresh_bindings()
         cards = list(session.library.cards.values())
         self.start_warm_up(
             cards, tuple(checks for card in cards if (checks := session.errata_checks(card.id)))
         )
         self.set_timer(PREPARE_BROWSER_S, self.prepare_browser)
+
+    def prepare_browser(self) -> None:  # StudyNavigation's
+        raise NotImplementedError
+
+    # --- the warm-up ----------------------------------------------------------------------------------------
+
+    def start_warm_up(self, cards: list[Card], errata: tuple[list[Check], ...]) -> None:
+        """Warm every card's steps and errata notes, in the order the cards come (new cards by their place in
+        the pack); the pane then lays each card's first step out at its width (`StepPane.prime`)."""
+        coming = tuple(tuple(card.steps) for card in cards if card.steps)
+        self.step_pane.prime(coming)
+        self.warm_steps(tuple(dict.fromkeys(coming)), errata)
+
+    @work(thread=True, group="warm-steps")
+    def warm_steps(
+        self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list[Check], ...] = ()
+    ) -> None:
+        """Build every card's steps and errata notes in the background, so later cards show them with the
+        card instead of after a worker's round trip (and its CPU) following each grade. One card at a time
+        with a pause between: a key pressed meanwhile is handled at once."""
+        from drill.tui.steps import errata_notes, load_steps
+
+        for refs in all_refs:
+            load_steps(refs)
+            time.sleep(WARM_PAUSE_S)
+        for checks in all_errata:
+            errata_notes(checks)
+            time.sleep(WARM_PAUSE_S)
+        try:
+            self.app.call_from_thread(self._freeze_gc)
+        except RuntimeError:  # the app has ended meanwhile
+            pass
+
+    def _freeze_gc(self) -> None:
+        """What is loaded now (content, traces, SQLAlchemy, Textual's styles) lives as long as the screen: moved
+        out of the collector's generations, a full collection no longer walks it (it halves the 150-300 ms
+        pauses that follow some grades). Given back to the collector when the screen goes (on_unmount); both
+        run on the UI thread, so a screen that is gone never freezes."""
+        import gc
+
+        if self._gc_state == "live":
+            gc.freeze()
+            self._gc_state = "frozen"

@@ -1,28 +1,21 @@
 """The screens the study screen opens: card info, the browser (and search), the section's demo, the interview
-date, custom study. A mixin of `StudyScreen` (tui/screens/study.py)."""
+date, custom study. A part of `StudyScreen` (tui/screens/study.py) on its state (`StudyState`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from drill.i18n import _
+from drill.tui.screens.study_state import StudyState
 
 if TYPE_CHECKING:
-    from drill.content.models import Card
     from drill.tui.models.custom_study import StudyFilter
     from drill.tui.models.study import StudySession
-    from drill.tui.options import AppOptions
     from drill.tui.screens.browser import BrowserScreen
 
 
-class StudyNavigation:
-    """Expects the StudyScreen's attributes (session, card, options, _ready, show_card...)."""
-
-    session: StudySession | None
-    card: Card | None
-    options: AppOptions
-    _ended: bool
-    _browser: BrowserScreen | None = None
+class StudyNavigation(StudyState):
+    """The screens the study screen opens, and the session's browser."""
 
     def action_info(self) -> None:
         if self.card is None or not self._ready(self.action_info) or self.session is None:
@@ -108,7 +101,7 @@ class StudyNavigation:
         now, the installed screen is composed and mounted but not shown, as after its first closing; that work
         runs between keys, in Textual's message loop. `_get_screen` and `_load_screen_css` are what
         `App.push_screen` calls first (Textual is pinned exactly)."""
-        if self.session is None or self._ended or self.app.screen is not self:
+        if self.session is None or self.ended or self.app.screen is not self:
             return
         browser = self._session_browser(self.session)
         if not browser.is_running:
@@ -125,7 +118,7 @@ class StudyNavigation:
 
     def _open_from_browser(self, card_id: str | None) -> None:
         if card_id is None:
-            if self._ended:
+            if self.ended:
                 self.show_next()
             return
         assert self.session is not None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.widgets import Static
 
@@ -23,7 +24,7 @@ from drill.tui.widgets.rendered_once import RenderedOnce
 from drill.tui.widgets.settled import SettledScroll, SettledStatic, SettledVertical
 
 if TYPE_CHECKING:
-    from drill.content.models import Card
+    from drill.content.models import Card, Check
 
 
 def answer_markdown(card: Card) -> str:
@@ -160,6 +161,28 @@ class CardView(SettledScroll):
         markdown.update(rendered)
         self.query_one("#reveal-hint").display = False
         self.query_one("#answer").display = True
+
+    def show_errata_of(self, card: Card, checks: list[Check]) -> None:
+        """The errata notes of ``card`` (the one shown): at once when the engine has checked them already,
+        otherwise once a thread worker has (numpy), if the card is still the one shown."""
+        from drill.tui.steps import cached_errata
+
+        notes = cached_errata(checks)
+        if notes is None:
+            self._load_errata(card, checks)
+        else:
+            self.show_errata(notes)
+
+    @work(thread=True, exclusive=True, group="errata")
+    def _load_errata(self, card: Card, checks: list[Check]) -> None:
+        from drill.tui.steps import errata_notes
+
+        notes = errata_notes(checks)
+        self.app.call_from_thread(self._errata_built, card, notes)
+
+    def _errata_built(self, card: Card, notes: list[str]) -> None:
+        if self.card is card:
+            self.show_errata(notes)
 
     def show_errata(self, notes: list[str]) -> None:
         errata = self.query_one("#errata", Static)

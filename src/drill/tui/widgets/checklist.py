@@ -51,9 +51,10 @@ class Checklist(Widget, can_focus=True):
         self.items: list[Text] = []
         self.selected: set[int] = set()
 
-    def set_items(self, items: Iterable[Text]) -> None:
+    def set_items(self, items: Iterable[Text], selected: Iterable[int] = ()) -> None:
+        """New items, with ``selected`` ticked from the start (no Changed: the owner set them)."""
         self.items = list(items)
-        self.selected = set()
+        self.selected = {i for i in selected if 0 <= i < len(self.items)}
         self.cursor = 0
         self.refresh(layout=True)
 

@@ -31,7 +31,7 @@ def countdown_text(remaining: float, total: float, *, stopped: bool = False) -> 
     filled = 0 if total <= 0 else round(BAR_WIDTH * max(0.0, remaining) / total)
     low = remaining <= min(5.0, total / 3)
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(_("time") + " ")
+    text.append(_("time left") + " ")  # it counts down: not "用时" (time used)
     text.append(clock(left), style="bold")
     text.append(" ")
     text.append("█" * filled, style="bold" if low and not stopped else "")

@@ -55,7 +55,8 @@ def prime_first_step(console: Console, options: ConsoleOptions, views: list[Step
 
 
 class StepPane(SettledScroll):
-    """Shows ``views[index]``; the screen moves the index with ←/→ and toggles ``heatmap`` with h."""
+    """Shows ``views[index]`` of the steps it is given (`show_refs`); the screen moves the index with ←/→
+    and toggles ``heatmap`` with h."""
 
     can_focus = False
 
@@ -85,6 +86,32 @@ class StepPane(SettledScroll):
         self._heatmap = on
         if self.views:
             self.render_step()
+
+    def show_refs(self, refs: tuple[str, ...]) -> None:
+        """The steps a card names: at once when built already (`drill.tui.steps.cached_steps`), otherwise
+        "computing…" until a thread worker has built them (numpy), if they are still the ones asked for."""
+        from drill.tui.steps import cached_steps
+
+        if refs and refs == self.refs and self.views:
+            if self.index:  # same steps as the card before: just go back to the first
+                self.index = 0
+                self.render_step()
+            return
+        views = cached_steps(refs) if refs else None
+        if views is not None:
+            self.refs = refs
+            self.show_views(refs, views)
+            return
+        self.show_loading(refs)
+        if refs:
+            self._load_steps(refs)
+
+    @work(thread=True, exclusive=True, group="steps")
+    def _load_steps(self, refs: tuple[str, ...]) -> None:
+        from drill.tui.steps import load_steps
+
+        views = load_steps(refs)
+        self.app.call_from_thread(self.show_views, refs, views)
 
     def show_loading(self, refs: tuple[str, ...]) -> None:
         self.refs = refs
