@@ -250,7 +250,7 @@ def _evaluate(m: Mistake, case: Case):
     """(the wrong computation's value, None), or (None, the exception's type name) when it raises."""
     try:
         return m.evaluate(*case.args, **case.kwargs), None
-    except Exception as err:  # noqa: BLE001 - a wrong variant may fail on these inputs, as a learner's would
+    except Exception as err:  # a wrong variant may fail on these inputs, as a learner's would
         return None, type(err).__name__
 
 
