@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from report_bench import drill_command  # noqa: E402
+from report_bench import drill_command
 
 START = datetime(2024, 1, 1, 4, 0, tzinfo=UTC)  # a study day's start (UTC, day_starts_at 4)
 DAYS = 730

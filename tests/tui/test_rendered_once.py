@@ -30,7 +30,7 @@ def table() -> Table:
 
 
 def draw(renderable, width: int) -> str:
-    console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system="truecolor")  # noqa: SIM115
+    console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system="truecolor")
     console.print(renderable)
     return console.export_text(styles=True)
 

@@ -22,7 +22,7 @@ def _read_code(path: str) -> str:
     from drill.errors import InputError
 
     try:
-        raw = open(path, "rb").read()  # noqa: SIM115 - read at once
+        raw = open(path, "rb").read()
     except OSError as err:
         raise InputError(_("{path}: cannot read: {error}").format(path=path, error=err.strerror)) from None
     try:

@@ -330,7 +330,7 @@ def _environment():
         lstrip_blocks=True,
         finalize=_finalize,
     )
-    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
+    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)
     env.filters["state_name"] = charts.state_name
     env.filters["rating_name"] = charts.rating_name
     env.filters["weekday"] = charts.weekday

@@ -353,7 +353,7 @@ def learn(run, job, namespaced):
         return
     try:
         exec(compiled, namespace)
-    except BaseException as exc:  # noqa: BLE001 - whatever the module level does, it is the learner's
+    except BaseException as exc:
         event(
             kind="load",
             status="error",
@@ -379,7 +379,7 @@ def learn(run, job, namespaced):
             if store:
                 np.savez(os.path.join(out_dir, f"r{i}.npz"), **store)
             event(kind="result", case=i, status="ok", value=encoded)
-        except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt are results too
+        except BaseException as exc:
             event(
                 kind="result",
                 case=i,

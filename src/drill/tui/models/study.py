@@ -96,7 +96,7 @@ def _cached_library(options: AppOptions, *, partial: bool) -> Library | None:
             if partial
             else content_cache.load(pack_dirs, catalog)
         )
-    except Exception:  # noqa: BLE001 - anything odd: the worker's full load reports it properly
+    except Exception:
         return None
 
 
