@@ -161,3 +161,19 @@ async def test_a_browser_let_go_while_it_is_being_built_is_no_error(study_app):
         await pilot.press("slash")  # a new one is built and shown
         await wait_until(pilot, lambda: type(app.screen).__name__ == "BrowserScreen")
         assert app.screen is not building
+
+
+async def test_one_card_is_one_card(study_app, library, store):
+    """The status line counts in the plural only from two (`1 card`, not `1 cards`)."""
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        suspended = app.mode_screen.card.id
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.mode_screen.card.id != suspended)
+        await open_browser(pilot)
+        app.screen.query_one("#filter-state", Select).value = "suspended"
+        await wait_until(pilot, lambda: row_ids(app) == [suspended])
+        status = app.screen.query_one("#browser-status")
+        await wait_until(pilot, lambda: str(status.render()).startswith("1 card · "))
+        assert "1 cards" not in str(status.render())

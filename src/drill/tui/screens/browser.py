@@ -19,7 +19,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
-from drill.i18n import N_, _
+from drill.i18n import N_, _, ngettext
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
@@ -172,8 +172,10 @@ class BrowserScreen(Screen[str | None]):
             table.set_rows((row.card_id, self._cells(row)) for row in rows)
         self._rows = {row.card_id: row for row in rows}
         self.say(
-            _(
-                "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back"
+            ngettext(
+                "{n} card · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back",
+                "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back",
+                len(rows),
             ).format(n=len(rows))
         )
 
