@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 import click
 
 from drill.commands.options import content_option, store_options
-from drill.i18n import N_, _
+from drill.i18n import N_, _, pad
 from drill.i18n_click import DrillCommand
 
 
@@ -116,7 +116,7 @@ def _echo_skills(sp) -> None:
         untried, total = sp.never_tried[s]
         note = f"  {never_tried_text(s, untried, total)}" if untried else ""
         click.echo(
-            f"  {skill_name(s):<10} {_bar(sp.on_the_day[s])} {_percent(sp.on_the_day[s]):>5} / "
+            f"  {pad(skill_name(s), 10)} {_bar(sp.on_the_day[s])} {_percent(sp.on_the_day[s]):>5} / "
             f"{_percent(sp.now[s]):>4}{note}"
         )
     if sp.missed:

@@ -167,11 +167,20 @@ def _pitfalls(card: Any) -> str:
     if card.pitfalls:
         items = "".join(f"<li>{to_anki_html(p)}</li>" for p in card.pitfalls)
         parts.append(f"<ul>{items}</ul>")
-    errata = getattr(card, "errata", ())
-    if errata:
-        items = "".join(f"<li>{to_anki_html(note)}</li>" for note in errata)
-        parts.append(f'<div class="errata">⚠</div><ul class="errata">{items}</ul>')
+    parts.append(_corrections(card))
     return "".join(parts)
+
+
+def _corrections(card: Any) -> str:
+    """The corrections beside the chapter's words the card shows (drill.content.errata, in the UI language),
+    each marked as drill's; on the back, as the study screen shows them once revealed."""
+    from drill.content.errata import MARKS, card_notes
+
+    items = "".join(
+        f"<li><b>{html.escape(_(MARKS[c.kind]))}</b> 「{to_anki_html(c.quote)}」：{to_anki_html(c.correction)}</li>"
+        for c in card_notes(card)
+    )
+    return f'<ul class="errata">{items}</ul>' if items else ""
 
 
 def _model():

@@ -16,6 +16,7 @@ from drill.tui.widgets.matrix import format_number
 if TYPE_CHECKING:
     import numpy as np
 
+    from drill.content.models import Check
     from drill.engine.trace import Trace
 
 
@@ -112,7 +113,7 @@ class AttnHandcalc(TraceStepsDemo):
 
     def __init__(self, info, checks=()) -> None:
         super().__init__(info)
-        errata: dict[tuple, object] = {}
+        errata: dict[tuple, Check] = {}
         for check in checks:  # one note per number (two packs may check the same one)
             if check.example == self.example and check.erratum:
                 errata.setdefault((check.step, tuple(check.index)), check)
@@ -122,6 +123,8 @@ class AttnHandcalc(TraceStepsDemo):
         return self.stages[index][0]
 
     def stage_notes(self) -> list[Text]:
+        from drill.content.errata import check_text
+
         names = self.stages[self.stage][1]
         notes = []
         for check in self.errata:
@@ -137,7 +140,7 @@ class AttnHandcalc(TraceStepsDemo):
                 style="bold",
             )
             line.append(f"  {check.step}{[i + 1 for i in check.index]}  ", style="dim")
-            line.append(check.erratum)
+            line.append(check_text(check))  # drill's words, in the UI language
             notes.append(line)
         return notes
 

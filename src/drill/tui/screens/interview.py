@@ -26,7 +26,15 @@ from textual.widgets import Footer, Static, TextArea
 
 from drill.errors import DrillError, InputError
 from drill.i18n import N_, _, current_language
-from drill.tui.models.interview import Asked, InterviewSession, Rubric, Thresholds, judge_into, rubric_for
+from drill.tui.models.interview import (
+    Asked,
+    InterviewSession,
+    Rubric,
+    Thresholds,
+    correction_text,
+    judge_into,
+    rubric_for,
+)
 from drill.tui.models.study import GRADE_NAMES
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
@@ -334,7 +342,7 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         fronts = {a.card.id: a.card.front for a in (self.session.asked if self.session else [])}
         language = current_language()
         book = self.book.items if self.book is not None else ()
-        wrong = {m.id: (m.wrong(language), "\n".join(c.text for c in m.corrections)) for m in book}
+        wrong = {m.id: (m.wrong(language), correction_text(m)) for m in book}
         self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts, wrong))
         self.phase = "done"
 

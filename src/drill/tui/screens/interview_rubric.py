@@ -68,8 +68,11 @@ def point_item(point: str, evidence: tuple, notes: tuple[str, ...] = ()) -> Text
 
 
 def erratum_notes(point: str, errata: Sequence[Erratum]) -> tuple[str, ...]:
-    """The notes of the errata whose claim ``point`` holds (word for word)."""
-    return tuple(e.note for e in errata if any(claim in point for claim in e.claims))
+    """The corrections of the errata whose span ``point`` holds (word for word), in the UI language
+    (drill.content.errata, the one lookup every surface quoting the chapter uses)."""
+    from drill.content.errata import corrections_in
+
+    return tuple(c.correction for c in corrections_in(point, errata))
 
 
 def trap_item(wrong: str) -> Text:
