@@ -36,9 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from grade_roundtrip import BARE_APP, drill_command  # noqa: E402 - benchmarks/ is not a package
-from ptyrun import PtySession, run_in_pty  # noqa: E402
-from startup import BARE_APP as BARE_PAINT_APP  # noqa: E402
+from grade_roundtrip import BARE_APP, drill_command
+from ptyrun import PtySession, run_in_pty
+from startup import BARE_APP as BARE_PAINT_APP
 
 RIGHT = "\x1b[C"
 

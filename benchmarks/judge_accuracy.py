@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.judge.labelled import GOALS, SETS, figures, load  # noqa: E402
+from tests.judge.labelled import GOALS, SETS, figures, load
 
 
 def main() -> int:

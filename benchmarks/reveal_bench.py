@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ptyrun import PtySession, drill_command, study_env  # noqa: E402 - benchmarks/ is not a package
+from ptyrun import PtySession, drill_command, study_env
 
 BARE_APP = """
 import os, time

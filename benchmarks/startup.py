@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ptyrun import drill_command, run_in_pty  # noqa: E402 - benchmarks/ is not a package
+from ptyrun import drill_command, run_in_pty
 
 BARE_APP = """
 import os, time

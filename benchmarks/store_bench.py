@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_collection import (  # noqa: E402 - benchmarks/ is not a package
+from bench_collection import (
     BENCH_TZ,
     DAY_STARTS_AT,
     NOW,

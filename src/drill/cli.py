@@ -160,7 +160,12 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _say_error(message: str) -> None:
-    """``drill: error: <message>`` on stderr; nothing when stderr itself is gone."""
+    """``drill: error: <message>`` on stderr; nothing when stderr itself is gone. A value the message quotes
+    (an option's, a path, a stored string) has its control and bidi characters shown as visible stand-ins."""
+    from drill.content.control import find, visible
+
+    if find(message) is not None:
+        message = visible(message)
     try:
         click.echo(_("drill: error: {message}").format(message=message), err=True)
     except OSError:

@@ -61,6 +61,8 @@ WRONG = {
     ),
     "attention/mask-fill-zero": _attention(fill="0.0"),
     "attention/mask-inverted": _attention(mask_line="np.where(mask, {fill}, s)"),
+    "attention/mask-fill-large-negative": _attention(fill="-1e9"),
+    "attention/scale-by-sqrt-sk": _attention(scale="math.sqrt(K.shape[-2])"),
     "attention/fully-masked-nan": _attention(
         softmax="np.exp(s - s.max(-1, keepdims=True)) / np.exp(s - s.max(-1, keepdims=True)).sum(-1, keepdims=True)"
     ),

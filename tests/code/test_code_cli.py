@@ -114,9 +114,6 @@ def test_oracles_agree_with_pytorch():
 
 
 def test_every_check_is_saved_and_listed_with_its_status(solution, tmp_path):
-    import os
-    import time
-
     from drill.paths import data_dir
 
     assert drill("softmax", "--check", solution(WRONG["softmax/sigmoid"])).returncode == 1
@@ -125,12 +122,7 @@ def test_every_check_is_saved_and_listed_with_its_status(solution, tmp_path):
         drill("causal_mask", "--check", solution(get_task("causal_mask").solution()), "--no-save").returncode
         == 0
     )
-    pending = data_dir() / "pending-code-attempts"
-    for _ in range(600):  # the detached writers finish on their own; wait for them (bounded)
-        if pending.exists() and not os.listdir(pending):
-            break
-        time.sleep(0.1)
-    assert os.listdir(pending) == []
+    assert not (data_dir() / "pending-code-attempts").exists()  # saved in-process, before the verdict
     rows = {r["task"]: r for r in json.loads(drill("--list", "--json").stdout)}
     assert rows["softmax"]["attempts"] == 2 and rows["softmax"]["passed"]
     assert rows["causal_mask"]["attempts"] == 0 and rows["attention"]["last_run"] is None

@@ -44,7 +44,7 @@ def test_every_wrong_variant_differs_from_the_engine_on_some_hidden_case(mid):
         right = right if len(right) > 1 else right[0]
         try:
             wrong = m.evaluate(*case.args, **case.kwargs)
-        except Exception:  # noqa: BLE001 - cannot run on these shapes: not a case that shows the mistake
+        except Exception:
             continue
         differs.append((case.name, not _same(wrong, right)))
     assert any(d for _, d in differs), differs

@@ -11,6 +11,7 @@ import pytest
 from drill.engine.codetasks import TASKS, get_task
 from drill.runner import ERROR, LOST, NOT_RUN, OK, TIMEOUT, Limits, run_submission
 from drill.runner.verdict import check, lines
+from tests.trust.processes import live_processes_named
 
 SOFTMAX = get_task("softmax")
 
@@ -64,15 +65,15 @@ def test_infinite_loop_is_stopped_at_the_time_limit_and_the_group_killed():
     assert r.timed_out and [c.status for c in r.cases] == [TIMEOUT, NOT_RUN]
 
 
-def test_fork_bomb_children_die_with_the_group(tmp_path):
-    pids = tmp_path / "pids"
+def test_fork_bomb_children_die_with_the_group():
+    token = f"fb{os.getpid() % 100000}x{time.time_ns() % 1000}"
     code = (
-        "import os, time\n"
+        "import os, time, ctypes\n"
         "def softmax(x):\n"
         "    for _ in range(8):\n"
         "        pid = os.fork()\n"
         "        if pid == 0:\n"
-        f"            open({str(pids)!r}, 'a').write(str(os.getpid()) + '\\n')\n"
+        f"            ctypes.CDLL(None).prctl(15, {token.encode()!r}, 0, 0, 0)\n"
         "            while True:\n"
         "                time.sleep(0.05)\n"
         "    while True:\n"
@@ -80,19 +81,7 @@ def test_fork_bomb_children_die_with_the_group(tmp_path):
     )
     r = _run(code, time_s=1.5)
     assert r.timed_out
-    children = [int(p) for p in pids.read_text().split()]
-    assert children
-    time.sleep(0.2)
-    alive = []
-    for pid in children:
-        try:
-            os.kill(pid, 0)
-            with open(f"/proc/{pid}/stat") as f:  # a zombie waiting for init to reap it is dead
-                if f.read().split()[2] != "Z":
-                    alive.append(pid)
-        except (ProcessLookupError, FileNotFoundError):
-            pass
-    assert alive == []
+    assert live_processes_named(token) == []
 
 
 def test_a_fork_that_returns_does_not_report_twice():

@@ -82,7 +82,10 @@ def pack_with_check(tmp_path, **changes) -> Path:
 def test_numeric_checks_ok_through_the_engine():
     result = run(str(PACKS / "mini"), "--plain")
     assert result.exit_code == 0
-    assert "numeric checks: 1 ok, 0 confirmed errata, 0 unexpected mismatches" in result.stdout
+    assert (
+        "numeric checks: 1 ok, 0 confirmed errata (the chapter is wrong), 0 exact figures (right in magnitude), "
+        "0 unexpected mismatches" in result.stdout
+    )
 
 
 def test_confirmed_erratum_is_listed_and_passes(tmp_path):
@@ -90,10 +93,29 @@ def test_confirmed_erratum_is_listed_and_passes(tmp_path):
     pack = pack_with_check(tmp_path, index="[1, 2]", claimed="0.504", erratum="rounded so the row sums to 1")
     result = run(str(pack), "--plain")
     assert result.exit_code == 0, result.output
-    assert "0 ok, 1 confirmed errata, 0 unexpected mismatches" in result.stdout
+    assert "0 ok, 1 confirmed errata (the chapter is wrong), 0 exact figures" in result.stdout
     assert (
-        "the chapter printed 0.504, the engine says 0.50349 — rounded so the row sums to 1" in result.stdout
+        "erratum: mini-check" not in result.stdout
+        and "the chapter printed 0.504, the engine says 0.50349 — rounded so the row sums to 1"
+        in result.stdout
     )
+
+
+def test_a_note_is_not_an_erratum(tmp_path):
+    """A check of kind "note" (the chapter right in magnitude; drill gives the exact figure) is counted and
+    listed apart from the confirmed errata."""
+    pack = pack_with_check(tmp_path, index="[1, 2]", claimed="0.504", erratum="rounded so the row sums to 1")
+    checks = pack / "checks.yaml"
+    checks.write_text(
+        checks.read_text(encoding="utf-8").rstrip("\n") + "\n    kind: note\n", encoding="utf-8"
+    )
+    result = run(str(pack), "--plain")
+    assert result.exit_code == 0, result.output
+    assert (
+        "0 ok, 0 confirmed errata (the chapter is wrong), 1 exact figures (right in magnitude)"
+        in result.stdout
+    )
+    assert "  exact figure: " in result.stdout and "  erratum: " not in result.stdout
 
 
 def test_unexpected_mismatch_exits_2(tmp_path):

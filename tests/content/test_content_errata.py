@@ -273,6 +273,61 @@ def _dropout_eval():
     assert torch.equal(drop(x), x)  # eval: the identity, no scaling
 
 
+# Claims about what a paper did: no computation can stand in for the paper, so the erratum names its source (the
+# paper and section) and the test checks that the note rests on it and reaches the cards that quote the claim.
+def _sourced(erratum_id: str, cites: tuple[str, ...], cards: set[str]) -> None:
+    e = ERRATA[erratum_id]
+    assert e.source and all(c in e.source for c in cites), e.source
+    assert cards <= set(e.cards), (erratum_id, e.cards)
+    assert e.note_en and e.kind == "wrong"
+
+
+@recomputes("e7.23-dropout-places")
+def _dropout_places():
+    _sourced("e7.23-dropout-places", ("Vaswani", "§5.4"), {"q39", "t7.23-2.r1", "t7.25-1.r1"})
+    # what the paper does name, as PyTorch's nn.TransformerEncoderLayer implements it: with the attention
+    # weights' dropout off and the two residual dropouts on, training output still differs from eval
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.5, batch_first=True)
+    layer.self_attn.dropout = (
+        0.0  # the weights' dropout is an implementation knob, separate from the paper's two
+    )
+    x = torch.randn(1, 4, 8)
+    layer.train()
+    trained = layer(x)
+    layer.eval()
+    assert not torch.allclose(trained, layer(x))
+
+
+@recomputes("e7.14-head-pruning")
+def _head_pruning():
+    _sourced("e7.14-head-pruning", ("Michel", "2019"), {"q21"})
+
+
+@recomputes("e7.8-scaled-equals-additive")
+def _scaled_equals_additive():
+    _sourced("e7.8-scaled-equals-additive", ("Vaswani", "§3.2.1"), {"q23", "q24"})
+
+
+@recomputes("e7.19-residual-lossless")
+def _residual_lossless():
+    for slope, factor in ((-0.7, 0.3), (-1.0, 0.0), (0.7, 1.7)):
+        x = torch.tensor([2.0], requires_grad=True)
+        y = x + slope * x  # y = x + F(x), F linear with ∂F/∂x = slope
+        y.backward()
+        assert float(x.grad) == pytest.approx(factor)  # below 1 whenever ∂F/∂x < 0: the "1" is no floor
+    assert "q31" in ERRATA["e7.19-residual-lossless"].cards
+
+
+@recomputes("e7.10-softmax-always-positive")
+def _softmax_always_positive():
+    w = torch.softmax(torch.tensor([0.0, -800.0], dtype=torch.float64), -1)
+    assert w.tolist() == [1.0, 0.0]  # an exact 0 in float64
+    z = torch.tensor([800.0, 0.0], dtype=torch.float64)
+    assert torch.isnan(torch.exp(z) / torch.exp(z).sum()).any()  # without the max: inf/inf
+    assert ERRATA["e7.10-softmax-always-positive"].kind == "note"  # right in exact arithmetic
+
+
 def test_the_7_3_variance_note_states_both_statistics():
     def pe(S, d):
         pos, i = np.arange(S)[:, None], np.arange(0, d, 2)[None, :]

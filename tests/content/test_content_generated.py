@@ -114,8 +114,29 @@ def oracle(q):
         return float(torch.nn.functional.scaled_dot_product_attention(q, k, v)[i["i"], i["j"]])
     if t == "softmax-row":
         return float(torch.softmax(_t(i["scores"]), dim=-1)[i["i"], i["j"]])
-    if t == "additive-cost":
-        return float(i["d"])
+    if (
+        t == "additive-cost"
+    ):  # FLOPs PyTorch counts running both, additive with its projections once per token
+        from torch.utils.flop_counter import FlopCounterMode
+
+        S, d = i["S"], i["d"]
+        q, k, w_q, w_k, v = (
+            torch.randn(S, d),
+            torch.randn(S, d),
+            torch.randn(d, d),
+            torch.randn(d, d),
+            torch.randn(d, 1),
+        )
+
+        def flops(fn):
+            with FlopCounterMode(display=False) as counter:
+                fn()
+            return counter.get_total_flops()
+
+        additive = flops(
+            lambda: torch.tanh((q @ w_q)[:, None, :] + (k @ w_k)[None, :, :]).reshape(S * S, d) @ v
+        )
+        return additive / flops(lambda: q @ k.T)
     if t == "head-dim":
         return torch.nn.MultiheadAttention(i["d_model"], i["h"]).head_dim
     if t == "kv-cache-gqa":
@@ -192,7 +213,7 @@ def mistake_value(q, mid):
         "layer-params": lambda: m.evaluate(i["d_model"], i["d_ff"]),
         "ffn-params": lambda: m.evaluate(i["d_model"], i["d_ff"]),
         "score-growth": lambda: m.evaluate(i["S"], i["factor"]),
-        "additive-cost": lambda: m.evaluate(i["d"]),
+        "additive-cost": lambda: m.evaluate(i["d"], i["S"]),
         "head-dim": lambda: m.evaluate(i["d_model"], i["h"]),
         "kv-cache-gqa": lambda: m.evaluate(i["layers"], i["G"], i["d_head"], i["tokens"], 2, heads=i["h"]),
         "kv-cache-size": lambda: m.evaluate(i["layers"], i["h"], i["d_head"], i["tokens"], 2),

@@ -59,5 +59,8 @@ def test_every_printed_number_is_checked_against_the_engine(library):
     result = CliRunner().invoke(cli, ["check", "--plain"])
     line = next(x for x in result.stdout.splitlines() if x.startswith("numeric checks:"))
     assert "0 unexpected mismatches" in line
-    ok, errata = (int(part.split()[0]) for part in line.removeprefix("numeric checks: ").split(", ")[:2])
-    assert ok + errata == len(library.checks)
+    ok, errata, notes = (
+        int(part.split()[0]) for part in line.removeprefix("numeric checks: ").split(", ")[:3]
+    )
+    assert ok + errata + notes == len(library.checks)
+    assert notes == sum(1 for c in library.checks if c.erratum and c.kind == "note")

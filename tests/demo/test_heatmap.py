@@ -36,7 +36,7 @@ def test_no_color_shades_by_characters():
 
 def test_colour_shading_grows_with_the_weight_and_masked_cells_are_unshaded():
     table = heatmap_table([[0.1, 0.9, float("-inf")]], no_color=False)
-    console = Console(width=80, color_system="truecolor", record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console = Console(width=80, color_system="truecolor", record=True, file=open("/dev/null", "w"))
     console.print(table)
     cells = list(table.columns[1].cells) + list(table.columns[2].cells) + list(table.columns[3].cells)
     low, high, masked = (cell.style.bgcolor for cell in cells)

@@ -81,8 +81,8 @@ def test_the_compiled_catalog_drill_loads_is_its_po_file(catalog_name, tmp_path)
 def test_chinese_is_what_a_chinese_learner_gets():
     drill.i18n.set_language("zh")
     assert drill.i18n._("Usage:") == "用法:"
-    assert drill.i18n.ngettext("{count} card written to {path}", "{count} cards written to {path}", 3) == (
-        "{count} 张卡片已写入 {path}"
+    assert drill.i18n.ngettext("{count} note written to {path}", "{count} notes written to {path}", 3) == (
+        "{count} 条笔记已写入 {path}"
     )
     drill.i18n.set_language("en")
     assert drill.i18n._("Usage:") == "Usage:"

@@ -52,11 +52,18 @@ def _questions(record: dict):
 def _wordings(q: dict, *, own: bool = False) -> tuple[str, ...]:
     """The wordings of the mistakes behind a question's wrong options as a note shows them: the ``verbatim``
     ones (the chapter's words), and with ``own`` drill's own too."""
-    return tuple(
-        render_text(MISTAKES[mid].wording).replace("**", "").replace("`", "")
-        for mid in q["mistakes"].values()
-        if own or MISTAKES[mid].verbatim
-    )
+    from drill.content.errata import corrections_in
+
+    def plain(text: str) -> str:
+        return render_text(text).replace("**", "").replace("`", "")
+
+    chosen = [MISTAKES[mid] for mid in q["mistakes"].values() if own or MISTAKES[mid].verbatim]
+    # the chapter's words a wording quotes come back in drill's correction beside them, as 「span」
+    quotes = tuple(f"「{plain(c.quote)}」" for m in chosen for c in corrections_in(m.declared))
+    quotes += tuple(plain(c.quote) for m in chosen for c in corrections_in(m.declared))
+    # and the correction itself: content (errata.yaml's note_en / note), not a catalog string
+    quotes += tuple(plain(c.correction) for m in chosen for c in corrections_in(m.declared))
+    return tuple(plain(m.wording) for m in chosen) + quotes
 
 
 def _texts(q: dict) -> list[tuple[str, str]]:

@@ -97,3 +97,13 @@ async def test_aloud_keeps_the_self_check_with_the_model_answer(library, store):
         await pilot.press("space", "down", "space")
         await wait_until(pilot, lambda: screen.rubric.covered == {0, 1})
         assert screen.proposed == propose_grade(2 / len(screen.rubric.points), 0, screen.settings.thresholds)
+
+
+async def test_a_point_restating_a_corrected_claim_carries_drills_correction(library, store):
+    app = interview_app(library, store, questions=1, section="7.16", seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _answered(pilot, "PyTorch 的 attn_mask 是 True=遮住，HuggingFace 是 1=保留。")
+        assert screen.asked.card.id == "q25"
+        items = [item.plain for item in screen.query_one("#iv-points", Checklist).items]
+        assert "drill's correction:" in items[1] and "F.scaled_dot_product_attention" in items[1]
+        assert not any("drill's correction:" in item for i, item in enumerate(items) if i != 1)

@@ -85,7 +85,7 @@ def expected(interviews, section=None):
     return {
         "interviews": [
             {
-                "started_at": (NOW - timedelta(days=ago)).isoformat(),
+                "started_at": (NOW - timedelta(days=ago)).isoformat(timespec="microseconds"),
                 "finished": finished,
                 "questions": len(answers),
                 "coverage": sum(a[4] / a[5] for a in answers) / len(answers),

@@ -190,3 +190,109 @@ def test_hostile_text_arrives_as_visible_stand_ins(tmp_path, library):
         text = html.unescape(fields[name])
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202a-\u202e]", text), (name, text)
         assert "␛[31mred␛[0m" in text and "<U+202E>evil<U+202C>" in text and "<U+200B>" in text
+
+
+# --------------------------------------------------------------------------- as Anki's renderer shows them
+
+_MATH = re.compile(r"\\\((.*?)\\\)|\\\[(.*?)\\\]", re.S)
+
+
+class _Rendered(_Text):
+    """A rendered card side: text outside <code>/<pre> and outside <style>, with the MathJax kept apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        self._skip += tag in ("style", "script", "pre")
+
+    def handle_endtag(self, tag):
+        super().handle_endtag(tag)
+        self._skip -= tag in ("style", "script", "pre")
+
+    def handle_data(self, data):
+        if not self._skip:
+            super().handle_data(data)
+
+
+def _outside_math(side: str) -> str:
+    parser = _Rendered()
+    parser.feed(side)
+    parser.close()
+    return _MATH.sub(" ", "".join(parser.text))
+
+
+@pytest.fixture(scope="module")
+def rendered(shipped, tmp_path_factory):
+    """Every card of an export with the quizzes, as Anki's own template renderer draws its two sides."""
+    from anki.collection import Collection, ImportAnkiPackageOptions, ImportAnkiPackageRequest
+
+    folder = tmp_path_factory.mktemp("anki-rendered")
+    package = folder / "drill.apkg"
+    assert write_apkg(shipped, package, quizzes=True) == len(shipped.cards) + len(shipped.quizzes)
+    col = Collection(str(folder / "collection.anki2"))
+    try:
+        col.import_anki_package(
+            ImportAnkiPackageRequest(package_path=str(package), options=ImportAnkiPackageOptions())
+        )
+        sides = {}
+        for cid in col.find_cards(""):
+            card = col.get_card(cid)
+            note = card.note()
+            key = note["CardId"] if "CardId" in note else "quiz:" + note["QuizId"]
+            sides[html.unescape(key)] = (card.question(), card.answer(), note.note_type()["name"])
+        return sides
+    finally:
+        col.close()
+
+
+# Markdown table cells as text ("| 原始分数 | 缩放后 |"), not the chapter's |q||k| (absolute values).
+_RAW_TABLE = re.compile(r"\|\s+[^|\n]+\s+\|\s+[^|\n]*\s*\|")
+
+
+def test_every_rendered_side_is_free_of_raw_markup(rendered, shipped):
+    assert len(rendered) == len(shipped.cards) + len(shipped.quizzes)
+    tables = 0
+    for key, (front, back, _) in rendered.items():
+        for name, side in (("front", front), ("back", back)):
+            text = _outside_math(side)
+            assert not _RAW_TABLE.search(text), (key, name, text)
+            for raw in ("**", "$", "^{", "_{"):
+                assert raw not in text, (key, name, raw, text)
+        tables += "<table>" in front
+    table_cards = [c for c in shipped.cards.values() if c.kind == "cloze"]
+    assert table_cards and tables >= len(table_cards)  # every table card's front holds an HTML table
+
+
+def test_code_cards_show_the_prompt_and_the_reference_solution(rendered, shipped):
+    from drill.engine.codetasks import get_task
+
+    code_cards = [c for c in shipped.cards.values() if c.kind == "code"]
+    assert len(code_cards) >= 10
+    for card in code_cards:
+        task = get_task(card.task)
+        front, back, _ = rendered[card.id]
+        assert "space opens the code editor" not in front and "空格" not in front
+        words = re.findall(r"[\u4e00-\u9fff]{3,}", task.prompt)  # the prompt's Chinese words, as written
+        assert words and all(w in html.unescape(front) for w in words), (card.id, words)
+        solution = html.unescape(back)
+        assert f"def {task.name}(" in solution, card.id
+        # The solution's every non-blank line is on the back, verbatim.
+        assert all(line.strip() in solution for line in task.solution().splitlines() if line.strip()), card.id
+
+
+def test_chapter_quizzes_import_as_multiple_choice_notes(rendered, shipped):
+    from drill.report.anki import QUIZ_MODEL_NAME
+
+    assert len(shipped.quizzes) == 8
+    for quiz in shipped.quizzes:
+        front, back, model = rendered["quiz:" + quiz.id]
+        assert model == QUIZ_MODEL_NAME
+        shown = html.unescape(front)
+        assert all(f"{letter}." in shown for letter in quiz.options)
+        assert "<ol" in front and front.count("<li>") == len(quiz.options)
+        after = html.unescape(back.split('id="answer"', 1)[1])
+        assert after.lstrip("> ").startswith(f'<div class="verdict">{quiz.answer}.')
+        assert re.sub(r"[*`$]", "", quiz.explanation)[:10] in re.sub(r"<[^>]+>", "", after)

@@ -112,7 +112,12 @@ def test_export_anki(tmp_path):
     result = run("export", "--anki", str(target))
     assert result.exit_code == 0, result.output
     assert zipfile.is_zipfile(target)
-    assert "cards written" in result.stderr
+    assert "notes written" in result.stderr
+    # -o names the package as for every other output; --no-quizzes leaves the chapter's quizzes out.
+    short = run("export", "-o", str(tmp_path / "short.apkg"), "--no-quizzes")
+    assert short.exit_code == 0, short.output
+    counts = [int(r.stderr.split()[0]) for r in (result, short)]
+    assert counts[0] - counts[1] == 8  # the chapter's 8 quizzes
     bad = run("export", "--anki", str(tmp_path / "deck.zip"))
     assert bad.exit_code == 2 and "ends in .apkg" in bad.stderr
 

@@ -150,3 +150,56 @@ def test_pandas_reads_the_key_in_order(history, library):
         sortable(s) for s in expected
     ]
     assert len(ordered) == len(numeric)
+
+
+def test_pandas_reads_every_timestamp_column_with_one_format(history, library):
+    """Every `due` has the same ISO 8601 form (UTC, to the microsecond, a whole second too), so pandas parses
+    the column without a format hint; the JSON's datetimes have the same form."""
+    import json
+    import re
+
+    pd = pytest.importorskip("pandas")
+    from sqlalchemy import create_engine
+
+    from drill.report.jsonout import to_json
+
+    engine = create_engine(history.url)
+    data = compute_report(engine, library, user="alice")
+    engine.dispose()
+    frame = pd.read_csv(io.StringIO(to_csv(data)))
+    stamp = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00\Z")
+    timestamps = [name for name in frame.columns if name == "due" or name.endswith("_at")]
+    assert timestamps == ["due"]
+    for name in timestamps:
+        values = frame[name].dropna()
+        assert len(values) > 10 and all(stamp.match(v) for v in values), name
+        parsed = pd.to_datetime(frame[name])  # raises on mixed precisions (issue 28: 12 of 232)
+        assert parsed.notna().sum() == len(values)
+        assert str(parsed.dt.tz) == "UTC"
+    document = json.loads(to_json(data))
+    found = re.findall(r'"(\d{4}-\d{2}-\d{2}T[^"]*)"', json.dumps(document))
+    assert found and all(stamp.match(v) for v in found), [v for v in found if not stamp.match(v)][:3]
+
+
+def test_whole_second_due_times_keep_their_microseconds():
+    from datetime import UTC, datetime
+
+    from drill.report.card_columns import _iso, iso_utc
+
+    whole = datetime(2026, 5, 1, 8, 0, tzinfo=UTC)
+    assert iso_utc(whole) == "2026-05-01T08:00:00.000000+00:00"
+    assert _iso(["2026-05-01 08:00:00", None, "2026-05-01 08:00:00.250000"]) == [
+        "2026-05-01T08:00:00.000000+00:00",
+        None,
+        "2026-05-01T08:00:00.250000+00:00",
+    ]
+    assert _iso([whole, None]) == ["2026-05-01T08:00:00.000000+00:00", None]
+
+
+def test_cohort_is_refused_for_csv_in_one_line(history, tmp_path):
+    result = CliRunner().invoke(
+        cli, ["report", "--db", history.url, "--user", "alice", "--cohort", "-o", str(tmp_path / "c.csv")]
+    )
+    assert result.exit_code == 2 and "--cohort" in result.stderr and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "c.csv").exists()

@@ -130,7 +130,7 @@ def test_every_card_row(doc, history):
 def test_quiz_scores_over_time(doc, history):
     quizzes = sorted((q for q in history.quizzes if q.user == "alice"), key=lambda q: q.started_at)
     assert [(q["started_at"], q["quiz"], q["correct"], q["total"]) for q in doc["quizzes"]] == [
-        (q.started_at.isoformat(), q.quiz, q.score, q.total) for q in quizzes
+        (q.started_at.isoformat(timespec="microseconds"), q.quiz, q.score, q.total) for q in quizzes
     ]
     assert [q["percent"] for q in doc["quizzes"]] == pytest.approx([q.score / q.total for q in quizzes])
 

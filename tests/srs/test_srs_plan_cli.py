@@ -67,7 +67,6 @@ def test_bad_input_is_one_line_and_changes_nothing():
     for args, needle in (
         (("plan", "--interview", "2026-13-40"), "is not a date"),
         (("plan", "--interview", "1999-01-01", "--yes"), "has already begun"),
-        (("plan", "--interview", in_days(5)), "add --yes"),  # not a terminal, no --yes
         (("plan", "--clear", "--interview", in_days(5)), "give it alone"),
         (("plan", "--target", "0.9"), "needs an interview date"),
     ):

@@ -209,6 +209,14 @@ def test_two_writing_sessions_on_one_file_both_work(tmp_path):
     finally:
         first.close()
         second.close()
+    conn = sqlite3.connect(tmp_path / "drill.sqlite3")
+    try:  # both grades are on disk, each under its own user
+        rows = conn.execute(
+            "SELECT u.name, l.rating FROM review_logs l JOIN users u ON u.id = l.user_id ORDER BY u.name"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert sorted(rows) == [("alice", 3), ("bob", 4)]
 
 
 def test_a_migration_waits_for_no_writer_and_then_refuses_clearly(tmp_path, monkeypatch):

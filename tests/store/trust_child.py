@@ -26,7 +26,7 @@ def main() -> None:
         restore(Path(args[0]), Path(args[1]))
         say("DONE")
     elif mode == "migrate":
-        import alembic.command  # noqa: F401 — imported before READY: the kill lands in the migration itself
+        import alembic.command
         import alembic.runtime.migration  # noqa: F401
 
         from drill.store import migrate

@@ -126,3 +126,19 @@ async def test_back_from_card_info_the_browser_keeps_its_focus(study_app):
         await wait_until(pilot, lambda: app.screen is browser)
         await pilot.pause()
         assert isinstance(app.focused, CardTable)  # where the learner was, not the search box again
+
+
+async def test_one_card_is_one_card(study_app, library, store):
+    """The status line counts in the plural only from two (`1 card`, not `1 cards`)."""
+    app = study_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        suspended = app.mode_screen.card.id
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.mode_screen.card.id != suspended)
+        await open_browser(pilot)
+        app.screen.query_one("#filter-state", Select).value = "suspended"
+        await wait_until(pilot, lambda: row_ids(app) == [suspended])
+        status = app.screen.query_one("#browser-status")
+        await wait_until(pilot, lambda: str(status.render()).startswith("1 card · "))
+        assert "1 cards" not in str(status.render())

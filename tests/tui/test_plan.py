@@ -50,7 +50,23 @@ async def test_setting_the_date_from_the_study_screen(study_app, store):
         deadline = deadline_of(store, plan)
         expected = sum(recall(s, deadline.at, store.config) for _c, _s, s in store.plan_cards())
         expected /= len(store.plan_cards())
-        assert f"ready {round(100 * expected)}%" in str(header.render())
+        assert f"ready now {round(100 * expected)}%" in str(header.render())  # it says which figure
+        # and the weakest skill (mean recall on the day by skill, a never-tried card 0), labels by kind
+        skill_of = {
+            "qa": "Explain",
+            "cloze": "Recall",
+            "formula": "Recall",
+            "calc": "Calculate",
+            "code": "Code",
+        }
+        kinds = {cid: card.kind for cid, card in screen.session.library.cards.items()}
+        by_skill: dict[str, list[float]] = {}
+        for cid, _s, state in store.plan_cards():
+            if cid in kinds:
+                by_skill.setdefault(skill_of[kinds[cid]], []).append(recall(state, deadline.at, store.config))
+        weakest = min(by_skill, key=lambda k: (sum(by_skill[k]) / len(by_skill[k]), k.lower()))
+        value = sum(by_skill[weakest]) / len(by_skill[weakest])
+        assert f"weakest: {weakest} {round(100 * value)}%" in str(header.render())
 
         # grading a card moves the header's readiness: the card now has a memory state
         await pilot.press("space")

@@ -7,7 +7,7 @@ import json
 import click
 
 from drill.commands.options import store_options
-from drill.i18n import N_, _
+from drill.i18n import N_, _, pad, text_width
 from drill.i18n_click import DrillCommand, DrillGroup
 
 # The list name on the command line -> (the store's browse state, its help, what an empty list says).
@@ -24,6 +24,10 @@ LISTS = {
         N_("no leeches"),
     ),
 }
+
+
+# A listed card's flags as the listing shows them (translated, as the browser's state column).
+FLAGS = {"suspended": N_("suspended"), "buried": N_("buried"), "leech": N_("leech")}
 
 
 @click.group(
@@ -72,15 +76,15 @@ def _list_command(name: str, state: str, help_text: str, empty: str) -> click.Co
         if not rows:
             click.echo(_(empty))
             return
-        for r in rows:
+        # Columns as wide as their longest value (terminal columns: Chinese counts two), so a long id never
+        # pushes its row out of line.
+        ids, packs, sections = ([clean(getattr(r, f)) for r in rows] for f in ("card_id", "pack", "section"))
+        widths = [max(map(text_width, column)) for column in (ids, packs, sections)]
+        for r, card_id, pack, section in zip(rows, ids, packs, sections, strict=True):
             due = r.due.strftime("%Y-%m-%d %H:%M") if r.due else "-"
-            flags = " ".join(
-                flag
-                for flag, on in (("suspended", r.suspended), ("buried", r.buried), ("leech", r.leech))
-                if on
-            )
+            flags = " ".join(_(FLAGS[flag]) for flag in FLAGS if getattr(r, flag))
             click.echo(
-                f"{clean(r.card_id):<24} {clean(r.pack):<20} {clean(r.section):<8} "
+                f"{pad(card_id, widths[0])} {pad(pack, widths[1])} {pad(section, widths[2])} "
                 f"{_('lapses')} {r.lapses:<3} {_('due')} {due}  {flags}"
             )
 
@@ -91,7 +95,7 @@ for _name, (_state, _help, _empty) in LISTS.items():
     cards.add_command(_list_command(_name, _state, _help, _empty))
 
 
-def _bring_back(name: str, help_text: str, done_word: str) -> click.Command:
+def _bring_back(name: str, help_text: str, done_word: str, state: str, not_word: str) -> click.Command:
     method = name
 
     @click.command(name=name, cls=DrillCommand, help=help_text)
@@ -102,7 +106,14 @@ def _bring_back(name: str, help_text: str, done_word: str) -> click.Command:
         from drill.store import open_store
 
         with open_store(db_url, user_name) as store:
+            hidden = {r.card_id for r in store.browse(state=state)}
             for card_id in card_ids:
+                if card_id not in hidden:
+                    # Nothing to undo: say so rather than report a change that did not happen (an unknown id
+                    # is refused by the store, as before).
+                    store.card_info(card_id)
+                    click.echo(_("{id}: {what}").format(id=clean(card_id), what=_(not_word)))
+                    continue
                 getattr(store, method)(card_id)
                 click.echo(_("{id}: {what}").format(id=clean(card_id), what=_(done_word)))
 
@@ -110,6 +121,20 @@ def _bring_back(name: str, help_text: str, done_word: str) -> click.Command:
 
 
 cards.add_command(
-    _bring_back("unsuspend", N_("Return suspended cards (leeches too) to study."), N_("unsuspended"))
+    _bring_back(
+        "unsuspend",
+        N_("Return suspended cards (leeches too) to study."),
+        N_("unsuspended"),
+        "suspended",
+        N_("not suspended (nothing changed)"),
+    )
 )
-cards.add_command(_bring_back("unbury", N_("Return buried cards to today's study."), N_("unburied")))
+cards.add_command(
+    _bring_back(
+        "unbury",
+        N_("Return buried cards to today's study."),
+        N_("unburied"),
+        "buried",
+        N_("not buried (nothing changed)"),
+    )
+)

@@ -21,8 +21,11 @@ class NumericOutcome:
     """verify_checks' results (drill.engine.verify.CheckResult), grouped for printing."""
 
     ok: int
-    errata: tuple  # CheckResults whose erratum the engine confirms
+    errata: tuple  # CheckResults whose erratum the engine confirms: the chapter's figure is wrong
     mismatches: tuple  # CheckResults that disagree with the engine and are not known errata
+    # CheckResults whose note the engine confirms: the chapter is right in magnitude, drill gives the exact
+    # figure (the check's kind "note"; drill.content.errata)
+    notes: tuple = ()
 
 
 @click.command(
@@ -89,14 +92,19 @@ def require_points(library) -> None:
 def verify(checks: list) -> NumericOutcome:
     """Recompute every check through the engine (numpy is imported only when there are checks)."""
     if not checks:
-        return NumericOutcome(0, (), ())
+        return NumericOutcome(0, (), (), ())
     from drill.engine.verify import ERRATUM, OK, verify_checks
 
     results = verify_checks(checks)
     return NumericOutcome(
         ok=sum(1 for r in results if r.status == OK),
-        errata=tuple(r for r in results if r.status == ERRATUM),
+        errata=tuple(
+            r for r in results if r.status == ERRATUM and getattr(r.check, "kind", "wrong") != "note"
+        ),
         mismatches=tuple(r for r in results if not r.ok),
+        notes=tuple(
+            r for r in results if r.status == ERRATUM and getattr(r.check, "kind", "wrong") == "note"
+        ),
     )
 
 
@@ -114,8 +122,10 @@ def _where(r) -> str:
 
 
 def _erratum_line(r) -> str:
+    from drill.content.errata import check_text
+
     return _("{where}: the chapter printed {claimed:g}, the engine says {value} — {erratum}").format(
-        where=_where(r), claimed=r.check.claimed, value=_fmt(r.value), erratum=r.check.erratum
+        where=_where(r), claimed=r.check.claimed, value=_fmt(r.value), erratum=check_text(r.check)
     )
 
 
@@ -128,11 +138,18 @@ def _numeric_lines(numeric: NumericOutcome, total: int) -> list[str]:
     if total == 0:
         return [_("numeric checks: none in this content")]
     lines = [
-        _("numeric checks: {ok} ok, {errata} confirmed errata, {mismatches} unexpected mismatches").format(
-            ok=numeric.ok, errata=len(numeric.errata), mismatches=len(numeric.mismatches)
+        _(
+            "numeric checks: {ok} ok, {errata} confirmed errata (the chapter is wrong), {notes} exact figures "
+            "(right in magnitude), {mismatches} unexpected mismatches"
+        ).format(
+            ok=numeric.ok,
+            errata=len(numeric.errata),
+            notes=len(numeric.notes),
+            mismatches=len(numeric.mismatches),
         )
     ]
     lines += ["  " + _("erratum: {line}").format(line=_erratum_line(r)) for r in numeric.errata]
+    lines += ["  " + _("exact figure: {line}").format(line=_erratum_line(r)) for r in numeric.notes]
     lines += ["  " + _("MISMATCH: {line}").format(line=_mismatch_line(r)) for r in numeric.mismatches]
     return lines
 
@@ -274,7 +291,7 @@ def render_rich(summaries, numeric: NumericOutcome, sources) -> None:
     for line in source_lines[1:]:
         console.print(Text(line, style="red"))
     lines = _numeric_lines(numeric, total_checks)
-    errata_lines = set(lines[1 : 1 + len(numeric.errata)])
+    errata_lines = set(lines[1 : 1 + len(numeric.errata) + len(numeric.notes)])
     style = "bold red" if numeric.mismatches else "green"
     console.print(Text(lines[0], style=style))
     for line in lines[1:]:

@@ -22,7 +22,7 @@ def _read_code(path: str) -> str:
     from drill.errors import InputError
 
     try:
-        raw = open(path, "rb").read()  # noqa: SIM115 - read at once
+        raw = open(path, "rb").read()
     except OSError as err:
         raise InputError(_("{path}: cannot read: {error}").format(path=path, error=err.strerror)) from None
     try:
@@ -43,6 +43,10 @@ def _load_problem(path: str, verdict) -> str | None:
         return f"{path}:{d.get('line')}: syntax error: {d.get('message')}"
     if run.load == "missing":
         return f"{path}: no function named {d.get('function')!r} is defined"
+    if run.load == "invalid":
+        return _("{path}: the run's result files cannot be trusted ({reason}); nothing was graded").format(
+            path=path, reason=d.get("reason")
+        )
     if run.load == "error":
         tb = d.get("traceback", "").splitlines()
         where = next((ln.strip() for ln in reversed(tb) if ln.strip().startswith('File "')), "")
@@ -68,64 +72,23 @@ def _status(db_url, user_name) -> dict:
             return store.code_status()
 
 
-def _save(db_url, user_name, task, code_text, verdict, backend) -> None:
-    """Save the run as an attempt. The store (sqlalchemy, migrations, quick_check) takes longer to open than
-    the tests take to run, so a detached process writes it after this command has printed its results."""
-    import os
-    import subprocess
-    import tempfile
+def _save(db_url, user_name, task, code_text, verdict, backend) -> str | None:
+    """Save the run as an attempt, in this process, before anything is printed: None when it is on disk,
+    else the one-line reason it is not (the verdict is still shown, and the command then exits non-zero)."""
     from datetime import UTC, datetime
 
-    from drill.paths import data_dir
+    from drill.errors import DrillError
     from drill.runner.verdict import attempt_record
-
-    record = {
-        "db_url": db_url,
-        "user": user_name,
-        "task": task,
-        "code": code_text,
-        "backend": backend,
-        "ran_at": datetime.now(UTC).isoformat(),
-        **attempt_record(verdict),
-    }
-    folder = data_dir() / "pending-code-attempts"
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, path = tempfile.mkstemp(suffix=".json", dir=folder)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(record, out)
-    subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from drill.commands.code import save_pending; save_pending(sys.argv[1])",
-            path,
-        ],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-
-def save_pending(path: str) -> None:
-    """Write one pending attempt (from ``_save``) to the store, then delete its file; a failure leaves it."""
-    import os
-    from datetime import datetime
-
     from drill.store import open_store
 
-    with open(path, encoding="utf-8") as f:
-        record = json.load(f)
-    db_url, user, task, code_text = (
-        record.pop("db_url"),
-        record.pop("user"),
-        record.pop("task"),
-        record.pop("code"),
-    )
-    ran_at = datetime.fromisoformat(record.pop("ran_at"))
-    with open_store(db_url, user) as store:
-        store.record_code_attempt(task, code_text, ran_at, **record)
-    os.unlink(path)
+    try:
+        with open_store(db_url, user_name) as store:
+            store.record_code_attempt(
+                task, code_text, datetime.now(UTC), backend=backend, **attempt_record(verdict)
+            )
+    except DrillError as err:
+        return _("the attempt was not saved: {error}").format(error=err)
+    return None
 
 
 @click.command(
@@ -270,8 +233,11 @@ def code(
     problem = _load_problem(check_file, verdict)
     if problem:
         raise InputError(problem)
-    if save:
+    unsaved = (
         _save(db_url, user_name, t.name, code_text, verdict, "torch" if use_torch else "numpy")
+        if save
+        else None
+    )
     if as_json:
         click.echo(json.dumps(to_json(verdict), indent=2))  # ASCII escapes: no raw control/bidi characters
     else:
@@ -279,4 +245,8 @@ def code(
 
         for line in lines(verdict, render_wording=plain_wording):
             click.echo(safe(line))
+    if unsaved is not None:
+        from drill.errors import StoreError
+
+        raise StoreError(unsaved)
     sys.exit(0 if verdict.all_passed else 1)

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 import click
 
 from drill.commands.options import content_option, store_options
-from drill.i18n import N_, _
+from drill.i18n import N_, _, pad
 from drill.i18n_click import DrillCommand
 
 
@@ -77,9 +77,104 @@ def _echo_forecast(ready, plan_day: date, new_per_day: int) -> None:
         click.echo(f"  +{row.day:<3} {row.reviews:>4} + {row.new:<3} {_percent(row.readiness):>5}")
 
 
-def _as_json(ready, plan_day: date) -> str:
+def _skills_json(sp) -> dict:
+    """The plan by skill (drill.srs.skillplan) as JSON."""
+    from drill.content.skills import SKILLS
+
+    return {
+        "settle_day": sp.settle_day,
+        "new_per_day": sp.new_per_day,
+        "budget_minutes": sp.budget_minutes,
+        "seconds_per_item": dict(sp.timings.seconds),
+        "seconds_per_interview_answer": sp.timings.interview_seconds,
+        "timings_from": dict(sp.timings.source),
+        "readiness_on_the_day": {"if_followed": dict(sp.on_the_day), "now": dict(sp.now)},
+        "never_tried": {s: {"never_tried": n, "total": t} for s, (n, t) in sp.never_tried.items()},
+        "missed": {k: list(v) for k, v in sp.missed.items()},
+        "minutes_needed": sp.minutes_needed,
+        "days": [
+            {
+                "day": d.day,
+                "items": {s: list(d.items(s)) for s in SKILLS},
+                "new": {s: list(d.new[s]) for s in SKILLS},
+                "reviews": {s: list(d.reviews[s]) for s in SKILLS},
+                "interview": list(d.interview),
+                "minutes": d.minutes,
+                "readiness": dict(d.readiness),
+            }
+            for d in sp.days
+        ],
+    }
+
+
+def _echo_skills(sp) -> None:
+    from drill.content.skills import SKILLS, never_tried_text, skill_name
+
+    click.echo("")
+    click.echo(_("By skill (readiness on the day if followed / now):"))
+    for s in SKILLS:
+        untried, total = sp.never_tried[s]
+        note = f"  {never_tried_text(s, untried, total)}" if untried else ""
+        click.echo(
+            f"  {pad(skill_name(s), 10)} {_bar(sp.on_the_day[s])} {_percent(sp.on_the_day[s]):>5} / "
+            f"{_percent(sp.now[s]):>4}{note}"
+        )
+    if sp.missed:
+        click.echo(
+            _("Will be missed by day -3: {items}").format(
+                items=", ".join(i for ids in sp.missed.values() for i in ids) or _("the daily budget")
+            )
+        )
+        if sp.minutes_needed is not None:
+            click.echo(_("About {minutes:.0f} minutes a day would fix it.").format(minutes=sp.minutes_needed))
+    defaults = [k for k, v in sp.timings.source.items() if v == "default"]
+    if defaults:
+        click.echo(
+            _("Minutes estimated with drill's defaults (no history yet) for: {skills}").format(
+                skills=", ".join(skill_name(k) if k in SKILLS else _("mock interview") for k in defaults)
+            )
+        )
+
+
+def _skill_plan(store, library, now, deadline, minutes):
+    """drill.srs.skillplan's plan from the store's cards and the learner's own timings and answers."""
+    from drill.content.skills import skill_of
+    from drill.srs.skillplan import PlanCard, skill_plan, timings
+
+    cards = [
+        PlanCard(
+            cid,
+            library.cards[cid].kind,
+            section,
+            state,
+            getattr(library.cards[cid], "bank", None) is not None,
+        )
+        for cid, section, state in store.plan_cards()
+        if cid in library.cards
+    ]
+    kinds = {cid: library.cards[cid].kind for cid in library.cards}
+    durations: dict[str, list[float]] = {}
+    for log in store.review_logs():
+        if log.duration_ms and log.card_id in kinds:
+            durations.setdefault(skill_of(kinds[log.card_id]), []).append(log.duration_ms / 1000)
+    answers = [a for record in store.interview_history() for a in record.answers]
+    passed = frozenset(f"code-{task}" for task, status in store.code_status().items() if status.passed_ever)
+    return skill_plan(
+        cards,
+        now,
+        deadline,
+        store.config,
+        code_passed=passed,
+        interviewed=frozenset(a.card_id for a in answers),
+        timing=timings(durations, [a.duration_ms / 1000 for a in answers if a.duration_ms]),
+        budget_minutes=minutes,
+    )
+
+
+def _as_json(ready, plan_day: date, sp=None) -> str:
     return json.dumps(
         {
+            "skills": None if sp is None else _skills_json(sp),
             "interview_day": plan_day.isoformat(),
             "target": ready.deadline.target,
             "days_left": ready.days_left,
@@ -143,9 +238,18 @@ def _as_json(ready, plan_day: date) -> str:
     "--yes", "-y", "yes", is_flag=True, help=N_("Set the date without asking (the forecast is still shown).")
 )
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the plan as JSON (for scripts)."))
+@click.option(
+    "--minutes",
+    type=click.FloatRange(1, 1440),
+    default=None,
+    help=N_("Daily time budget in minutes: the plan says what it cannot fit and what time would."),
+)
+@click.option(
+    "--dry-run", "dry_run", is_flag=True, help=N_("Show the forecast for --interview without setting it.")
+)
 @store_options
 @content_option
-def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path) -> None:
+def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_name, content_path) -> None:
     from drill.content import load_content
     from drill.errors import InputError
     from drill.srs.deadline import DEFAULT_TARGET
@@ -158,6 +262,9 @@ def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path
     day = _parse_day(interview) if interview is not None else None
     library = load_content(content_path)
     now = datetime.now(UTC)
+    if day is None and not clear and target is None:
+        _show(library, now, db_url, user_name, as_json, minutes)  # read-only: nothing written
+        return
     with open_store(db_url, user_name) as store:
         store.sync_content(library)
         if clear:
@@ -169,16 +276,6 @@ def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path
             if current is None:
                 raise InputError(_("--target needs an interview date: drill plan --interview YYYY-MM-DD"))
             day = current.interview_day
-        if day is None:
-            if current is None:
-                click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))
-                return
-            ready = readiness(store.plan_cards(), now, deadline_of(store, current), store.config)
-            if as_json:
-                click.echo(_as_json(ready, current.interview_day))
-            else:
-                _echo_forecast(ready, current.interview_day, store.config.new_per_day)
-            return
         chosen = target if target is not None else (current.target if current else DEFAULT_TARGET)
         deadline = deadline_of(store, Plan(day, chosen, now))
         if deadline.at <= now:
@@ -186,13 +283,17 @@ def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path
                 _("the interview day {day} has already begun: give a later date").format(day=day.isoformat())
             )
         ready = readiness(store.plan_cards(), now, deadline, store.config)
+        sp = _skill_plan(store, library, now, deadline, minutes)
         if as_json:
-            click.echo(_as_json(ready, day))
+            click.echo(_as_json(ready, day, sp))
         else:
             _echo_forecast(ready, day, store.config.new_per_day)
-        if not yes:
-            if not sys.stdin.isatty():
-                raise InputError(_("not a terminal: add --yes to set the date without asking"))
+            _echo_skills(sp)
+        if dry_run:
+            return
+        if (
+            not yes and sys.stdin.isatty()
+        ):  # off a terminal: set without asking (--dry-run: only the forecast)
             if not click.confirm(
                 _("Set {day} as your interview date?").format(day=day.isoformat()), default=True
             ):
@@ -205,3 +306,32 @@ def plan(interview, target, clear, yes, as_json, db_url, user_name, content_path
             ),
             err=as_json,
         )
+
+
+def _show(library, now, db_url, user_name, as_json, minutes) -> None:
+    """`drill plan` with no date given: the current plan's forecast, read-only (no sync, nothing written)."""
+    from drill.errors import StoreError
+    from drill.srs.readiness import readiness
+    from drill.store import open_store
+    from drill.store.plans import deadline_of
+
+    try:
+        store = open_store(db_url, user_name, readonly=True)
+    except StoreError:
+        store = None  # no database yet: no date either
+    if store is None:
+        click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))
+        return
+    with store:
+        current = store.interview_plan(now)
+        if current is None:
+            click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))
+            return
+        deadline = deadline_of(store, current)
+        ready = readiness(store.plan_cards(), now, deadline, store.config)
+        sp = _skill_plan(store, library, now, deadline, minutes)
+        if as_json:
+            click.echo(_as_json(ready, current.interview_day, sp))
+        else:
+            _echo_forecast(ready, current.interview_day, store.config.new_per_day)
+            _echo_skills(sp)

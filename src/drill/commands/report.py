@@ -131,6 +131,14 @@ def report(fmt, output, since, section, cohort, excel, db_url, user_name, conten
         from drill.errors import InputError
 
         raise InputError(_("--excel is for the CSV report: add --format csv (or -o FILE.csv)"))
+    if cohort and chosen == "csv":
+        from drill.errors import InputError
+
+        raise InputError(
+            _(
+                "--cohort is not in the CSV report (one row per card): use --format json, md or html for the cohort"
+            )
+        )
     since_day = parse_since(since)
     if section is not None and not section.strip():
         from drill.errors import InputError
@@ -190,14 +198,21 @@ def render_text(data, fmt: str, *, excel: bool = False) -> str:
 )
 @click.option(
     "--anki",
+    "-o",
     "anki_path",
     required=True,
     metavar="FILE.apkg",
     help=N_("Write the cards as an Anki deck package."),
 )
 @click.option("--section", "section", default=None, metavar="S", help=N_("Only the cards of this section."))
+@click.option(
+    "--quizzes/--no-quizzes",
+    default=True,
+    show_default=True,
+    help=N_("Add the chapter's quizzes as multiple-choice notes."),
+)
 @content_option
-def export(anki_path, section, content_path) -> None:
+def export(anki_path, section, quizzes, content_path) -> None:
     from drill.errors import InputError
     from drill.report.anki import write_apkg
 
@@ -209,9 +224,9 @@ def export(anki_path, section, content_path) -> None:
             _("--anki {path!r} is a directory: give a file name ending in .apkg").format(path=anki_path)
         )
     library = _library(content_path)
-    count = write_apkg(library, path, section=section.strip() if section else None)
+    count = write_apkg(library, path, section=section.strip() if section else None, quizzes=quizzes)
     click.echo(
-        ngettext("{count} card written to {path}", "{count} cards written to {path}", count).format(
+        ngettext("{count} note written to {path}", "{count} notes written to {path}", count).format(
             count=count, path=path
         ),
         err=True,

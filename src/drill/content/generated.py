@@ -49,14 +49,18 @@ class GeneratedQuestion:
 
 
 def mistake_note(mid: str) -> str:
+    from drill.content.errata import correction_lines
     from drill.content.latex import render_text
     from drill.engine.mistakes import MISTAKES
 
     m = MISTAKES[mid]
     wording = render_text(m.wording).replace("**", "").replace("`", "")
-    return _("{wording} ({mistake}; reread §{section})").format(
+    note = _("{wording} ({mistake}; reread §{section})").format(
         wording=wording, mistake=mid, section=m.section
     )
+    # the chapter's words a mistake quotes, then drill's correction of any span they hold (drill.content.errata)
+    lines = [render_text(line).replace("**", "").replace("`", "") for line in correction_lines(m.wording)]
+    return "\n".join([note, *lines])
 
 
 def sections() -> tuple[str, ...]:

@@ -121,7 +121,11 @@ class ClozeCard(Card):
         answer = "\n".join(
             f"- **{rows[0][c] or label}**：{rows[self.row][c]}" for c in hidden_cells(rows, self.row)
         )
-        object.__setattr__(self, "question", "\n".join("| " + " | ".join(r) + " |" for r in shown))
+        lines = ["| " + " | ".join(r) + " |" for r in shown]
+        lines.insert(
+            1, "|" + "|".join(" --- " for _ in shown[0]) + "|"
+        )  # the delimiter row: a table in Markdown
+        object.__setattr__(self, "question", "\n".join(lines))
         object.__setattr__(self, "answer", f"**{label}**\n\n{answer}" if label else answer)
 
     @staticmethod
@@ -148,6 +152,12 @@ class ClozeCard(Card):
     @property
     def front(self) -> str:
         return _(self.PROMPT) + "\n\n" + self.question
+
+    def asked_line(self) -> str:
+        """What this card asks, on one line: its row's cells under their headers (``原始分数：1；缩放后：［？］``);
+        table cards of one table differ here, where their fronts share the prompt and the table."""
+        head, row = _table(self.question)[0], _table(self.question)[self.row]
+        return "；".join(f"{h}：{cell}" if h else cell for h, cell in zip(head, row, strict=True))
 
     def front_text(self) -> str:
         rows = [[_render(cell) for cell in row] for row in _table(self.question)]

@@ -77,7 +77,7 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
     """
     pack_dirs = find_packs(resolve_content_path(path))
     if not cache:
-        return _Builder().build(pack_dirs)
+        return _registered(_Builder().build(pack_dirs))
     from drill.content import cache as content_cache
 
     catalog = engine_catalog()
@@ -85,6 +85,14 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
     if library is None:
         library = _Builder().build(pack_dirs)
         content_cache.write(content_cache.cache_key(pack_dirs, catalog), library)
+    return _registered(library)
+
+
+def _registered(library: Library) -> Library:
+    """The library, its errata made the ones drill.content.errata looks chapter text up against."""
+    from drill.content.errata import set_errata
+
+    set_errata(library.errata, library.checks)
     return library
 
 

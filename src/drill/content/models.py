@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 from drill.content.rules import (
     ID,
     ITEM_ID,
+    KIND,
+    KIND_HINT,
     PACK,
     SECTION_TEXT,
     STEP_HINT,
@@ -124,7 +126,10 @@ class Check:
     claimed: float = declare(Number())
     decimals: int = declare(Integer(0, 12))
     card: str | None = declare(ID, default=None)
-    erratum: str | None = declare(Text(), default=None)
+    erratum: str | None = declare(Text(), default=None)  # drill's note in Chinese when the chapter is off
+    erratum_en: str | None = declare(Text(), default=None)  # the same in English
+    # "wrong" (the chapter's figure is wrong) or "note" (right in magnitude; the exact figure): as Erratum.kind
+    kind: str = declare(Text(KIND, KIND_HINT), default="wrong")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,8 +142,14 @@ class Erratum:
     id: str = declare(ID)
     pack: str = declare(PACK, given=True)
     section: str = declare(SECTION_TEXT)
-    claims: tuple[str, ...] = declare(TextList(VERBATIM))  # the chapter's words, each found in the source
-    note: str = declare(Text())  # drill's words: what is true, with the numbers
+    claims: tuple[str, ...] = declare(
+        TextList(VERBATIM)
+    )  # the spans: the chapter's words, each found in the source
+    note: str = declare(Text())  # drill's words in Chinese: what is true, with the numbers
+    note_en: str = declare(Text())  # the same in English (drill.content.errata shows the UI language's)
+    # "wrong": the chapter is wrong; "note": right in substance or magnitude, drill gives the exact figure
+    kind: str = declare(Text(KIND, KIND_HINT), default="wrong")
+    source: str | None = declare(Text(), default=None)  # the paper (and section) the note rests on, if any
     check: str | None = declare(ID, default=None)  # the numeric check that computes it, if any
     cards: tuple[str, ...] = declare(_IDS, given=True, default=())  # the cards that show a claim
 

@@ -19,8 +19,10 @@ PACK_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 ITEM_ID = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 SECTION = re.compile(r"\d+(?:\.\d+)*\Z")
 OPTION_KEY = re.compile(r"[A-Z]\Z")
+KIND = re.compile(r"(?:wrong|note)\Z")  # an erratum's kind (drill.content.errata)
 STEP_REF = re.compile(r"([a-z0-9][a-z0-9_-]*)/([a-z0-9][a-z0-9_-]*)\Z")
 
+KIND_HINT = 'kind is "wrong" (the chapter is wrong) or "note" (right in magnitude; the exact figure)'
 ID_HINT = "ids are lower-case letters, digits, '.', '_' or '-'"
 SECTION_HINT = 'sections look like "7.9"'
 STEP_HINT = 'step refs look like "<example>/<step>", e.g. "worked/softmax"'

@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from drill.content.models import Library, Pack
+from drill.i18n import _
 
 
 def section_key(section: str) -> tuple[int, ...]:
@@ -88,7 +89,12 @@ def summarize(library: Library) -> list[PackSummary]:
                 kinds=kinds_of(cards),
                 quizzes=len(pack.quiz_ids),
                 checks=len(pack.check_ids),
-                errata=tuple((e.id, e.cards) for e in library.errata if e.pack == pack.id),
+                # a note (the chapter right in magnitude, drill's exact figure) is marked apart from an erratum
+                errata=tuple(
+                    (e.id if e.kind == "wrong" else _("{id} (exact figure)").format(id=e.id), e.cards)
+                    for e in library.errata
+                    if e.pack == pack.id
+                ),
             )
         )
     return out

@@ -130,9 +130,6 @@ def cross_alignment(table):
     return cross_attention_trace(np.log(weights), np.eye(s_enc), w, w, np.eye(s_enc), title="7.18 alignment")
 
 
-LAYERNORM_STAGES = ("mean", "std", "normalised", "output")
-
-
 def layernorm_steps(x, gamma=1.0, beta=0.0, eps: float = 1e-5) -> dict[str, np.ndarray]:
     """7.20 step by step on one token's vector: μ, σ² and σ (biased, over the vector), (x − μ)/√(σ² + ε),
     then γ ⊙ x̂ + β with γ and β one per dimension (a scalar is used for every dimension); the output equals

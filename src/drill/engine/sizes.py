@@ -50,9 +50,12 @@ def score_growth(length: int, factor: int) -> float:
     return score_entries(length * factor) / score_entries(length)
 
 
-def additive_cost_ratio(d: int) -> float:
-    """Multiply-adds per score, additive (two d×d projections: 2d²) over dot product (d), as 7.8 counts."""
-    return (2 * d * d) / (2 * d) * 1.0
+def additive_cost_ratio(d: int, length: int) -> float:
+    """Multiply-adds of additive attention over dot-product attention for ``length`` tokens of width ``d`` (7.8,
+    erratum e7.8-additive-complexity): additive projects each query and key once (2·S·d²) and then takes one
+    d-wide dot product with v per pair (S²·d); dot-product takes one d-wide dot product per pair (S²·d).
+    (2Sd² + S²d) / (S²d) = 1 + 2d/S."""
+    return (2 * length * d * d + length * length * d) / (length * length * d)
 
 
 def residual_gradient(factor: float, layers: int) -> float:

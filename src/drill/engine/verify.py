@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -19,8 +19,24 @@ from drill.engine.trace import Trace
 from drill.errors import DrillError
 from drill.i18n import N_
 
-if TYPE_CHECKING:
-    from drill.content.models import Check
+
+class Check(Protocol):
+    """What the engine reads of a check: drill.content.models.Check has these fields (and more). Declared here,
+    structurally, so the engine never imports the content layer (arrows point from content to engine)."""
+
+    @property
+    def example(self) -> str: ...
+    @property
+    def step(self) -> str: ...
+    @property
+    def index(self) -> tuple[int, ...]: ...
+    @property
+    def claimed(self) -> float: ...
+    @property
+    def decimals(self) -> int: ...
+    @property
+    def erratum(self) -> str | None: ...
+
 
 SLACK = 1e-9
 OK, ERRATUM, MISMATCH = "ok", "erratum", "mismatch"
@@ -29,7 +45,7 @@ OK, ERRATUM, MISMATCH = "ok", "erratum", "mismatch"
 @dataclass(frozen=True)
 class CheckResult:
     """What the engine says about one check. ``check`` is the check itself (a drill.content.models.Check, or
-    any object with its fields): id, section, example, step, index, claimed, decimals, erratum, card."""
+    any object with its fields; callers read its id, section and card too)."""
 
     check: Check
     value: float | None  # what the engine computes (None when the example, step or index does not exist)

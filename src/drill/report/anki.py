@@ -11,7 +11,10 @@ Card text is Markdown with ``$…$`` formulas: the formulas are found by drill's
 and strikethrough, raw HTML off, images off), so ``**bold**`` and backtick spans look as they do everywhere
 else. Every string passes the output sanitiser (drill.report.sanitise) first. A bank card shows the bank's
 question on the front (``Card.front``, as the study screen does) and, on the back, the bank's answer, then the
-section's question with its answer; pitfalls and errata follow.
+section's question with its answer; pitfalls and errata follow. A table card's table is an HTML table; a code
+card shows its task's prompt and formula, and drill's reference solution on the back; a sub/superscript
+written outside ``$…$`` is MathJax too. With ``quizzes``, each chapter quiz is a multiple-choice note of its own
+note type (stem and options on the front; the right option and the chapter's explanation on the back).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from drill.errors import InputError
+from drill.i18n import _
 from drill.report import sanitise
 
 # Fixed forever: Anki keys the note type by this id (changing it would make every import a new note type).
@@ -40,7 +44,13 @@ CSS = """
 .errata { color: #b42318; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; background: #f3f4f6;
   padding: 0 3px; border-radius: 3px; }
-table { border-collapse: collapse; } td, th { border: 1px solid #d8dee4; padding: 2px 6px; }
+table { border-collapse: collapse; display: block; max-width: 100%; overflow-x: auto; }
+td, th { border: 1px solid #d8dee4; padding: 2px 6px; }
+pre { max-width: 100%; overflow-x: auto; font-size: 14px; background: #f3f4f6; padding: 6px; }
+mjx-container[display="true"] { display: block; max-width: 100%; overflow-x: auto; overflow-y: hidden; }
+img { max-width: 100%; }
+.options { margin: 8px 0 0; padding-left: 0; list-style: none; } .options li { margin: 4px 0; }
+.verdict { font-weight: 600; }
 """
 
 
@@ -62,6 +72,20 @@ def _markdown():
     return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
 
 
+# A sub- or superscript written outside $…$ (``x_{t+1}``, ``e^{−100}`` in drill's own wording): shown as the
+# formula it is, never as raw braces. Code spans are matched first and kept as they are.
+_BARE_SCRIPT = re.compile(r"(`+)(?:(?!\1).)+?\1|(?<![\\\w])([A-Za-z]\w*(?:[\^_]\{[^{}$`\n]*\})+)", re.S)
+
+
+# A table row quoted in running text (an erratum's 「| 16 | [0.75, 0.5, 0.25] | 44.5% |」): its cells, word for
+# word, between column rules (│), so the quote does not read as a broken Markdown table.
+_QUOTED_ROW = re.compile(r"(?<=「)\|([^「」\n`]*)\|(?=」)")
+
+
+def _quoted_row(match: re.Match) -> str:
+    return " │ ".join(cell.strip() for cell in match.group(1).split("|"))
+
+
 def to_anki_html(text: str) -> str:
     """Card Markdown as Anki HTML: formulas as MathJax delimiters, the rest rendered by markdown-it-py.
 
@@ -71,17 +95,56 @@ def to_anki_html(text: str) -> str:
 
     formulas: list[str] = []
     source = []
-    for kind, value in split_math(sanitise.text(text.replace("\r\n", "\n"))):
+
+    def slot(formula: str) -> str:
+        formulas.append(formula)
+        return f"\x02{len(formulas) - 1}\x03"
+
+    def bare(match: re.Match) -> str:
+        if match.group(2) is None:
+            return match.group(0)
+        return slot(f"\\({html.escape(match.group(2), quote=False)}\\)")
+
+    for kind, value in split_math(_QUOTED_ROW.sub(_quoted_row, sanitise.text(text.replace("\r\n", "\n")))):
         if kind == "text":
-            source.append(value)
+            source.append(_BARE_SCRIPT.sub(bare, value))
             continue
         escaped = html.escape(value.strip(), quote=False)
-        formulas.append(f"\\[{escaped}\\]" if kind == "display" else f"\\({escaped}\\)")
-        source.append(f"\x02{len(formulas) - 1}\x03")
+        source.append(slot(f"\\[{escaped}\\]" if kind == "display" else f"\\({escaped}\\)"))
     rendered = _markdown().render("".join(source)).strip()
     if rendered.startswith("<p>") and rendered.endswith("</p>") and rendered.count("<p>") == 1:
         rendered = rendered[3:-4]
     return _SLOT.sub(lambda m: formulas[int(m.group(1))], rendered)
+
+
+def _code_task(card: Any) -> Any:
+    from drill.engine.codetasks import get_task
+
+    return get_task(card.task)
+
+
+def _code_question(card: Any) -> str:
+    """A code card's front: the task as `drill code` states it (its prompt, the formula when the prompt does
+    not already show it, the function to write), not the study screen's "space opens the code editor"."""
+    task = _code_task(card)
+    parts = [to_anki_html(task.prompt)]
+    if task.formula.strip() and task.formula.strip() not in task.prompt:
+        parts.append(to_anki_html(f"$${task.formula}$$"))
+    parts.append(
+        f"<pre><code>def {html.escape(sanitise.text(task.signature), quote=False)}: ...</code></pre>"
+    )
+    return "".join(parts)
+
+
+def _code_answer(card: Any) -> str:
+    """A code card's back: drill's reference solution, and where the hidden tests run."""
+    task = _code_task(card)
+    solution = html.escape(sanitise.text(task.solution()), quote=False)
+    run = html.escape(f"drill code {card.task}", quote=False)
+    return (
+        f"<pre><code>{solution}</code></pre>"
+        + f'<div class="section">{_("hidden tests:")} <code>{run}</code></div>'
+    )
 
 
 def _answer(card: Any) -> str:
@@ -104,11 +167,20 @@ def _pitfalls(card: Any) -> str:
     if card.pitfalls:
         items = "".join(f"<li>{to_anki_html(p)}</li>" for p in card.pitfalls)
         parts.append(f"<ul>{items}</ul>")
-    errata = getattr(card, "errata", ())
-    if errata:
-        items = "".join(f"<li>{to_anki_html(note)}</li>" for note in errata)
-        parts.append(f'<div class="errata">⚠</div><ul class="errata">{items}</ul>')
+    parts.append(_corrections(card))
     return "".join(parts)
+
+
+def _corrections(card: Any) -> str:
+    """The corrections beside the chapter's words the card shows (drill.content.errata, in the UI language),
+    each marked as drill's; on the back, as the study screen shows them once revealed."""
+    from drill.content.errata import MARKS, card_notes
+
+    items = "".join(
+        f"<li><b>{html.escape(_(MARKS[c.kind]))}</b> 「{to_anki_html(c.quote)}」：{to_anki_html(c.correction)}</li>"
+        for c in card_notes(card)
+    )
+    return f'<ul class="errata">{items}</ul>' if items else ""
 
 
 def _model():
@@ -137,31 +209,88 @@ def _model():
     )
 
 
+QUIZ_MODEL_ID = 1_607_392_320  # fixed forever, as MODEL_ID
+QUIZ_MODEL_NAME = "drill quiz (multiple choice)"
+
+
+def _quiz_model():
+    import genanki
+
+    return genanki.Model(
+        QUIZ_MODEL_ID,
+        QUIZ_MODEL_NAME,
+        fields=[
+            {"name": "Question"},
+            {"name": "Options"},
+            {"name": "Answer"},
+            {"name": "Explanation"},
+            {"name": "Section"},
+            {"name": "QuizId"},
+        ],
+        templates=[
+            {
+                "name": "Card 1",
+                "qfmt": '<div class="section">{{Section}}</div>{{Question}}{{Options}}',
+                "afmt": '{{FrontSide}}<hr id="answer"><div class="verdict">{{Answer}}</div>{{Explanation}}',
+            }
+        ],
+        css=CSS,
+        sort_field_index=5,
+    )
+
+
+def quiz_fields(quiz: Any) -> list[str]:
+    """A chapter quiz as a multiple-choice note: the stem, the lettered options, the right one, the chapter's
+    explanation (every text the chapter's, rendered as card text is)."""
+    options = "".join(
+        f"<li><b>{html.escape(sanitise.text(letter))}.</b> {to_anki_html(text)}</li>"
+        for letter, text in quiz.options.items()
+    )
+    right = html.escape(sanitise.text(quiz.answer))
+    answer = f"{right}. {to_anki_html(quiz.options.get(quiz.answer, ''))}"
+    return [
+        to_anki_html(quiz.stem),
+        f'<ol class="options">{options}</ol>',
+        answer,
+        to_anki_html(quiz.explanation),
+        sanitise.html(quiz.section),
+        sanitise.html(quiz.id),
+    ]
+
+
 def _tag(text: str) -> str:
     return re.sub(r"\s+", "_", sanitise.text(text).strip())
 
 
-def build_decks(library: Any, section: str | None = None) -> list:
-    """One deck per content pack, one note per card (optionally only one section and its sub-sections)."""
+def _in_section(of: str, section: str | None) -> bool:
+    return section is None or of == section or of.startswith(section + ".")
+
+
+def build_decks(library: Any, section: str | None = None, quizzes: bool = False) -> list:
+    """One deck per content pack, one note per card (optionally only one section and its sub-sections);
+    with ``quizzes``, one multiple-choice note per chapter quiz too."""
     import genanki
 
     model = _model()
     titles = {pack.id: pack.title for pack in getattr(library, "packs", [])}
     decks: dict[str, Any] = {}
+
+    def deck_of(pack: str) -> Any:
+        if pack not in decks:
+            decks[pack] = genanki.Deck(stable_id("deck", pack), f"drill::{titles.get(pack, pack)}")
+        return decks[pack]
+
     for card in library.cards.values():
-        if section is not None and not (card.section == section or card.section.startswith(section + ".")):
+        if not _in_section(card.section, section):
             continue
-        deck = decks.get(card.pack)
-        if deck is None:
-            deck = genanki.Deck(stable_id("deck", card.pack), f"drill::{titles.get(card.pack, card.pack)}")
-            decks[card.pack] = deck
         tags = [_tag(t) for t in card.tags if t.strip()] + [f"section::{_tag(card.section)}"]
-        deck.add_note(
+        code = getattr(card, "kind", "") == "code"
+        deck_of(card.pack).add_note(
             genanki.Note(
                 model=model,
                 fields=[
-                    to_anki_html(getattr(card, "front", card.question)),
-                    _answer(card),
+                    _code_question(card) if code else to_anki_html(getattr(card, "front", card.question)),
+                    _code_answer(card) if code else _answer(card),
                     sanitise.html(card.section),
                     _pitfalls(card),
                     sanitise.html(card.id),
@@ -170,6 +299,19 @@ def build_decks(library: Any, section: str | None = None) -> list:
                 tags=tags,
             )
         )
+    if quizzes:
+        quiz_model = _quiz_model()
+        for quiz in getattr(library, "quizzes", ()):
+            if not _in_section(quiz.section, section):
+                continue
+            deck_of(quiz.pack).add_note(
+                genanki.Note(
+                    model=quiz_model,
+                    fields=quiz_fields(quiz),
+                    guid=genanki.guid_for("drill", quiz.pack, "quiz", quiz.id),
+                    tags=["quiz", f"section::{_tag(quiz.section)}"],
+                )
+            )
     if not decks:
         if section is not None:
             raise InputError(f"--section {section!r}: no cards in that section")
@@ -177,12 +319,12 @@ def build_decks(library: Any, section: str | None = None) -> list:
     return list(decks.values())
 
 
-def write_apkg(library: Any, path: str | Path, section: str | None = None) -> int:
+def write_apkg(library: Any, path: str | Path, section: str | None = None, quizzes: bool = False) -> int:
     """Write the package (atomically: drill.report.files); returns the number of notes."""
     import genanki
 
     from drill.report.files import write_with
 
-    decks = build_decks(library, section)
+    decks = build_decks(library, section, quizzes)
     write_with(path, lambda tmp: genanki.Package(decks).write_to_file(str(tmp)), what="--anki")
     return sum(len(deck.notes) for deck in decks)

@@ -29,7 +29,7 @@ class CardColumns:
     section: list[str]
     question: list[str]
     state: list[str]
-    due: list[str | None]  # ISO 8601, aware UTC (as datetime.isoformat() writes it); None for a new card
+    due: list[str | None]  # ISO 8601, aware UTC, always to the microsecond (iso_utc); None for a new card
     stability: list[float | None]
     difficulty: list[float | None]
     retrievability: list[float | None]
@@ -43,7 +43,7 @@ class CardColumns:
         if isinstance(cards, CardColumns):
             return cards
         values = {f.name: [getattr(card, f.name) for card in cards] for f in fields(cls)}
-        values["due"] = [None if due is None else due.isoformat() for due in values["due"]]
+        values["due"] = [None if due is None else iso_utc(due) for due in values["due"]]
         return cls(**values)
 
     def __len__(self) -> int:
@@ -144,19 +144,22 @@ def _floats(column: np.ndarray) -> list[float | None]:
 
 
 def _iso(values: list) -> list[str | None]:
-    """Database timestamps as ``datetime.isoformat()`` of the aware UTC moment: SQLite's text parsed by numpy
+    """Database timestamps as `iso_utc` of the aware UTC moment: SQLite's text parsed by numpy
     at once, PostgreSQL's datetimes one by one."""
     first = next((v for v in values if v is not None), None)
     if first is None:
         return [None] * len(values)
     if isinstance(first, datetime):
         return [
-            None
-            if v is None
-            else (v.replace(tzinfo=UTC) if v.tzinfo is None else v.astimezone(UTC)).isoformat()
-            for v in values
+            None if v is None else iso_utc(v.replace(tzinfo=UTC) if v.tzinfo is None else v) for v in values
         ]
     micros = np.array([v if v is not None else "NaT" for v in values], dtype="datetime64[us]")
     text = np.datetime_as_string(micros, unit="us").tolist()
-    whole = (micros.astype(np.int64) % 1_000_000 == 0).tolist()
-    return [None if t == "NaT" else (t[:-7] if w else t) + "+00:00" for t, w in zip(text, whole, strict=True)]
+    return [None if t == "NaT" else t + "+00:00" for t in text]
+
+
+def iso_utc(moment: datetime) -> str:
+    """The one timestamp format of the machine-readable reports (CSV, JSON): ISO 8601 in UTC, always to the
+    microsecond (``2026-05-01T08:00:00.000000+00:00``), so a reader such as pandas parses every value of a column
+    with one format; ``datetime.isoformat()`` drops the fraction when it is zero."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")

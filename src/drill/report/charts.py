@@ -7,6 +7,7 @@ so every format shows the same picture.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -193,8 +194,14 @@ def short_duration(seconds: float) -> str:
 
 
 def one_line(text: str, width: int | None = None) -> str:
-    """Card text on one line (newlines and runs of spaces collapsed), cut to ``width`` with an ellipsis."""
-    flat = " ".join(text.split())
+    """Card text on one line (a table as the row it asks; newlines and runs of spaces collapsed), cut to
+    ``width`` with an ellipsis."""
+    if width is not None and HIDDEN in text and split_tables(text)[1:]:
+        # A narrow column shows what the card asks first: the asked row, not the prompt every table card shares.
+        prompt, *rest = split_tables(text)
+        if isinstance(prompt, str) and rest:
+            text = asked("\n".join(part if isinstance(part, str) else _as_table(part) for part in rest))
+    flat = " ".join(asked(text).split())
     if width is not None and len(flat) > width:
         return flat[: max(0, width - 1)] + "…"
     return flat
@@ -217,8 +224,69 @@ def column_chart(values: list[int], height: int = 4, width: int = 1) -> list[str
     return rows
 
 
+_TABLE_LINE = re.compile(r"^\s*\|.*\|\s*$")
+_DELIMITER = re.compile(r"^[\s|:-]+$")
+HIDDEN = "［？］"  # a table card's hidden cell (drill.content.kinds.HIDDEN)
+
+
+def split_tables(text: str) -> list[str | list[list[str]]]:
+    """``text`` as runs of prose (str) and Markdown tables (rows of cells, the header first, the ``| --- |``
+    delimiter row dropped), in order."""
+    parts: list[str | list[list[str]]] = []
+    prose: list[str] = []
+    rows: list[list[str]] = []
+    for line in [*text.split("\n"), ""]:
+        if _TABLE_LINE.match(line):
+            if prose:
+                parts.append("\n".join(prose))
+                prose = []
+            if not _DELIMITER.match(line):
+                rows.append([cell.strip() for cell in line.strip()[1:-1].split("|")])
+            continue
+        if rows:
+            parts.append(rows)
+            rows = []
+        prose.append(line)
+    if prose and "\n".join(prose).strip():
+        parts.append("\n".join(prose).rstrip("\n"))
+    return parts
+
+
+def _as_table(rows: list[list[str]]) -> str:
+    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+
+
+def asked_rows(rows: list[list[str]]) -> list[list[str]]:
+    """A table card's table cut to what it asks: the header and the rows with a hidden cell (every row when
+    none is hidden)."""
+    asked = [row for row in rows[1:] if HIDDEN in row]
+    return [rows[0], *(asked or rows[1:])]
+
+
+def asked(text: str) -> str:
+    """Card text on a report's line: a table becomes the row it asks, cell by cell under its header
+    (``原始分数：1；缩放后：［？］``), never a run of raw ``|`` pipes."""
+    if "|" not in text:
+        return text
+    out = []
+    for part in split_tables(text):
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        head, *body = asked_rows(part)
+        out.append(
+            " / ".join(
+                "；".join(f"{h}：{cell}" if h else cell for h, cell in zip(head, row, strict=False))
+                for row in body
+            )
+        )
+    return "\n".join(out)
+
+
 def display_text(text: str) -> str:
-    """Card text for reading: $…$ formulas as Unicode (drill.content.latex), else the text as written."""
+    """Card text for reading: a table as the row it asks (`asked`), $…$ formulas as Unicode
+    (drill.content.latex), else the text as written."""
+    text = asked(text)
     try:
         from drill.content.latex import render_text
     except ImportError:

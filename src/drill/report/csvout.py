@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import io
 
-from drill.report import sanitise
+from drill.report import charts, sanitise
 from drill.report.card_columns import CardColumns
 from drill.report.data import ReportData
 from drill.report.sanitise import FORMULA_STARTS, neutralise
@@ -99,7 +99,7 @@ def to_csv(data: ReportData, *, excel: bool = False) -> str:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
     cards = CardColumns.of(data.cards)
     sections = {s: (sanitise.cell(s), sanitise.cell(sortable(s))) for s in set(cards.section)}
-    questions = {q: sanitise.cell(" ".join(q.split())) for q in set(cards.question)}
+    questions = {q: sanitise.cell(charts.one_line(q)) for q in set(cards.question)}
     recall = {} if data.interview is None else data.interview.recall
     columns = [
         _cells(cards.id),

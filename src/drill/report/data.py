@@ -293,7 +293,11 @@ def jsonable(value, skip: tuple[str, ...] = ()):
 def _jsonable(value):
     if value is None or isinstance(value, str | int | float):
         return value
-    if isinstance(value, datetime | date):
+    if isinstance(value, datetime):
+        from drill.report.card_columns import iso_utc  # the one timestamp format (CSV, JSON)
+
+        return iso_utc(value)
+    if isinstance(value, date):
         return value.isoformat()
     if hasattr(value, "json_lines"):  # the report's card columns: a list of cards in JSON
         return [card_json(card) for card in value]
@@ -310,7 +314,9 @@ def card_json(card: CardFigure) -> dict:
     """A card as JSON-ready data: its fields as they are (text, numbers, None), its due time in ISO 8601."""
     values = dict(zip(_CARD_FIELDS, _card_values(card), strict=True))
     if card.due is not None:
-        values["due"] = card.due.isoformat()
+        from drill.report.card_columns import iso_utc
+
+        values["due"] = iso_utc(card.due)
     return values
 
 

@@ -136,8 +136,10 @@ def _connectable(source: Any) -> tuple[Engine | Connection, Any]:
 
 def _questions(library: Any) -> dict[str, str]:
     """Each card's question as an interviewer asks it: a bank card's 7.24 wording (``Card.front``)."""
+    from drill.content.errata import annotate  # drill's correction beside any span the question quotes
+
     cards = getattr(library, "cards", None) or {}
-    return {cid: getattr(card, "front", card.question) for cid, card in cards.items()}
+    return {cid: annotate(getattr(card, "front", card.question), sep=" ") for cid, card in cards.items()}
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,12 @@ itself survives a crash. A kill, a full disk or any write error before the renam
 it was (the old report, or no file) and removes the temporary file; nothing ever holds half a report.
 The new file gets the old one's permission bits, or the usual ``0666`` less the umask for a new one.
 
+The path decides how (`target`): only a regular file, or a new one, is replaced atomically. ``-`` is drill's
+standard output; a character or block device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe) is written
+through, never renamed over — the node is still there afterwards; a symbolic link is followed, and its
+target replaced atomically (or written through, by the same rule); a path reached through ``/proc`` or
+``/dev/fd`` (an open file of this process) is written through; a directory or a socket is refused.
+
 A writer killed with ``kill -9`` cannot remove its temporary file, ``.<name>.<8 random characters>.partial``
 beside the target. The next write of the same target removes such leftovers (pruning, not a temporary folder:
 the rename must stay on the target's filesystem, and a leftover beside the target is where a user looks): only
@@ -72,11 +78,84 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~mask
 
 
-def _replace(path: Path, fill: Callable[[int, Path], None], what: str) -> None:
-    if path.is_dir():
+ATOMIC, THROUGH = "atomic", "through"
+
+
+def target(path: Path, what: str = "-o") -> tuple[str, Path]:
+    """How to write ``path``: ``(ATOMIC, the regular file to replace)`` or ``(THROUGH, the node to open)``."""
+    if str(path) == "-":
+        return THROUGH, path
+    hop, seen = path, 0
+    while True:
+        if str(hop).startswith(("/proc/", "/dev/fd/")):
+            return THROUGH, path  # an open file of this process: only writing through reaches it
+        try:
+            info = os.lstat(hop)
+        except FileNotFoundError:
+            return ATOMIC, hop  # a new file (a dangling link's target is created where it points)
+        except OSError as err:
+            raise _error(path, err, what) from None
+        if not stat.S_ISLNK(info.st_mode):
+            break
+        seen += 1
+        if seen > 40:
+            raise InputError(
+                _("{what} {path!r}: too many levels of symbolic links").format(what=what, path=_shown(path))
+            )
+        link = Path(os.readlink(hop))
+        hop = link if link.is_absolute() else hop.parent / link
+    if stat.S_ISDIR(info.st_mode):
         raise InputError(
-            _("{what} {path!r} is a directory: give a file name").format(what=what, path=str(path))
+            _("{what} {path!r} is a directory: give a file name").format(what=what, path=_shown(path))
         )
+    if stat.S_ISREG(info.st_mode):
+        return ATOMIC, Path(os.path.realpath(hop))
+    if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) or stat.S_ISFIFO(info.st_mode):
+        return THROUGH, hop
+    raise InputError(
+        _("{what} {path!r} is a socket or another special file drill cannot write: give a file name").format(
+            what=what, path=_shown(path)
+        )
+    )
+
+
+def _shown(path: Path) -> str:
+    from drill.report.sanitise import text  # control and bidi characters in a path are shown, not obeyed
+
+    return text(str(path))
+
+
+def _write_through(path: Path, fill: Callable[[int, Path], None], what: str) -> None:
+    """Write into the node ``path`` names (standard output for ``-``), without replacing it. A writer that
+    needs a file name writes a temporary file first, then its bytes go through."""
+
+    fd, name = tempfile.mkstemp(prefix="drill-out-", suffix=PARTIAL_SUFFIX)
+    tmp = Path(name)
+    try:
+        try:
+            fill(fd, tmp)
+        finally:
+            os.close(fd)
+        out = 1 if str(path) == "-" else os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            with open(tmp, "rb") as source:
+                while chunk := source.read(CHUNK):
+                    _write_all(out, chunk)
+        finally:
+            if out != 1:
+                os.close(out)
+    except OSError as err:
+        raise _error(path, err, what) from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _replace(path: Path, fill: Callable[[int, Path], None], what: str) -> None:
+    how, path = target(path, what)
+    if how == THROUGH:
+        _write_through(path, fill, what)
+        return
     folder = path.parent
     prune_partials(path)
     try:
@@ -177,9 +256,9 @@ def _fsync(path: Path, flags: int) -> None:
 def _error(path: Path, err: OSError, what: str) -> InputError:
     return InputError(
         _("{what} {path!r}: cannot write the file: {error}").format(
-            what=what, path=str(path), error=err.strerror or err
+            what=what, path=_shown(path), error=err.strerror or err
         )
     )
 
 
-__all__ = ["process_started", "prune_partials", "write_text", "write_with"]
+__all__ = ["process_started", "prune_partials", "target", "write_text", "write_with"]

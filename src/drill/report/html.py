@@ -284,6 +284,28 @@ def mastery_rows(data: ReportData) -> list[dict]:
     return rows
 
 
+def reading(text: str):
+    """Card text in a report cell: formulas as Unicode; a table card's table as a small HTML table of the row it
+    asks under its header (charts.asked_rows), every cell escaped."""
+    from markupsafe import Markup, escape
+
+    if "|" not in text:
+        return charts.display_text(text)
+    out = []
+    for part in charts.split_tables(text):
+        if isinstance(part, str):
+            out.append(str(escape(sanitise.text(charts.display_text(part)))))
+            continue
+        head, *body = charts.asked_rows(part)
+
+        def cells(row, tag):
+            return "".join(f"<{tag}>{escape(sanitise.text(charts.display_text(c)))}</{tag}>" for c in row)
+
+        rows = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in body)
+        out.append(f'<table class="asked"><tr>{cells(head, "th")}</tr>{rows}</table>')
+    return Markup(" ".join(out))
+
+
 def _finalize(value):
     """Every ``{{ … }}`` value on its way out: text through the output sanitiser (autoescape follows); the
     template's own markup (a macro's output) as it is."""
@@ -308,7 +330,7 @@ def _environment():
         lstrip_blocks=True,
         finalize=_finalize,
     )
-    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)  # type: ignore[attr-defined]
+    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)
     env.filters["state_name"] = charts.state_name
     env.filters["rating_name"] = charts.rating_name
     env.filters["weekday"] = charts.weekday
@@ -316,7 +338,7 @@ def _environment():
     env.filters["num"] = charts.num
     env.filters["duration"] = charts.duration
     env.filters["short_duration"] = charts.short_duration
-    env.filters["reading"] = lambda text: charts.display_text(text)
+    env.filters["reading"] = reading
     return env
 
 

@@ -280,7 +280,7 @@ def _book():
             from drill.content.misconceptions import load_misconceptions
 
             _BOOK = load_misconceptions(load_content())
-        except Exception:  # noqa: BLE001 - the report shows the stored ids rather than failing
+        except Exception:
             _BOOK = None
     return _BOOK
 

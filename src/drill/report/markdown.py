@@ -208,6 +208,7 @@ def _quizzes(data: ReportData) -> str:
 
 def _interview(data: ReportData) -> str:
     iv = data.interview
+    assert iv is not None  # the caller shows this section only when there is one
     lines = [
         "## " + _("Interview day"),
         "",
@@ -282,6 +283,7 @@ def _interview(data: ReportData) -> str:
 
 def _coding(data: ReportData) -> str:
     c = data.coding
+    assert c is not None  # the caller shows this section only when there is one
     head = (
         "## "
         + _("Coding (drill code)")
@@ -341,6 +343,7 @@ def _mastery(data: ReportData) -> str:
 
 def _cohort(data: ReportData) -> str:
     cohort = data.cohort
+    assert cohort is not None  # the caller shows this section only when there is one
     users = _table(
         ["#", _("user"), _("cards seen"), _("mastered"), _("reviews"), _("retention"), _("progress")],
         [

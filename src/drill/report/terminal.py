@@ -244,6 +244,7 @@ def _quizzes(data: ReportData) -> RenderableType:
 
 def _interview(data: ReportData) -> list[RenderableType]:
     iv = data.interview
+    assert iv is not None  # the caller shows this section only when there is one
     summary = Text(
         _(
             "{day} · {left} days left · target {target} · ready {followed} if the plan is followed, {stopped} if "
@@ -303,6 +304,7 @@ def _interview(data: ReportData) -> list[RenderableType]:
 
 def _coding(data: ReportData) -> RenderableType:
     c = data.coding
+    assert c is not None  # the caller shows this section only when there is one
     table = Table(box=box.SIMPLE_HEAD, title=_title(_("Coding (drill code)")), title_justify="left")
     table.add_column(_("mistake diagnosed most often"))
     table.add_column(_("runs"), justify="right")
@@ -352,6 +354,7 @@ def _mastery(data: ReportData) -> RenderableType:
 
 def _cohort(data: ReportData) -> list[RenderableType]:
     cohort = data.cohort
+    assert cohort is not None  # the caller shows this section only when there is one
     users = Table(
         box=box.SIMPLE_HEAD,
         title=_title(_("Cohort") + ": " + _("Users ranked by progress")),

@@ -1,26 +1,32 @@
 """Run a learner's function in a separate process: time limit, memory limit, no stdin, output captured.
 
-This is about robustness, not security: it is the learner's own code on their own machine. The child
-(`drill.runner._child`, run as a script with ``python -I``; it never imports drill) is started in a new
-session, so on time-out — and after every run, for anything it left behind — the whole process group is
-killed. The child limits its address space (RLIMIT_AS) and CPU time; its stdout and stderr are read into a
-bounded buffer (the rest is counted, not kept). Results come back case by case through files in a temporary
-directory, so a run that ends early (``os._exit``, a crash, the time limit) still reports the finished cases.
+The learner's code must neither hang drill, outlive it, fool the grader nor touch the progress. The harness
+(`drill.runner._child`, copied into a fresh run folder and run as ``python -I -S``: drill's package is not on
+its path) runs in a new session with a minimal environment (`drill.runner.sandbox`: no DRILL_*, no database
+URL, HOME and cwd inside the run folder), its stdin closed and its output going to a file in the run folder —
+no pipe drill could wait on. A supervisor process dies with drill and kills the learner's processes with it
+(a PID namespace where the kernel allows one; the subreaper's sweep otherwise); Landlock confines the
+learner's process to the run folder and the Python install where the kernel has it. drill waits with its own
+deadline, kills the whole group on time-out, and reads results bounded in size and checked (case index,
+count, array size): anything else is an ``invalid`` run, never a traceback. The run folder is removed.
 
-Pure Python + numpy; no textual, rich or sqlalchemy. The child is started before the inputs are serialised so
-its interpreter start-up overlaps the parent's work.
+Pure Python + numpy; no textual, rich or sqlalchemy.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +83,12 @@ class RunResult:
     limits: Limits = field(default_factory=Limits)
 
     @property
+    def sandbox(self) -> dict:
+        """What confined the run: ``landlock`` (the ABI version, 0 for none), ``pid_namespace`` (bool)."""
+        found = self.load_detail.get("sandbox")
+        return found if isinstance(found, dict) else {}
+
+    @property
     def ended_early(self) -> str | None:
         """Why the process did not finish normally (time limit, signal, exit code), or None."""
         if self.timed_out:
@@ -92,29 +104,8 @@ class RunResult:
         return f"exit {self.returncode}"
 
 
-class _Drain(threading.Thread):
-    """Reads a pipe to EOF, keeping at most ``cap`` bytes."""
-
-    def __init__(self, stream, cap: int) -> None:
-        super().__init__(daemon=True)
-        self.stream, self.cap = stream, cap
-        self.kept = bytearray()
-        self.dropped = 0
-
-    def run(self) -> None:
-        while True:
-            chunk = self.stream.read1(1 << 16) if hasattr(self.stream, "read1") else self.stream.read(1 << 16)
-            if not chunk:
-                break
-            room = self.cap - len(self.kept)
-            if room > 0:
-                self.kept += chunk[:room]
-            self.dropped += max(0, len(chunk) - max(room, 0))
-
-
-def _serialise(function: str, code: str, filename: str, cases, backend: str) -> bytes:
-    import io
-
+def _serialise(function: str, code: str, filename: str, cases, backend: str, run: Path) -> dict:
+    """The job: inputs as JSON (numbers, strings) and ``job.npz`` (arrays), written into the run folder."""
     import numpy as np
 
     arrays: dict[str, np.ndarray] = {}
@@ -133,19 +124,32 @@ def _serialise(function: str, code: str, filename: str, cases, backend: str) -> 
                 "kwargs": {k: spec(v, f"c{i}_k_{k}") for k, v in kwargs.items()},
             }
         )
-    header = json.dumps(
-        {"function": function, "code": code, "filename": filename, "cases": job_cases, "backend": backend}
-    ).encode("utf-8")
-    buf = io.BytesIO()
-    np.savez(buf, **arrays)
-    return len(header).to_bytes(8, "big") + header + buf.getvalue()
+    np.savez(run / "job.npz", **arrays)
+    return {"function": function, "code": code, "filename": filename, "cases": job_cases, "backend": backend}
 
 
 def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+_ACTIVE: dict[int, subprocess.Popen] = {}  # runs in progress, killed if drill exits first
+_ACTIVE_LOCK = threading.Lock()
+
+
+def kill_active_runs() -> None:
+    """Kill every run in progress (atexit, and drill's signal handlers): the supervisor, its group, and with
+    them the learner's processes (they die with their supervisor)."""
+    with _ACTIVE_LOCK:
+        procs = list(_ACTIVE.values())
+    for proc in procs:
+        _kill_group(proc.pid)
+
+
+atexit.register(kill_active_runs)
 
 
 def run_submission(
@@ -157,47 +161,67 @@ def run_submission(
     limits: Limits | None = None,
     backend: str = "numpy",
 ) -> RunResult:
-    """Call ``function`` defined by ``code`` on each ``(args, kwargs)`` of ``cases`` in a child process."""
+    """Call ``function`` defined by ``code`` on each ``(args, kwargs)`` of ``cases`` in a child process.
+
+    drill waits for the child with its own deadline (``limits.time_s``, counted from the start), never for a
+    pipe: the learner's output goes to a file in the run folder, read afterwards up to ``output_bytes``."""
+    from drill.runner import sandbox
+
     limits = limits or Limits()
     memory = max(limits.memory_mb, TORCH_MEMORY_MB) if backend == "torch" else limits.memory_mb
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="drill-run-") as outdir:
-        read_fd, write_fd = os.pipe()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env.update(
-            OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONIOENCODING="utf-8"
+    sandbox.protect_drill()
+    run = Path(tempfile.mkdtemp(prefix="drill-run-"))
+    proc = None
+    try:
+        job = _serialise(function, code, filename, cases, backend, run)
+        job.update(sandbox.prepare(run, backend))
+        job.update(
+            drill_pid=os.getpid(),
+            memory_mb=memory,
+            cpu_s=int(limits.time_s) + 2,
+            output_bytes=limits.output_bytes,
+            file_bytes=FILE_BYTES,
         )
-        cpu = int(limits.time_s) + 2
-        proc = subprocess.Popen(
-            [sys.executable, "-I", str(CHILD), str(read_fd), outdir, f"{memory},{cpu},{limits.output_bytes}"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            pass_fds=(read_fd,),
-            cwd=outdir,
-            env=env,
-            start_new_session=True,
-        )
-        os.close(read_fd)
-        drain = _Drain(proc.stdout, limits.output_bytes)
-        drain.start()
+        (run / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        shutil.copyfile(CHILD, run / "harness.py")
+        with open(run / "out" / "output.txt", "wb") as output:
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-B", str(run / "harness.py"), str(run)],
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                close_fds=True,
+                cwd=run / "home",
+                env=sandbox.environment(run),
+                start_new_session=True,
+            )
+        with _ACTIVE_LOCK:
+            _ACTIVE[proc.pid] = proc
         timed_out = False
         try:
-            payload = _serialise(function, code, filename, cases, backend)
-            writer = threading.Thread(target=_write_all, args=(write_fd, payload), daemon=True)
-            writer.start()
             proc.wait(timeout=max(0.1, limits.time_s - (time.perf_counter() - start)))
         except subprocess.TimeoutExpired:
             timed_out = True
         finally:
             _kill_group(proc.pid)  # on time-out, and whatever a finished run left running
             proc.wait()
-            drain.join(timeout=2.0)
-            proc.stdout.close()
+            with _ACTIVE_LOCK:
+                _ACTIVE.pop(proc.pid, None)
         elapsed = time.perf_counter() - start
-        result = _collect(Path(outdir), len(cases), timed_out)
-    result.output = bytes(drain.kept).decode("utf-8", errors="replace")
-    result.output_dropped = max(drain.dropped, result.printed_chars - len(result.output))
+        try:
+            result = _collect(run / "out", len(cases), timed_out)
+        except Untrusted as err:
+            result = RunResult(
+                load="invalid", cases=[CaseOutcome(NOT_RUN) for _ in cases], load_detail={"reason": str(err)}
+            )
+        result.output, size = _read_capped(run / "out" / "output.txt", limits.output_bytes)
+    finally:
+        if proc is not None and proc.returncode is None:
+            _kill_group(proc.pid)
+        shutil.rmtree(run, ignore_errors=True)
+    result.output_dropped = max(size - len(result.output.encode("utf-8", "replace")), 0)
+    result.output_dropped = max(result.output_dropped, result.printed_chars - len(result.output))
     result.timed_out = timed_out
     result.returncode = proc.returncode
     result.elapsed_s = elapsed
@@ -205,60 +229,125 @@ def run_submission(
     return result
 
 
-def _write_all(fd: int, payload: bytes) -> None:
+def _read_capped(path: Path, cap: int) -> tuple[str, int]:
+    """The first ``cap`` bytes of ``path`` as text, and the file's size."""
     try:
-        with os.fdopen(fd, "wb") as pipe:
-            pipe.write(payload)
-    except (BrokenPipeError, OSError):
-        pass  # the child ended before reading its job; its exit status says why
+        with open(path, "rb") as f:
+            kept = f.read(cap)
+            size = os.fstat(f.fileno()).st_size
+    except OSError:
+        return "", 0
+    return kept.decode("utf-8", errors="replace"), size
+
+
+class Untrusted(Exception):
+    """The run's result files are not what the harness writes (too big, malformed, a case that does not exist)."""
+
+
+EVENTS_BYTES = 4 * 1024 * 1024  # the harness writes a few KB per case
+FILE_BYTES = 64 * 1024 * 1024  # RLIMIT_FSIZE in the child: no file it writes grows beyond this
+ARRAY_BYTES = 32 * 1024 * 1024  # one returned array, uncompressed
+_STATUSES = {"ok", "syntax", "error", "missing"}
+_KEY = re.compile(r"c[0-9]{1,6}(_[0-9]{1,4}){0,8}")
 
 
 def _collect(outdir: Path, n: int, timed_out: bool) -> RunResult:
-    events = []
     path = outdir / "events.jsonl"
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                events.append(json.loads(line))
-            except json.JSONDecodeError:  # a line cut short by the end of the process
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(EVENTS_BYTES + 1)
+    except FileNotFoundError:
+        raw = b""
+    except OSError as err:
+        raise Untrusted(f"events.jsonl: {err.strerror}") from None
+    if len(raw) > EVENTS_BYTES:
+        raise Untrusted(f"events.jsonl is larger than {EVENTS_BYTES // (1024 * 1024)} MB")
+    events = []
+    lines = raw.split(b"\n")
+    if len(lines) > 3 * n + 3:
+        raise Untrusted(f"events.jsonl has {len(lines)} lines for {n} cases")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            if number == len(lines):  # the last line, cut short by the end of the process
                 break
-    load = next((e for e in events if e.get("kind") == "load"), None)
+            raise Untrusted(f"events.jsonl:{number}: not JSON") from None
+        if not isinstance(event, dict):
+            raise Untrusted(f"events.jsonl:{number}: not an object")
+        events.append((number, event))
+    load = next((e for _, e in events if e.get("kind") == "load"), None)
     if load is None:
         return RunResult(
             load="timeout" if timed_out else "lost", cases=[CaseOutcome(NOT_RUN) for _ in range(n)]
         )
+    if events[0][1] is not load or load.get("status") not in _STATUSES:
+        raise Untrusted("events.jsonl: the first event is not the load event")
     result = RunResult(load=load["status"], load_detail=load)
     if load["status"] != "ok":
         result.cases = [CaseOutcome(NOT_RUN) for _ in range(n)]
         return result
     outcomes = [CaseOutcome(NOT_RUN) for _ in range(n)]
-    for e in events:
-        if e.get("kind") == "start":
-            outcomes[e["case"]] = CaseOutcome(TIMEOUT if timed_out else LOST)
-        elif e.get("kind") == "result":
-            i = e["case"]
-            if e["status"] == "ok":
-                outcomes[i] = CaseOutcome(OK, value=_decode(e["value"], outdir / f"r{i}.npz"))
-            else:
-                outcomes[i] = CaseOutcome(
-                    ERROR,
-                    error_type=e["type"],
-                    message=e.get("message", ""),
-                    traceback=e.get("traceback", ""),
-                    exit_code=e.get("exit_code"),
-                )
-        elif e.get("kind") == "done":
-            result.printed_chars = e.get("output_chars", 0)
+    seen: set[tuple[str, int]] = set()
+    for number, e in events[1:]:
+        kind = e.get("kind")
+        where = f"events.jsonl:{number}"
+        if kind == "done":
+            chars = e.get("output_chars", 0)
+            result.printed_chars = chars if isinstance(chars, int) and chars >= 0 else 0
+            continue
+        if kind not in ("start", "result"):
+            raise Untrusted(f"{where}: unknown event {str(kind)[:20]!r}")
+        i = e.get("case")
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < n:
+            raise Untrusted(f"{where}: case {str(i)[:20]} of {n}")
+        if (kind, i) in seen:
+            raise Untrusted(f"{where}: case {i + 1} reported twice")
+        seen.add((kind, i))
+        if kind == "start":
+            outcomes[i] = CaseOutcome(TIMEOUT if timed_out else LOST)
+        elif e.get("status") == "ok":
+            outcomes[i] = CaseOutcome(OK, value=_decode(e.get("value"), outdir / f"r{i}.npz", f"c{i}"))
+        else:
+            outcomes[i] = CaseOutcome(
+                ERROR,
+                error_type=_text(e.get("type"), 100),
+                message=_text(e.get("message"), 500),
+                traceback=_text(e.get("traceback"), 20_000),
+                exit_code=e.get("exit_code") if isinstance(e.get("exit_code"), int | str | None) else None,
+            )
     result.cases = outcomes
     return result
 
 
-def _decode(enc: dict, npz: Path):
+def _text(value, cap: int) -> str:
+    return value[:cap] if isinstance(value, str) else ""
+
+
+def _decode(enc, npz: Path, key: str, depth: int = 0):
     import numpy as np
 
-    if enc["kind"] == "tuple":
-        return tuple(_decode(item, npz) for item in enc["items"])
-    if enc["kind"] == "array":
-        with np.load(npz, allow_pickle=False) as data:
-            return data[enc["key"]]
-    return Foreign(enc["type"], enc["repr"])
+    if not isinstance(enc, dict) or depth > 8:
+        raise Untrusted(f"case {key[1:]}: a malformed value")
+    if enc.get("kind") == "tuple" and isinstance(enc.get("items"), list) and len(enc["items"]) <= 64:
+        return tuple(_decode(item, npz, key, depth + 1) for item in enc["items"])
+    if enc.get("kind") == "array":
+        name = enc.get("key")
+        if not isinstance(name, str) or not _KEY.fullmatch(name) or not name.startswith(key):
+            raise Untrusted(f"case {int(key[1:]) + 1}: an array key that is not this case's")
+        try:
+            with zipfile.ZipFile(npz) as z:
+                info = z.getinfo(name + ".npy")
+                if info.file_size > ARRAY_BYTES:
+                    raise Untrusted(f"case {int(key[1:]) + 1}: a returned array over {ARRAY_BYTES >> 20} MB")
+            with np.load(npz, allow_pickle=False) as data:
+                return data[name]
+        except Untrusted:
+            raise
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile, EOFError) as err:
+            raise Untrusted(
+                f"case {int(key[1:]) + 1}: the returned array cannot be read ({err})"[:200]
+            ) from None
+    return Foreign(_text(enc.get("type"), 100), _text(enc.get("repr"), 200))

@@ -77,6 +77,10 @@ def check(
             grades.append(G.grade_refusal(task, case))
         else:
             grades.append(G.CaseGrade(case, G.ERROR))
+    # each failing case's mistake named from the whole run's evidence (drill.engine.codetasks.grade.reconcile)
+    values = [o.value if o.status == OK else None for o in run.cases]
+    errors = [o.error_type if o.status == ERROR else None for o in run.cases]
+    grades = G.reconcile(task, grades, values, errors)
     return Verdict(task, seed, grades, run, list(run.cases))
 
 
@@ -152,7 +156,7 @@ def mismatch_text(m: G.Mismatch) -> str:
         return _("{name} has dtype {got}, expected {want}").format(name=m.output, got=m.detail, want=want)
     if m.kind == G.NO_ERROR:
         return _("these inputs must be refused (raise an error), but the function returned")
-    return _("{name} differs at {index}: expected {exp}, got {got}").format(
+    return _("{name} differs at {index} (indices count from 1): expected {exp}, got {got}").format(
         name=m.output, index=one_based(m.index), exp=_fmt(m.expected[m.index]), got=_fmt(m.got[m.index])
     )
 
@@ -195,6 +199,28 @@ def plain_wording(text: str) -> str:
     return render_text(text).replace("**", "")
 
 
+def correction_lines(text: str) -> list[str]:
+    from drill.content.errata import correction_lines as lines_of
+
+    return lines_of(text)
+
+
+def corrections_in(text: str) -> list:
+    from drill.content.errata import corrections_in as found_in
+
+    return found_in(text)
+
+
+def mistake_lines(mistake, render) -> list[str]:
+    """The mistake's wording (the chapter's, or drill's in the UI language) and where it is taught, then drill's
+    correction of any span of the chapter the wording quotes (drill.content.errata)."""
+    where = mistake.section + (" 常见误区" if mistake.pitfall else "")
+    head = _("mistake ({id}): {wording} — {where}").format(
+        id=mistake.id, wording=render(mistake.wording), where=where
+    )
+    return ["      " + head] + ["        " + render(line) for line in correction_lines(mistake.wording)]
+
+
 def lines(v: Verdict, *, render_wording=None) -> list[str]:
     """The whole account as plain text lines. ``render_wording`` turns the chapter's Markdown/LaTeX into text."""
     render = render_wording or (lambda s: s)
@@ -214,26 +240,23 @@ def lines(v: Verdict, *, render_wording=None) -> list[str]:
             out.append(f"  ✓ {label}")
             continue
         out.append(f"  ✗ {label}")
+        if g.mistake is not None and g.mistake.id in named:
+            out[-1] += "  " + _("(same mistake: {id})").format(id=g.mistake.id)
+            continue
         if g.status == G.ERROR:
             out.append("      " + outcome_text(outcome, v.run.limits))
             if outcome.traceback:
                 out += ["      " + line for line in outcome.traceback.splitlines()]
-            continue
-        if g.mistake is not None and g.mistake.id in named:
-            out[-1] += "  " + _("(same mistake: {id})").format(id=g.mistake.id)
+            if g.mistake is not None:  # the same exception as a catalogued mistake's: named, not left raw
+                named.add(g.mistake.id)
+                out += mistake_lines(g.mistake, render)
             continue
         out.append("      " + mismatch_text(g.mismatch))
         if g.step:
             out.append("      " + _("first diverging step: {step}").format(step=g.step))
         if g.mistake is not None:
             named.add(g.mistake.id)
-            where = g.mistake.section + (" 常见误区" if g.mistake.pitfall else "")
-            out.append(
-                "      "
-                + _("mistake ({id}): {wording} — {where}").format(
-                    id=g.mistake.id, wording=render(g.mistake.wording), where=where
-                )
-            )
+            out += mistake_lines(g.mistake, render)
         elif g.mismatch.kind == G.VALUE and g.mismatch.index is not None:
             title, header, e_rows, g_rows, mark = table(g.mismatch.expected, g.mismatch.got, g.mismatch.index)
             out.append("      " + (_("expected {title}").format(title=title) if title else _("expected")))
@@ -274,6 +297,10 @@ def to_json(v: Verdict) -> dict:
                 "id": g.mistake.id,
                 "section": g.mistake.section,
                 "wording": g.mistake.wording,
+                "corrections": [
+                    {"span": c.span, "correction": c.correction, "erratum": c.erratum, "kind": c.kind}
+                    for c in corrections_in(g.mistake.wording)
+                ],
             }
         cases.append(entry)
     return {

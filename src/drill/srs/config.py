@@ -274,12 +274,31 @@ def parse_setting(key: str, text: str) -> Any:
         raise ConfigError(f"{key}: {err}; allowed: {setting.rule.allowed}") from None
 
 
+def _sync(table: Any, wanted: dict[str, Any]) -> None:
+    """Make a tomlkit table hold ``wanted``: a key whose value is unchanged is left as written (its comments,
+    its layout), a changed one is replaced, a gone one removed."""
+    for key in [k for k in table if k not in wanted]:
+        del table[key]
+    for key, value in wanted.items():
+        if isinstance(value, dict) and isinstance(table.get(key), dict):
+            _sync(table[key], value)
+        elif key not in table or table[key] != value:
+            table[key] = value
+
+
 def _write_toml(path: Path, data: dict[str, Any]) -> None:
+    """The settings into ``path``, the user's comments and layout kept (tomlkit edits the file's own
+    document; a new file starts empty)."""
     import tempfile
 
-    import tomli_w
+    import tomlkit
 
-    text = tomli_w.dumps(_nest(data))
+    try:
+        document = tomlkit.parse(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        document = tomlkit.document()
+    _sync(document, _nest(data))
+    text = tomlkit.dumps(document)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Write-then-rename so a crash never leaves half a config file.
     fd, tmp = tempfile.mkstemp(prefix=".drill-", suffix=".toml", dir=path.parent)

@@ -274,7 +274,7 @@ class Store:
         ``drill.store.types.BROWSE_STATES``."""
         return browsing.browse(self, text, section, state, now=now, limit=limit)
 
-    def fit_history(self) -> Iterator[list[tuple[int, int, str, object]]]:
+    def fit_history(self) -> Iterator[list[tuple[int, int, str, int]]]:
         """Each card's grades in review order, one list per card, streamed (``drill optimize``): (rating,
         study day, state before the grade, an order key sorting every grade by when it was given)."""
         return fitting.history_by_card(self)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from sqlalchemy import String, cast, func, select, update
+from sqlalchemy import func, select, update
 
 from drill.store.tables import logs_t, users_t
 
@@ -22,33 +22,28 @@ def grade_count(store: Store) -> int:
         ).scalar_one()
 
 
-def history_by_card(store: Store) -> Iterator[list[tuple[int, int, str, object]]]:
+def history_by_card(store: Store) -> Iterator[list[tuple[int, int, str, int]]]:
     """Each card's grades in review order, one list per card: (rating, study day, state before, order key).
 
-    The order key sorts grades of every card in the order they were given: the stored timestamp as the
-    database compares it (SQLite's fixed-width text, PostgreSQL's epoch), and the row id after it; no
-    datetime is built per row. Rows stream: one card's grades are held at a time."""
-    when = (
-        cast(logs_t.c.reviewed_at, String) if store.is_sqlite else func.extract("epoch", logs_t.c.reviewed_at)
-    )
+    The order key is the grade's place among all this user's grades (by time, then row id): one scan of the
+    (user_id, reviewed_at) index in that order, no sort and no datetime built per row. Cards come in the order
+    of their first grade."""
     query = (
-        select(
-            logs_t.c.card_id, logs_t.c.rating, logs_t.c.study_day, logs_t.c.state_before, when, logs_t.c.id
-        )
+        select(logs_t.c.card_id, logs_t.c.rating, logs_t.c.study_day, logs_t.c.state_before)
         .where(logs_t.c.user_id == store.user_id)
-        .order_by(logs_t.c.card_id, logs_t.c.reviewed_at, logs_t.c.id)
+        .order_by(logs_t.c.reviewed_at, logs_t.c.id)
     )
+    by_card: dict[int, list[tuple[int, int, str, int]]] = {}
+    states: dict[str, str] = {}  # one str per state, not one per row
     with store.transaction() as conn:
-        card = None
-        grades: list[tuple[int, int, str, object]] = []
-        for card_id, rating, day, state, at, row_id in conn.execute(query):
-            if card_id != card:
-                if grades:
-                    yield grades
-                card, grades = card_id, []
-            grades.append((rating, day, state, (at, row_id)))
-        if grades:
-            yield grades
+        rows = conn.execute(query)
+        for place, (card_id, rating, day, state) in enumerate(rows):
+            grades = by_card.get(card_id)
+            if grades is None:
+                grades = by_card[card_id] = []
+            grades.append((rating, day, states.setdefault(state, state), place))
+    while by_card:  # hand each card over and let it go
+        yield by_card.pop(next(iter(by_card)))
 
 
 def learner_parameters(store: Store) -> tuple[float, ...] | None:

@@ -32,11 +32,11 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
-# ix_card_states_not_review's rows (drill.store.queue writes the same condition).
+# ix_card_states_pack_not_review's rows (drill.store.queue writes the same condition).
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0008"
+HEAD_REVISION = "0009"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -123,16 +123,24 @@ class CardState(Base):
 
     __tablename__ = "card_states"
     __table_args__ = (
-        # The next-due query: WHERE user_id = ? AND suspended = false AND due <= ? ORDER BY due; and the
-        # next-new query: ... AND due IS NULL ORDER BY card_pack, card_position, card_id (content order).
+        # The queue reads the studied packs only (a million cards of another pack cost nothing): the next-due
+        # query WHERE user_id = ? AND card_pack IN (...) AND suspended = false AND due <= ? ORDER BY due; and
+        # the next-new query: ... AND due IS NULL ORDER BY card_pack, card_position, card_id (content order).
         Index(
-            "ix_card_states_next_due", "user_id", "suspended", "due", "card_pack", "card_position", "card_id"
+            "ix_card_states_pack_due",
+            "user_id",
+            "card_pack",
+            "suspended",
+            "due",
+            "card_position",
+            "card_id",
         ),
         # Due learning and relearning cards (no daily limit: counted in full) without reading due reviews:
         # the queue's WHERE state != 'review' (written as this literal, so the planners can match it).
         Index(
-            "ix_card_states_not_review",
+            "ix_card_states_pack_not_review",
             "user_id",
+            "card_pack",
             "suspended",
             "due",
             sqlite_where=text(NOT_REVIEW),
@@ -145,7 +153,7 @@ class CardState(Base):
         ForeignKey("cards.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     # Copies of the card's pack and position (drill.store.sync keeps them: it alone sets a position), so
-    # new cards are read in content order from ix_card_states_next_due instead of sorted.
+    # new cards are read in content order from ix_card_states_pack_due instead of sorted.
     card_pack: Mapped[str] = mapped_column(String(100), server_default="")
     card_position: Mapped[int] = mapped_column(Integer, server_default="0")
     # drill.srs.Phase: "new", "learning", "review", "relearning".

@@ -75,7 +75,7 @@ def save_plan(store: Any, section: str | None) -> Path | None:
         tmp.write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, path)
         return path
-    except Exception:  # noqa: BLE001 - an unwritable folder, an odd statement: no plan, same correctness
+    except Exception:
         return None
 
 
@@ -161,7 +161,7 @@ def peek_next_card(
             connection = _ServerReader(postgres_url(url))
         with connection as reader:
             return _run(reader, header, digests, section, now, config or _config())
-    except Exception:  # noqa: BLE001 - a damaged plan, a locked or odd database, a bad config: no peek
+    except Exception:
         return None
 
 

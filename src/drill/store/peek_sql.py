@@ -67,11 +67,13 @@ def _studied(w: _Writer, user_id: int, packs: Sequence[str], section: str | None
         else "card_states.due IS NULL"
     )
     buried = w.param("now", marker("now"), _TIMESTAMP)
+    state_packs = ", ".join(w.param(f"card_pack_1_{i}", pack, "VARCHAR") for i, pack in enumerate(packs, 1))
     in_packs = ", ".join(w.param(f"pack_1_{i}", pack, "VARCHAR") for i, pack in enumerate(packs, 1))
     sql = (
         f"FROM card_states JOIN cards ON cards.id = card_states.card_id WHERE card_states.user_id = {user} AND "
         f"card_states.suspended = {w.false} AND {rows} AND (card_states.buried_until IS NULL OR "
-        f"card_states.buried_until <= {buried}) AND cards.retired = {w.false} AND cards.pack IN ({in_packs})"
+        f"card_states.buried_until <= {buried}) AND card_states.card_pack IN ({state_packs}) AND "
+        f"cards.retired = {w.false} AND cards.pack IN ({in_packs})"
     )
     if section is not None:
         sql += " AND cards.section = " + w.param("section_1", section, "VARCHAR")

@@ -7,9 +7,10 @@ it when they are called (a store is open by then).
 Per-grade work is bounded by the day's limits, not by the collection: ``counts`` counts due review cards and
 new cards only up to what is left of the daily limits (a ``LIMIT`` subquery stops the index scan there).
 Learning and relearning cards have no daily limit and are counted in full, from the partial index
-ix_card_states_not_review, so due reviews are not read for it. New cards are read in content order from
-ix_card_states_next_due through the state rows' copies of their card's pack and position (kept by
-drill.store.sync), not sorted.
+ix_card_states_pack_not_review, so due reviews are not read for it. New cards are read in content order from
+ix_card_states_pack_due through the state rows' copies of their card's pack and position (kept by
+drill.store.sync), not sorted. Every statement names the studied packs on the state rows' own copy
+(``card_pack``), the indexes' second column: cards of other packs in the table are never read.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def done_query(store: Store) -> Select:
 def _studied(store: Store, section: str | None, *columns: Any, due: str) -> Select:
     """This user's unsuspended, unburied state rows joined to their cards in scope (parameter ``now``);
     ``due`` picks the rows: "due" (due <= now), "later" (due > now) or "new" (due IS NULL). Every one of
-    them is a range of ix_card_states_next_due (user_id, suspended, due)."""
+    them is a range of ix_card_states_pack_due (user_id, card_pack, suspended, due)."""
     from sqlalchemy import bindparam, or_, select
 
     from drill.store.models import UTCDateTime
@@ -116,6 +117,8 @@ def _studied(store: Store, section: str | None, *columns: Any, due: str) -> Sele
             or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now),
         )
     )
+    if store.packs is not None:  # the indexes' pack column (the same as cards.pack, kept by sync_content)
+        query = query.where(states_t.c.card_pack.in_(store.packs))
     return in_scope(store, query, section)
 
 
@@ -137,7 +140,7 @@ def due_query(store: Store, section: str | None, include_reviews: bool) -> Selec
     )
     if not include_reviews:
         # 'review' inline, not a bound parameter: the planners match this term against the WHERE of the
-        # partial index ix_card_states_not_review (models.NOT_REVIEW), so due reviews are not read.
+        # partial index ix_card_states_pack_not_review (models.NOT_REVIEW), so due reviews are not read.
         from sqlalchemy import literal_column
 
         query = query.where(states_t.c.state != literal_column(f"'{Phase.REVIEW.value}'"))
@@ -148,7 +151,7 @@ def new_query(store: Store, section: str | None) -> Select:
     """New cards in content order (parameter ``now``): (content_id, pack, section).
 
     ``sync_content`` gives this user a state row for every card ("new", due NULL), so new cards are found
-    through ix_card_states_next_due rather than by scanning every card for a missing row. A read-only store
+    through ix_card_states_pack_due rather than by scanning every card for a missing row. A read-only store
     could not write those rows: it looks for missing rows too (slower, still right).
     """
     from sqlalchemy import and_, bindparam, or_, select
@@ -157,7 +160,9 @@ def new_query(store: Store, section: str | None) -> Select:
     from drill.store.tables import cards_t, states_t
 
     columns = (cards_t.c.content_id, cards_t.c.pack, cards_t.c.section)
-    if not store.readonly:  # the order of ix_card_states_next_due after (user_id, suspended, due IS NULL)
+    if (
+        not store.readonly
+    ):  # ix_card_states_pack_due's order after (user_id, card_pack, suspended, due IS NULL)
         order = (states_t.c.card_pack, states_t.c.card_position, states_t.c.card_id)
         return _studied(store, section, *columns, due="new").order_by(*order)
     order = (cards_t.c.pack, cards_t.c.position, cards_t.c.id)

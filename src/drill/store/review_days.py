@@ -44,9 +44,9 @@ def _statements(dialect: str) -> dict[str, object]:
     if dialect not in _STATEMENTS:
         from sqlalchemy import bindparam, update
 
-        from drill.store.models import CardState, StudyDayTotal
+        from drill.store.tables import days_t as days
+        from drill.store.tables import states_t as states
 
-        days, states = StudyDayTotal.__table__, CardState.__table__
         day = (
             update(days)
             .where(days.c.user_id == bindparam("b_user"), days.c.study_day == bindparam("b_day"))
@@ -109,9 +109,9 @@ def count_grade(
             # Other databases: serialised writes are the caller's affair.
             from sqlalchemy import insert
 
-            from drill.store.models import StudyDayTotal
+            from drill.store.tables import days_t
 
-            conn.execute(insert(StudyDayTotal.__table__), new_row)
+            conn.execute(insert(days_t), new_row)
     if first_of_day:
         conn.execute(
             statements["card"],

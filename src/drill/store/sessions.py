@@ -73,9 +73,18 @@ def start_session(store: Store, now: datetime) -> int:
 def end_session(store: Store, session_id: int, now: datetime) -> None:
     now = aware(now)
     with store.transaction(write=True) as conn:
-        reviewed = conn.execute(
-            select(func.count()).where(logs_t.c.user_id == store.user_id, logs_t.c.session_id == session_id)
-        ).scalar_one()
+        started = conn.execute(
+            select(sessions_t.c.started_at).where(
+                sessions_t.c.id == session_id, sessions_t.c.user_id == store.user_id
+            )
+        ).scalar()
+        # The session's grades, read from the (user_id, reviewed_at) index from the session's start on: the
+        # rows of this session, not every grade of the user (a planner that deems session_id unselective,
+        # as SQLite's statistics do when older rows have none, would scan the whole log: 2.7 s at 20M).
+        mine = [logs_t.c.user_id == store.user_id, logs_t.c.session_id == session_id]
+        if started is not None:
+            mine.append(logs_t.c.reviewed_at >= started)
+        reviewed = conn.execute(select(func.count()).where(*mine)).scalar_one()
         conn.execute(
             update(sessions_t)
             .where(sessions_t.c.id == session_id, sessions_t.c.user_id == store.user_id)

@@ -3,7 +3,9 @@ own modules and the reports), and the one statement helper they share."""
 
 from __future__ import annotations
 
-from sqlalchemy import insert
+from typing import Any
+
+from sqlalchemy import Table, insert
 
 from drill.store.models import (
     Card,
@@ -21,19 +23,27 @@ from drill.store.models import (
     User,
 )
 
-users_t = User.__table__
-cards_t = Card.__table__
-states_t = CardState.__table__
-logs_t = ReviewLog.__table__
-days_t = StudyDayTotal.__table__
-sessions_t = StudySession.__table__
-attempts_t = QuizAttempt.__table__
-answers_t = QuizAnswer.__table__
-plans_t = InterviewPlan.__table__
-code_attempts_t = CodeAttempt.__table__
-solution_views_t = CodeSolutionView.__table__
-interview_sessions_t = InterviewSession.__table__
-interview_answers_t = InterviewAnswer.__table__
+
+def _table(model: Any) -> Table:
+    """The model's table, typed as the Table it is (mapped classes declare ``__table__`` as a FromClause)."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+users_t = _table(User)
+cards_t = _table(Card)
+states_t = _table(CardState)
+logs_t = _table(ReviewLog)
+days_t = _table(StudyDayTotal)
+sessions_t = _table(StudySession)
+attempts_t = _table(QuizAttempt)
+answers_t = _table(QuizAnswer)
+plans_t = _table(InterviewPlan)
+code_attempts_t = _table(CodeAttempt)
+solution_views_t = _table(CodeSolutionView)
+interview_sessions_t = _table(InterviewSession)
+interview_answers_t = _table(InterviewAnswer)
 
 
 def insert_ignore(engine_or_conn, table):

@@ -84,7 +84,7 @@ class DrillApp(App[None]):
         self._load_screen_css(screen)
         return screen
 
-    def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
+    def push_screen(self, screen, *args, **kwargs):
         """Every pushed screen's footer and bindings in the UI language (drill.tui.keys.translate_bindings)."""
         if isinstance(screen, Screen):
             translate_bindings(screen)

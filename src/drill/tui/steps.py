@@ -188,7 +188,9 @@ def _build_errata_notes(checks: list[Check]) -> list[str]:
         note = _("the chapter printed {claimed}; drill computes {computed}").format(
             claimed=f"{check.claimed:.{check.decimals}f}", computed=computed
         )
-        if check.erratum:
-            note += f" — {check.erratum}"
+        if check.erratum:  # drill's words, in the UI language (drill.content.errata)
+            from drill.content.errata import check_text
+
+            note += f" — {check_text(check)}"
         notes.append(note)
     return notes

@@ -254,17 +254,27 @@ def _score_shape(rng):
 def _additive(rng):
     from drill.engine.sizes import additive_cost_ratio
 
-    d = rng.choice((16, 32, 64, 128, 256))
+    d, length = rng.choice((16, 32, 64, 128)), rng.choice((64, 128, 256, 512))
     return Draft(
         _(
-            "d = {d}. Additive attention scores a (query, key) pair with two d×d projections; dot-product "
-            "attention computes one d-dimensional dot product. Per score, how many times as many multiply-adds "
-            "does additive attention take as dot-product attention?"
-        ).format(d=d),
-        additive_cost_ratio(d),
-        _wrong(["additive_cost/same-cost", "additive_cost/squared", "additive_cost/sqrt"], d),
-        _("Additive O(d²), dot-product O(d): in all O(S²d²) against O(S²d), a factor of d = {d}.").format(
-            d=d
+            "S = {length} tokens of width d = {d}. Additive attention projects each query and each key once "
+            "(W_q·q and W_k·k, d×d each), then for every (query, key) pair takes tanh of their sum and its dot "
+            "product with v (d multiply-adds). Dot-product attention takes one d-dimensional dot product per pair. "
+            "Counting multiply-adds, how many times as much work is additive attention in all?"
+        ).format(length=length, d=d),
+        additive_cost_ratio(d, length),
+        _wrong(
+            [
+                "additive_cost/same-cost",
+                "additive_cost/per-pair-projection",
+                "additive_cost/chapter-factor-d",
+            ],
+            d,
+            length,
         ),
-        {"d": d},
+        _(
+            "Projections once per token: 2·S·d² = {proj:,}; one d-wide dot product per pair: S²·d = {pairs:,} "
+            "for each. (2Sd² + S²d) / S²d = 1 + 2d/S = {ratio:g}: O(S·d² + S²·d), not O(S²·d²)."
+        ).format(proj=2 * length * d * d, pairs=length * length * d, ratio=additive_cost_ratio(d, length)),
+        {"d": d, "S": length},
     )

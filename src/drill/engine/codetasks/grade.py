@@ -9,7 +9,7 @@ submission agrees with a catalogued wrong variant on this case where the right a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -49,12 +49,16 @@ class CaseGrade:
     status: str
     mismatch: Mismatch | None = None
     mistake: Mistake | None = None
+    diverged: str = ""  # the step inferred from the returned values (diverging_step), when it can be
 
     @property
     def step(self) -> str | None:
-        """The step where the submission first goes wrong: the mistake's own step when named."""
+        """The step where the submission first goes wrong: the mistake's own step when named, else the one read
+        off the returned values, else the first wrong output's step."""
         if self.mistake is not None:
             return self.mistake.step
+        if self.diverged:
+            return self.diverged
         return self.mismatch.step if self.mismatch is not None else None
 
 
@@ -65,7 +69,49 @@ def grade_value(task: Task, case: Case, got) -> CaseGrade:
     mismatch = compare(task, expected, got)
     if mismatch is None:
         return CaseGrade(case, PASS)
-    return CaseGrade(case, FAIL, mismatch, diagnose(task, case, expected, got))
+    return CaseGrade(
+        case, FAIL, mismatch, diagnose(task, case, expected, got), diverging_step(task, case, mismatch)
+    )
+
+
+def diverging_step(task: Task, case: Case, mismatch: Mismatch) -> str:
+    """For scaled dot-product attention, the first step whose value differs, read off the returned weights A
+    (the learner's scores are not returned, but A = softmax(scores) gives them up to each row's constant):
+    ``softmax`` when a row of A is not a distribution; ``mask`` when A's zeros are not the masked keys;
+    ``scale`` when log A is the right scores times one wrong factor; else ``scores``. "" when A is not the
+    output that differs (A right and the output wrong: the mismatch's own step, weighted_sum, is where it is)."""
+    if task.name != "attention" or mismatch.kind != VALUE or mismatch.output != "A" or len(case.args) < 2:
+        return ""
+    A = np.asarray(mismatch.got, dtype=np.float64)
+    Q, K = (np.asarray(a, dtype=np.float64) for a in case.args[:2])
+    mask = case.kwargs.get("mask")
+    raw = Q @ np.swapaxes(K, -1, -2)
+    if raw.shape != A.shape:
+        return ""
+    allowed = (
+        np.ones(raw.shape, dtype=bool) if mask is None else np.broadcast_to(np.asarray(mask, bool), raw.shape)
+    )
+    if not np.all(np.isfinite(A)) or np.any(A < -ATOL):
+        return "softmax"
+    live = allowed.any(axis=-1)
+    if not np.allclose(A.sum(axis=-1)[live], 1.0, atol=1e-6):
+        return "softmax"
+    if np.any((A > ATOL) & ~allowed):
+        return "mask"
+    used = allowed & (A > 0)  # a weight that underflowed to 0 says nothing about its score
+    logA = np.log(np.where(used, A, 1.0))
+    counts = np.maximum(used.sum(axis=-1, keepdims=True), 1)
+
+    def centred(x):
+        x = np.where(used, x, 0.0)
+        return np.where(used, x - x.sum(axis=-1, keepdims=True) / counts, 0.0)
+
+    y, z = centred(logA).ravel(), centred(raw).ravel()
+    if z @ z > 0:
+        factor = (y @ z) / (z @ z)
+        if np.allclose(y, factor * z, atol=1e-6, rtol=1e-6):
+            return "scale"
+    return "scores"
 
 
 def grade_refusal(task: Task, case: Case) -> CaseGrade:
@@ -149,6 +195,65 @@ def _same(a, b) -> bool:
         return False
 
 
+def reconcile(task: Task, grades: list[CaseGrade], values: list, errors: list[str | None]) -> list[CaseGrade]:
+    """Each failing case's mistake named from the evidence of the whole run, not of one case alone.
+
+    ``values``: what the function returned on each case (None where it raised), ``errors``: the exception's type
+    name where it raised. A mistake explains a case when its wrong computation returns what the submission
+    returned there (or raises the same exception where the right one does not); it is contradicted where its
+    wrong answer differs from the right one and the submission passed. Among the mistakes that explain a failing
+    case, the one that explains the most cases and is contradicted the least names it (ties: the case's own
+    pitfall, then the catalogue's order). A mistake that explains no case is never named; a case that raised
+    is named only by a mistake that raises the same way (`S = Q @ K.T` on batched input: transpose-all-axes).
+    """
+    mistakes = mistakes_for(task.name)
+    if not mistakes:
+        return grades
+    explains: dict[str, set[int]] = {m.id: set() for m in mistakes}
+    contradicts: dict[str, int] = {m.id: 0 for m in mistakes}
+    for k, (g, value, error) in enumerate(zip(grades, values, errors, strict=True)):
+        if g.case.expect_error or g.status == ERROR and error is None:
+            continue
+        expected = task.expected(g.case)
+        right = expected if len(expected) > 1 else expected[0]
+        for m in mistakes:
+            wrong, raised = _evaluate(m, g.case)
+            if raised is None and _same(wrong, right):
+                continue  # the mistake changes nothing on this case
+            if g.status == PASS:
+                contradicts[m.id] += 1
+            elif g.status == ERROR:
+                if raised is not None and raised == error:
+                    explains[m.id].add(k)
+            elif raised is None and _same(value, wrong):
+                explains[m.id].add(k)
+    order = {m.id: i for i, m in enumerate(mistakes)}
+    by_id = {m.id: m for m in mistakes}
+    out = []
+    for k, g in enumerate(grades):
+        if g.status == PASS or g.case.expect_error:
+            out.append(g)
+            continue
+        named = [mid for mid in explains if k in explains[mid]]
+        if not named:
+            out.append(replace(g, mistake=None))
+            continue
+        best = min(
+            named,
+            key=lambda mid: (-len(explains[mid]), contradicts[mid], mid != g.case.pitfall, order[mid]),
+        )
+        out.append(replace(g, mistake=by_id[best]))
+    return out
+
+
+def _evaluate(m: Mistake, case: Case):
+    """(the wrong computation's value, None), or (None, the exception's type name) when it raises."""
+    try:
+        return m.evaluate(*case.args, **case.kwargs), None
+    except Exception as err:  # a wrong variant may fail on these inputs, as a learner's would
+        return None, type(err).__name__
+
+
 def diagnose(task: Task, case: Case, expected: tuple, got) -> Mistake | None:
     """The first catalogued mistake whose wrong answer differs from the right one here and equals ``got``."""
     right = expected if len(expected) > 1 else expected[0]
@@ -156,7 +261,7 @@ def diagnose(task: Task, case: Case, expected: tuple, got) -> Mistake | None:
     for m in candidates:
         try:
             wrong = m.evaluate(*case.args, **case.kwargs)
-        except Exception:  # noqa: BLE001 - this wrong variant cannot even run on these inputs
+        except Exception:
             continue
         if _same(wrong, right):
             continue

@@ -163,10 +163,34 @@ def cross_cases(rng) -> list[Case]:
     return cases
 
 
+MIN_CURRENT_WEIGHT = 0.1  # the current token's attention weight at every step, at least
+MIN_STEP_CHANGE = 0.05  # how far (max |Δ|) leaving the current token out moves every step's output, at least
+
+
+def _every_step_counts(x, W_Q, W_K, W_V) -> bool:
+    """At every step the current token weighs at least MIN_CURRENT_WEIGHT, and leaving it out (attending before
+    appending) moves the output by at least MIN_STEP_CHANGE: no step can pass with the token's k, v missing."""
+    q, k, v = x @ W_Q, x @ W_K, x @ W_V
+    for t in range(1, x.shape[0]):
+        s = q[t] @ k[: t + 1].T / np.sqrt(W_Q.shape[1])
+        w = np.exp(s - s.max())
+        w /= w.sum()
+        before = np.exp(s[:t] - s[:t].max())
+        before /= before.sum()
+        if w[t] < MIN_CURRENT_WEIGHT or np.abs(w @ v[: t + 1] - before @ v[:t]).max() < MIN_STEP_CHANGE:
+            return False
+    return True
+
+
 def kv_cases(rng) -> list[Case]:
     d_model, d_k, d_v, S = 4, 3, 2, 5
-    x = _n(rng, S, d_model)
-    W_Q, W_K, W_V = _n(rng, d_model, d_k), _n(rng, d_model, d_k), _n(rng, d_model, d_v)
+    for _ in range(1000):  # redrawn until every step counts (a few draws: most inputs pass)
+        x = _n(rng, S, d_model)
+        W_Q, W_K, W_V = _n(rng, d_model, d_k), _n(rng, d_model, d_k), _n(rng, d_model, d_v)
+        if _every_step_counts(x, W_Q, W_K, W_V):
+            break
+    else:  # pragma: no cover - not seen in 10,000 seeds
+        raise RuntimeError("no KV-cache inputs where every step counts")
     cases = []
     for t in range(S):
         pitfall = {2: "kv_cache_step/causal-mask-on-step", 3: "kv_cache_step/append-after-attend"}.get(t)

@@ -59,11 +59,6 @@ class Task:
     budget_s: int
     make_cases: Callable  # (numpy Generator) -> list[Case]
     oracle: Callable  # the engine's computation, same signature as the task
-    torch_ok: bool = True
-
-    @property
-    def code_name(self) -> str:
-        return self.name
 
     def starter(self) -> str:
         returns = ", ".join(o.name for o in self.outputs)

@@ -67,6 +67,21 @@ def _attn_dk(Q, K, V, mask=None):
 
 @mistake(
     "attention",
+    "scale-by-sqrt-sk",
+    "7.9",
+    "scale",
+    N_(
+        "Dividing by $\\sqrt{S_k}$ (the square root of the number of keys) instead of $\\sqrt{d_k}$: the variance of a score $q \\cdot k$ grows with the dimension $d_k$ it sums over, not with the sequence length."
+    ),
+    verbatim=False,
+)
+def _attn_sqrt_sk(Q, K, V, mask=None):
+    n_keys = np.shape(K)[-2]
+    return attend(Q, K, V, mask, scale=lambda d: np.sqrt(n_keys))
+
+
+@mistake(
+    "attention",
     "no-scale",
     "7.9",
     "scale",
@@ -110,6 +125,20 @@ def _attn_after(Q, K, V, mask=None):
 )
 def _attn_fill_zero(Q, K, V, mask=None):
     return attend(Q, K, V, mask, fill=0.0)
+
+
+@mistake(
+    "attention",
+    "mask-fill-large-negative",
+    "7.17",
+    "mask",
+    N_(
+        "Filling masked scores with a large negative number (−1e9) instead of −∞: the same while a row keeps one unmasked key, but a fully masked row then gets uniform weights (the mean of V) where it should output 0 (PyTorch SDPA's convention)."
+    ),
+    verbatim=False,
+)
+def _attn_fill_large_negative(Q, K, V, mask=None):
+    return attend(Q, K, V, mask, fill=-1e9)
 
 
 @mistake("attention", "mask-inverted", "7.16", "mask", MASK_CONVENTION)

@@ -19,6 +19,8 @@ def _kv(x_t, W_Q, W_K, W_V, K_cache, V_cache, *, tril=False, append_after=False)
     K_new = np.vstack([as_float(K_cache), x_t @ W_K])
     V_new = np.vstack([as_float(V_cache), x_t @ W_V])
     K, V = (as_float(K_cache), as_float(V_cache)) if append_after else (K_new, V_new)
+    if K.shape[0] == 0:  # attending before appending at step 1: nothing to attend to, an output of zeros
+        return np.zeros((1, V.shape[1])), K_new, V_new
     mask = np.tril(np.ones((1, K.shape[0]), dtype=bool)) if tril else None
     out, _ = attend(x_t @ W_Q, K, V, mask)
     return out, K_new, V_new
@@ -29,7 +31,10 @@ def _kv(x_t, W_Q, W_K, W_V, K_cache, V_cache, *, tril=False, append_after=False)
     "causal-mask-on-step",
     "7.22",
     "mask",
-    "**推理时不用 causal mask，但结果等价**：因为没有未来 token 可看。",
+    N_(
+        "A causal mask built for the step's single score row (np.tril of a 1 × (t+1) matrix) keeps only the first cached key: at a decoding step the one query is the newest token and attends to every cached key (j ≤ t), so the step needs no mask (a prompt's prefill, many tokens in one pass, does)."
+    ),
+    verbatim=False,
 )
 def _kv_tril(x_t, W_Q, W_K, W_V, K_cache, V_cache):
     return _kv(x_t, W_Q, W_K, W_V, K_cache, V_cache, tril=True)

@@ -259,38 +259,40 @@ def _growth_double(length, factor):
     "7.8",
     "scores",
     N_(
-        "Thinking additive and dot-product scoring are equally cheap: additive scoring needs a $d \\times d$ projection and tanh, many more element-wise operations."
+        "Thinking additive and dot-product scoring are equally cheap: additive scoring also projects every query and key ($2 S d^2$ multiply-adds)."
     ),
     verbatim=False,
 )
-def _additive_same(d):
+def _additive_same(d, length):
     return 1.0
 
 
 @mistake(
     "additive_cost",
-    "squared",
+    "per-pair-projection",
     "7.8",
     "scores",
-    N_("Taking the ratio of $O(S^2 d^2)$ to $O(S^2 d)$ as $d^2$: the two differ by a single $d$."),
+    N_(
+        "Projecting q and k again for every pair ($2d^2 + d$ per score, $2d + 1$ times a dot product): $W_q q$ depends on the query alone and $W_k k$ on the key alone, so each is computed once per token."
+    ),
     verbatim=False,
 )
-def _additive_sq(d):
-    return float(d * d)
+def _additive_per_pair(d, length):
+    return (2.0 * d * d + d) / d
 
 
 @mistake(
     "additive_cost",
-    "sqrt",
+    "chapter-factor-d",
     "7.8",
-    "scale",
+    "scores",
     N_(
-        "Taking the dot product's $\\sqrt{d_k}$ scaling for the cost difference: the scaling is only a division by a constant."
+        "Taking the ratio of $O(S^2 d^2)$ to $O(S^2 d)$, a factor of d: additive attention is $O(S d^2 + S^2 d)$, its projections are per token, not per pair."
     ),
     verbatim=False,
 )
-def _additive_sqrt(d):
-    return math.sqrt(d)
+def _additive_factor_d(d, length):
+    return float(d)
 
 
 @mistake(

@@ -122,6 +122,8 @@ class AttnHandcalc(TraceStepsDemo):
         return self.stages[index][0]
 
     def stage_notes(self) -> list[Text]:
+        from drill.content.errata import check_text
+
         names = self.stages[self.stage][1]
         notes = []
         for check in self.errata:
@@ -137,7 +139,7 @@ class AttnHandcalc(TraceStepsDemo):
                 style="bold",
             )
             line.append(f"  {check.step}{[i + 1 for i in check.index]}  ", style="dim")
-            line.append(check.erratum)
+            line.append(check_text(check))  # drill's words, in the UI language
             notes.append(line)
         return notes
 

@@ -20,8 +20,6 @@ from drill.engine.trace import Trace
 from drill.errors import InputError
 from drill.i18n import N_, _, deferred
 
-# The matrices a learner can type, in the order the editor shows them (pad is a 0/1 row, not a matrix).
-EDITABLE = ("X", "W_Q", "W_K", "W_V", "W_O")
 ATTENTION_INPUTS = ("X", "W_Q", "W_K", "W_V")
 
 

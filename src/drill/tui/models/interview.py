@@ -121,8 +121,23 @@ def rubric_for(card: Card, book: Book | None, language: str) -> Rubric:
         card.points,
         tuple(m.wrong(language) for m in listed),
         trap_ids=tuple(m.id for m in listed),
-        corrections=tuple("\n".join(c.text for c in m.corrections) for m in listed),
+        corrections=tuple(correction_text(m) for m in listed),
     )
+
+
+def correction_text(misconception) -> str:
+    """A misconception's corrections as the rubric shows them, in the UI language: a chapter bullet or point with
+    drill's correction of any span it quotes, an erratum's note in the UI language (drill.content.errata)."""
+    from drill.content.errata import active_errata, annotate, erratum_text
+
+    errata = {e.id: e for e in active_errata()}
+    parts = []
+    for c in misconception.corrections:
+        erratum = errata.get(c.ref.removeprefix("erratum/")) if c.drills else None
+        parts.append(
+            erratum_text(erratum) if erratum is not None else c.text if c.drills else annotate(c.text)
+        )
+    return "\n".join(parts)
 
 
 def judge_into(rubric: Rubric, text: str) -> Verdict | None:

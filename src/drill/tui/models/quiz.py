@@ -96,6 +96,12 @@ class Result:
         return f"{option.letter}  {option.text}" if option else str(self.chosen)
 
 
+def annotate(text: str, also=()) -> str:
+    from drill.content.errata import annotate as with_corrections
+
+    return with_corrections(text, also=also)
+
+
 def chapter_item(quiz: Quiz, rng: random.Random | None) -> QuizItem:
     keys = list(quiz.options)
     if rng is not None:
@@ -106,7 +112,8 @@ def chapter_item(quiz: Quiz, rng: random.Random | None) -> QuizItem:
         kind=CHAPTER,
         section=quiz.section,
         stem=quiz.stem,
-        explanation=quiz.explanation,
+        # the chapter's explanation, then drill's correction of any span the stem, options or explanation quote
+        explanation=annotate(quiz.explanation, also=(quiz.stem, *quiz.options.values())),
         options=options,
         answer=quiz.answer,
         cards=tuple(quiz.cards),
@@ -123,7 +130,7 @@ def generated_item(q: GeneratedQuestion) -> QuizItem:
         kind=GENERATED,
         section=q.section,
         stem=q.prompt,
-        explanation=q.explanation,
+        explanation=annotate(q.explanation, also=(q.prompt, *(q.options or {}).values())),
         options=options,
         answer=str(q.answer) if options else "",
         question=q,

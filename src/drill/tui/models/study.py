@@ -96,7 +96,7 @@ def _cached_library(options: AppOptions, *, partial: bool) -> Library | None:
             if partial
             else content_cache.load(pack_dirs, catalog)
         )
-    except Exception:  # noqa: BLE001 - anything odd: the worker's full load reports it properly
+    except Exception:
         return None
 
 
@@ -180,9 +180,10 @@ class InterviewStatus:
     deadline: Deadline
     recall: dict[str, float]
     config: SrsConfig
+    skills: dict[str, str] = field(default_factory=dict)  # card id -> skill (drill.content.skills)
 
     @classmethod
-    def load(cls, store: Store, now: datetime) -> InterviewStatus | None:
+    def load(cls, store: Store, now: datetime, kinds: dict[str, str] | None = None) -> InterviewStatus | None:
         plan = store.interview_plan(now)
         if plan is None:
             return None
@@ -192,11 +193,25 @@ class InterviewStatus:
         deadline = deadline_of(store, plan)
         recall = {cid: recall_on(state, deadline.at, store.config) for cid, _s, state in store.plan_cards()}
         days_left = max(0, math.ceil((deadline.at - now) / timedelta(days=1)))
-        return cls(plan.interview_day, days_left, deadline, recall, store.config)
+        from drill.content.skills import skill_of
+
+        skills = {cid: skill_of(kind) for cid, kind in (kinds or {}).items() if cid in recall}
+        return cls(plan.interview_day, days_left, deadline, recall, store.config, skills)
 
     @property
     def readiness(self) -> float:
         return sum(self.recall.values()) / len(self.recall) if self.recall else 0.0
+
+    @property
+    def weakest(self) -> tuple[str, float] | None:
+        """The skill with the lowest readiness now (mean recall on the day, a never-tried card 0), or None."""
+        by_skill: dict[str, list[float]] = {}
+        for cid, skill in self.skills.items():
+            by_skill.setdefault(skill, []).append(self.recall[cid])
+        if not by_skill:
+            return None
+        skill = min(by_skill, key=lambda s: (sum(by_skill[s]) / len(by_skill[s]), s))
+        return skill, sum(by_skill[skill]) / len(by_skill[skill])
 
     def graded(self, card_id: str, state: CardState) -> None:
         from drill.srs.deadline import recall as recall_on
@@ -227,7 +242,8 @@ class StudySession:
 
     def load_interview(self) -> None:
         """Read the interview plan and every card's recall on the day (kept up to date grade by grade)."""
-        self.interview = InterviewStatus.load(self.store, self.now())
+        kinds = {cid: card.kind for cid, card in self.library.cards.items()}
+        self.interview = InterviewStatus.load(self.store, self.now(), kinds)
 
     def set_interview(self, day: date, target: float) -> int:
         moved = self.store.set_interview_plan(day, target, self.now())

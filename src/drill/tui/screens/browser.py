@@ -19,7 +19,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
-from drill.i18n import N_, _
+from drill.i18n import N_, _, ngettext
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
@@ -45,6 +45,12 @@ STATES = tuple(STATE_NAMES)
 
 def _when(moment: datetime | None) -> str:
     return "—" if moment is None else moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def question_line(card) -> str:
+    """The question column: what the card asks as study shows it (a bank card's front), a table card its row."""
+    asked = getattr(card, "asked_line", None)
+    return asked() if asked is not None else getattr(card, "front", card.question)
 
 
 def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None = None) -> tuple[Text, ...]:
@@ -166,14 +172,16 @@ class BrowserScreen(Screen[str | None]):
             table.set_rows((row.card_id, self._cells(row)) for row in rows)
         self._rows = {row.card_id: row for row in rows}
         self.say(
-            _(
-                "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back"
+            ngettext(
+                "{n} card · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back",
+                "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back",
+                len(rows),
             ).format(n=len(rows))
         )
 
     def _cells(self, row: BrowseRow) -> tuple[Text, ...]:
         card = self.session.card(row.card_id)
-        return row_cells(row, card.question if card else "", self.titles)
+        return row_cells(row, question_line(card) if card else "", self.titles)
 
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))

@@ -131,9 +131,11 @@ class CalcCardScreen(Screen[int | None]):
         )
         text.append(_("the whole step, {element} highlighted:").format(element=card.element) + "\n")
         text.append_text(step_table(output, card.index, d))
-        for note in card.errata:  # the chapter printed it wrong: its value, and what is true
-            text.append("\n⚠ " + _("erratum") + ": ", style="bold")
-            text.append(visible(note) + "\n")
+        from drill.content.errata import MARKS, card_notes
+
+        for c in card_notes(card):  # the chapter printed it off: its value, and what is true (drill's words)
+            text.append("\n" + _(MARKS[c.kind]) + ": ", style="bold")
+            text.append(visible(f"「{c.quote}」：{c.correction}") + "\n")
         text.append("\n" + self._grade_line() + "\n", style="italic")
         self.query_one("#calc-card-result", Static).update(text)
 

@@ -134,7 +134,7 @@ class CodeScreen(ModeScreen):
 
                 store = open_store(self.options.db_url, self.options.user)
             sync_code_cards(store, self.options)
-        except Exception as err:  # noqa: BLE001 - without a store the screen still runs tests, unsaved
+        except Exception as err:
             self.app.call_from_thread(
                 self.notify, _("Attempts will not be saved: {error}").format(error=err), severity="warning"
             )
@@ -284,7 +284,7 @@ class CodeScreen(ModeScreen):
                 writing_ms=writing_ms,
                 **attempt_record(verdict),
             )
-        except Exception as err:  # noqa: BLE001 - a store that refuses the write is reported, never a crash
+        except Exception as err:
             self.notify(_("The attempt was not saved: {error}").format(error=err), severity="error")
 
     # --- grading --------------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ class CodeScreen(ModeScreen):
         if self.store is not None:
             try:
                 self.store.grade(card_id, rating, self.options.clock())
-            except Exception as err:  # noqa: BLE001 - e.g. the code card is not in the synced content
+            except Exception as err:
                 self.notify(_("The grade was not saved: {error}").format(error=err), severity="error")
                 return
         self.graded = True

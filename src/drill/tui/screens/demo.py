@@ -64,6 +64,10 @@ def info_text(info: DemoInfo) -> Text:
     text.append(visible(info.title))
     text.append("\n")
     text.append(visible(info.description), style="italic")
+    from drill.content.errata import correction_lines  # drill's correction of a span the note quotes
+
+    for line in correction_lines(info.description):
+        text.append("\n" + visible(line))
     return text
 
 

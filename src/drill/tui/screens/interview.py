@@ -26,7 +26,15 @@ from textual.widgets import Footer, Static, TextArea
 
 from drill.errors import DrillError, InputError
 from drill.i18n import N_, _, current_language
-from drill.tui.models.interview import Asked, InterviewSession, Rubric, Thresholds, judge_into, rubric_for
+from drill.tui.models.interview import (
+    Asked,
+    InterviewSession,
+    Rubric,
+    Thresholds,
+    correction_text,
+    judge_into,
+    rubric_for,
+)
 from drill.tui.models.study import GRADE_NAMES
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
@@ -37,7 +45,7 @@ from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
     from drill.content.misconceptions import Book
-    from drill.content.models import Card, Library
+    from drill.content.models import Card, Erratum, Library
     from drill.store import Store
     from drill.store.interviews import InterviewAnswerRecord
 
@@ -121,7 +129,10 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.missed_last: tuple[
             str, ...
         ] = ()  # the last answer's missed points and corrections: the follow-up's aim
-        self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
+        self.book: Book | None = None
+        self.errata: list[
+            Erratum
+        ] = []  # drill's corrections, marked on a key point that restates a claim  # the misconceptions (drill.content.misconceptions), once loaded
         self.answers: list[InterviewAnswerRecord] = []
         self._graded_log: int | None = None  # the current question's grade, once committed
 
@@ -162,6 +173,7 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         from drill.content.misconceptions import load_misconceptions
 
         self.book = load_misconceptions(library)
+        self.errata = list(library.errata)
         cards = bank_cards(list(library.cards.values()), s.section)
         if not cards:
             known = sorted({c.section for c in bank_cards(list(library.cards.values()))})
@@ -330,7 +342,7 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         fronts = {a.card.id: a.card.front for a in (self.session.asked if self.session else [])}
         language = current_language()
         book = self.book.items if self.book is not None else ()
-        wrong = {m.id: (m.wrong(language), "\n".join(c.text for c in m.corrections)) for m in book}
+        wrong = {m.id: (m.wrong(language), correction_text(m)) for m in book}
         self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts, wrong))
         self.phase = "done"
 

@@ -20,7 +20,9 @@ from drill.tui.text import visible
 from drill.tui.widgets.checklist import Checklist
 
 if TYPE_CHECKING:
-    from drill.content.models import Card
+    from collections.abc import Sequence
+
+    from drill.content.models import Card, Erratum
     from drill.store import Store
     from drill.store.interviews import InterviewAnswerRecord
     from drill.tui.models.interview import Asked, Rubric
@@ -53,11 +55,24 @@ def highlighted(answer: str, rubric: Rubric) -> Text:
     return text
 
 
-def point_item(point: str, evidence: tuple) -> Text:
+def point_item(point: str, evidence: tuple, notes: tuple[str, ...] = ()) -> Text:
+    """A key point, the judge's evidence for it, and drill's erratum note when the point restates a claim
+    drill corrects (q25's "PyTorch attn_mask 是 True=遮住": true for nn.MultiheadAttention only)."""
     item = Text(shown(point))
     if evidence:
         item.append("  «" + visible(" … ".join(s.text for s in evidence)) + "»", style="italic dim")
+    for note in notes:
+        item.append("\n⚠ " + _("drill's correction:") + " ", style="bold")
+        item.append(visible(note))
     return item
+
+
+def erratum_notes(point: str, errata: Sequence[Erratum]) -> tuple[str, ...]:
+    """The corrections of the errata whose span ``point`` holds (word for word), in the UI language
+    (drill.content.errata, the one lookup every surface quoting the chapter uses)."""
+    from drill.content.errata import corrections_in
+
+    return tuple(c.correction for c in corrections_in(point, errata))
 
 
 def trap_item(wrong: str) -> Text:
@@ -99,6 +114,7 @@ class InterviewRubric:
     interview_id: int | None
     answers: list[InterviewAnswerRecord]
     missed_last: tuple[str, ...]
+    errata: Sequence[Erratum]
     _graded_log: int | None
 
     def fill_rubric(self) -> None:
@@ -129,8 +145,13 @@ class InterviewRubric:
                 "Key points — tick the ones your answer covered (↑/↓ move, space ticks, tab: next list):"
             )
         self.query_one("#iv-points-head", Static).update(Text(head, style="bold"))
+        errata = self.errata
         self.query_one("#iv-points", Checklist).set_items(
-            (point_item(p, rubric.evidence.get(i, ())) for i, p in enumerate(rubric.points)), rubric.covered
+            (
+                point_item(p, rubric.evidence.get(i, ()), erratum_notes(p, errata))
+                for i, p in enumerate(rubric.points)
+            ),
+            rubric.covered,
         )
         traps = self.query_one("#iv-traps", Checklist)
         traps.set_items((trap_item(t) for t in rubric.traps), rubric.hit)

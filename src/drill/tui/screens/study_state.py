@@ -217,7 +217,9 @@ class StudyState(ModeScreen):
             mode=None if mode is None else _(MODE_NAMES[mode]),
         )
         status = self.session.interview
-        self.header.set_interview(None if status is None else (status.days_left, status.readiness))
+        self.header.set_interview(
+            None if status is None else (status.days_left, status.readiness, status.weakest)
+        )
 
     def end_session(self) -> None:
         from drill.tui.screens.summary import SummaryScreen

@@ -45,12 +45,22 @@ def answer_markdown(card: Card) -> str:
             parts.append("---\n\n**题库答案（7.24）**\n\n" + md(card.bank_answer))
     if card.pitfalls:
         parts.append("**常见误区**\n\n" + "\n".join(f"- {md(p)}" for p in card.pitfalls))
-    if card.errata:  # the chapter's claim in its words, then what drill re-derived (data/errata.yaml)
-        from drill.i18n import _
-
-        heading = _("⚠ errata: the chapter's claim, re-derived")
-        parts.append(f"**{heading}**\n\n" + "\n".join(f"- {md(note)}" for note in card.errata))
+    parts += correction_blocks(card, md)
     return visible("\n\n".join(parts))
+
+
+def correction_blocks(card: Card, md) -> list[str]:
+    """The corrections beside the chapter's words (drill.content.errata, in the UI language), marked as drill's:
+    one block for the claims the chapter gets wrong, one for the exact figures of claims right in magnitude."""
+    from drill.content.errata import MARKS, NOTE, WRONG, card_notes
+
+    notes = card_notes(card)
+    blocks = []
+    for kind in (WRONG, NOTE):
+        lines = [f"- 「{md(c.quote)}」：{md(c.correction)}" for c in notes if c.kind == kind]
+        if lines:
+            blocks.append(f"**{_(MARKS[kind])}**\n\n" + "\n".join(lines))
+    return blocks
 
 
 class CardText(Static):

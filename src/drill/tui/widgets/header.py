@@ -48,7 +48,8 @@ class StudyHeader(Static):
         self.review: int | None = None
         self.done: int | None = None
         self.mode: str | None = None  # a custom session's name ("review ahead"...), shown first
-        self.interview: tuple[int, float] | None = None  # (days left, readiness on the day)
+        # (days left, readiness on the day if no more reviews, the weakest skill and its readiness)
+        self.interview: tuple[int, float, tuple[str, float] | None] | None = None
 
     def on_mount(self) -> None:
         self._refresh_text()
@@ -68,7 +69,7 @@ class StudyHeader(Static):
         self.mode = mode
         self._refresh_text()
 
-    def set_interview(self, interview: tuple[int, float] | None) -> None:
+    def set_interview(self, interview: tuple[int, float, tuple[str, float] | None] | None) -> None:
         self.interview = interview
         self._refresh_text()
 
@@ -94,11 +95,20 @@ class StudyHeader(Static):
             text.append_text(progress_bar(self.done or 0, self.left))
             text.append("  │  ")
         if self.interview is not None:
-            days, ready = self.interview
+            days, ready, weakest = self.interview
             text.append(
-                _("interview in {days}d · ready {ready}%").format(days=days, ready=round(100 * ready)),
+                _("interview in {days}d · ready now {ready}%").format(days=days, ready=round(100 * ready)),
                 style="bold",
             )
+            if weakest is not None:
+                from drill.content.skills import skill_name
+
+                skill, value = weakest
+                text.append(
+                    _(" · weakest: {skill} {ready}%").format(
+                        skill=skill_name(skill), ready=round(100 * value)
+                    )
+                )
             text.append("  │  ")
         text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
         text.append("  │  ")

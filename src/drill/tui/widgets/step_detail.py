@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -103,29 +102,3 @@ def step_tables(trace: Trace, step: Step, *, heatmap: bool = False) -> list[Rend
     label = _("out: {name} {shape}").format(name=step.name, shape=dims(step.output))
     tables.append(labelled(label, step.output, step.shape, heatmap=heatmap))
     return tables
-
-
-def step_renderable(trace: Trace, index: int, formula: str) -> RenderableType:
-    step = trace.steps[index]
-    head = Text()
-    head.append(f"{index + 1}/{len(trace.steps)}  ", style="dim")
-    head.append(_(step.title), style="bold")
-    head.append(f"   {step.name}", style="dim")
-    head.append("   " + _("← → step"), style="dim")
-    parts: list[RenderableType] = [head]
-    if formula:
-        parts.append(Text(formula))
-    shape = Text()
-    shape.append(_("shape") + " ", style="dim")
-    shape.append(step.shape)
-    shape.append(" = ", style="dim")
-    shape.append(dims(step.output) or _("scalar"))
-    parts.append(shape)
-    if step.explanation:
-        parts.append(Text(_(step.explanation), style="italic"))
-    parts.append(Text(""))
-    parts.append(Columns(step_tables(trace, step), padding=(0, 3)))
-    if step.note:
-        parts.append(Text(""))
-        parts.append(Text(_("note: {note}").format(note=_(step.note)), style="bold"))
-    return Group(*parts)
