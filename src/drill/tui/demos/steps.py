@@ -16,6 +16,7 @@ from drill.tui.widgets.matrix import format_number
 if TYPE_CHECKING:
     import numpy as np
 
+    from drill.content.models import Check
     from drill.engine.trace import Trace
 
 
@@ -112,7 +113,7 @@ class AttnHandcalc(TraceStepsDemo):
 
     def __init__(self, info, checks=()) -> None:
         super().__init__(info)
-        errata: dict[tuple, object] = {}
+        errata: dict[tuple, Check] = {}
         for check in checks:  # one note per number (two packs may check the same one)
             if check.example == self.example and check.erratum:
                 errata.setdefault((check.step, tuple(check.index)), check)
