@@ -102,7 +102,7 @@ def test_the_report_lists_the_misconceptions_stated_most_often(tmp_path, library
                 for t in traps:
                     counts[t] = counts.get(t, 0) + 1
         data = compute(store, now=NOW, tz=UTC)
-        got = [(m.point, m.count) for m in data.interview_scores.most_stated]
+        got = [(m.misconception, m.count) for m in data.interview_scores.most_stated]
         assert got == sorted(counts.items(), key=lambda kv: -kv[1])
         out = io.StringIO()
         render(data, Console(file=out, width=140, color_system=None))

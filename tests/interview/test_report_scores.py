@@ -71,6 +71,10 @@ def expected(interviews, section=None):
     for a in rows:
         for p in a[7]:
             missed[p] = missed.get(p, 0) + 1
+    stated: dict[str, int] = {}  # records.py writes an answer's traps as "trap 0", "trap 1", ...
+    for a in rows:
+        for i in range(a[6]):
+            stated[f"trap {i}"] = stated.get(f"trap {i}", 0) + 1
     slow = [
         {
             "card": card,
@@ -101,6 +105,9 @@ def expected(interviews, section=None):
             {"point": visible(p), "count": n}  # JSON shows stand-ins too (the report's one output sanitiser)
             for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:5]
         ],
+        "most_stated": [
+            {"misconception": m, "count": n} for m, n in sorted(stated.items(), key=lambda kv: -kv[1])[:5]
+        ],
     }
 
 
@@ -120,6 +127,14 @@ def test_interview_scores_in_json_terminal_and_markdown(store):
         assert g == {**w, "coverage": pytest.approx(w["coverage"])}
     assert got["slowest"] == want["slowest"] and got["most_missed"] == want["most_missed"]
     assert got["slowest"][0]["card"] == "q08" and got["most_missed"][0] == {"point": "方差变大", "count": 2}
+    assert (
+        got["most_stated"]
+        == want["most_stated"]
+        == [
+            {"misconception": "trap 0", "count": 2},
+            {"misconception": "trap 1", "count": 1},
+        ]
+    )
 
     out = io.StringIO()
     render(data, Console(file=out, width=120, color_system=None))
@@ -143,7 +158,7 @@ def test_since_and_section_narrow_the_section(store):
     got = json.loads(to_json(data))["interview_scores"]
     want = expected(INTERVIEWS, "7.12")
     assert got["questions"] == 1 and got["slowest"] == want["slowest"]
-    assert got["most_missed"] == want["most_missed"]
+    assert got["most_missed"] == want["most_missed"] and got["most_stated"] == want["most_stated"]
 
 
 def test_no_interview_no_section(tmp_path):

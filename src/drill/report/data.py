@@ -14,10 +14,9 @@ if TYPE_CHECKING:
 
 from drill.report.interview_scores import InterviewScores
 
-SCHEMA_VERSION = (
-    "1.3"  # 1.1: the interview section (drill plan); 1.2: the coding section (drill code); 1.3: mock
-)
-# interview scorecards (drill interview: drill.report.interview_scores)
+# 1.1: the interview section (drill plan); 1.2: the coding section (drill code); 1.3: mock interview scorecards
+# (drill interview: drill.report.interview_scores); 1.4: their misconceptions stated most often (most_stated)
+SCHEMA_VERSION = "1.4"
 
 # The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
 # cards are out of rotation whatever their FSRS state was.

@@ -1,7 +1,7 @@
 """The report's mock-interview section (`drill interview` scorecards): each interview in time order (questions,
 mean coverage of the key points, traps hit, time) — coverage over time — the slowest questions, the points
 missed most often and the misconceptions stated most often. Figures, their query and their terminal / Markdown renderings live here; JSON is the
-figures themselves (``ReportData.interview_scores``, schema 1.3).
+figures themselves (``ReportData.interview_scores``, schema 1.3; ``most_stated`` since 1.4).
 
 Rows are one per question answered (a learner answers tens, not thousands), added up in Python. ``--since``
 counts interviews started on or after the day; ``--section`` keeps the questions of that section.
@@ -54,6 +54,13 @@ class MissedPoint:
 
 
 @dataclass(frozen=True)
+class StatedMisconception:
+    # a shipped misconception's id (drill.content.misconceptions); older rows: the trap's text
+    misconception: str
+    count: int
+
+
+@dataclass(frozen=True)
 class CardScore:
     """One card's answers in the interviews in scope (the CSV report's ``mock_*`` columns)."""
 
@@ -72,10 +79,10 @@ class InterviewScores:
     mean_coverage: float
     slowest: list[SlowQuestion]  # the longest mean answering time first
     most_missed: list[MissedPoint]
-    # the misconceptions stated most often (ids since the answer judge; older rows hold the trap's text); not in
-    # the JSON document, whose schema 1.3 is fixed
-    most_stated: list[MissedPoint] = field(default_factory=list, metadata={"json": False})
-    # every card answered, by id: for the per-card CSV (not in the JSON document, whose schema 1.3 is fixed)
+    # the misconceptions stated most often (ids since the answer judge; older rows hold the trap's text); in the
+    # JSON document since schema 1.4
+    most_stated: list[StatedMisconception] = field(default_factory=list)
+    # every card answered, by id: for the per-card CSV (not in the JSON document)
     by_card: dict[str, CardScore] = field(default_factory=dict, metadata={"json": False})
 
 
@@ -157,7 +164,9 @@ def interview_scores(
         mean_coverage=sum(r.coverage for r in rows) / len(rows),
         slowest=slowest,
         most_missed=[MissedPoint(p, n) for p, n in sorted(missed.items(), key=lambda kv: -kv[1])[:TOP]],
-        most_stated=[MissedPoint(m, n) for m, n in sorted(stated.items(), key=lambda kv: -kv[1])[:TOP]],
+        most_stated=[
+            StatedMisconception(m, n) for m, n in sorted(stated.items(), key=lambda kv: -kv[1])[:TOP]
+        ],
         by_card={card: _card_score(group) for card, group in per_card.items()},
     )
 
@@ -255,7 +264,9 @@ def terminal(scores: InterviewScores) -> list:
         stated.add_column(_("misconception (drill's wording)"))
         stated.add_column(_("times"), justify="right")
         for m in scores.most_stated:
-            stated.add_row(Text(charts.one_line(_text(misconception_text(m.point)), 70)), str(m.count))
+            stated.add_row(
+                Text(charts.one_line(_text(misconception_text(m.misconception)), 70)), str(m.count)
+            )
         parts.append(stated)
     return parts
 
@@ -346,7 +357,10 @@ def markdown(scores: InterviewScores) -> str:
             "### " + _("misconceptions stated most often"),
             _table(
                 [_("misconception (drill's wording)"), _("times")],
-                [[escape(_text(misconception_text(m.point))), str(m.count)] for m in scores.most_stated],
+                [
+                    [escape(_text(misconception_text(m.misconception))), str(m.count)]
+                    for m in scores.most_stated
+                ],
                 "lr",
             ),
         ]
