@@ -24,7 +24,7 @@ async def main(name):
             await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, wanted), app.screen
-    heavy = ("textual_plot", "textual_hires_canvas", "numpy", "drill.tui.demos.plot")
+    heavy = ("textual_plot", "textual_hires_canvas", "numpy")
     print(",".join(m for m in heavy if m in sys.modules) or "-")
 
 asyncio.run(main(sys.argv[1]))
@@ -37,7 +37,7 @@ asyncio.run(main(sys.argv[1]))
         ("", "-"),
         ("mha", "numpy"),
         ("causal-mask", "numpy"),
-        ("softmax", "textual_plot,textual_hires_canvas,numpy,drill.tui.demos.plot"),
+        ("softmax", "textual_plot,textual_hires_canvas,numpy"),
     ],
 )
 def test_what_opening_imports(name, loaded):

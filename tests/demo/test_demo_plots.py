@@ -1,8 +1,8 @@
 """The demos' plots against two oracles.
 
-- What is drawn: after every move (and a resize of the terminal), each `DemoPlot` (which draws only what changed, copies unchanged datasets
-  and keeps unchanged margins) holds exactly the cells a plain textual-plot `PlotWidget` of the same size,
-  mounted fresh and given the same calls, draws.
+- What is drawn: after every move (and a resize of the terminal), each demo's textual-plot `PlotWidget`, redrawn
+  in place, holds exactly the cells a plain `PlotWidget` of the same size, mounted fresh and given the same
+  calls, draws (nothing of an earlier frame is left).
 - What is plotted: the datasets are the numbers an independent computation gives (PyTorch's softmax, plain
   Python for the vectors and the gradient models).
 """

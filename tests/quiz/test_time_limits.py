@@ -274,3 +274,13 @@ def test_a_bad_value_in_the_file_stops_drill_quiz_with_one_line(tmp_path):
     )
     assert text.rstrip().endswith(expected) and text.count("drill: error:") == 1
     assert "Traceback" not in proc.stderr
+
+
+def test_the_countdown_never_says_hurry_once_the_time_is_up():
+    from drill.tui.widgets.countdown import countdown_text
+
+    for stopped in (False, True):
+        out = countdown_text(0.0, 30.0, stopped=stopped).plain
+        assert "hurry" not in out and "time is up" in out and "0 s" in out, out
+    assert "hurry!" in countdown_text(3.0, 30.0).plain  # the last seconds still say so
+    assert "(stopped)" in countdown_text(12.0, 30.0, stopped=True).plain

@@ -128,41 +128,6 @@ async def test_back_from_card_info_the_browser_keeps_its_focus(study_app):
         assert isinstance(app.focused, CardTable)  # where the learner was, not the search box again
 
 
-async def test_the_browser_is_built_while_the_learner_reads_the_first_card(study_app, library):
-    """Built (composed, its rows filled) before the first / or l, not shown; the key then shows that one."""
-    from drill.tui.screens.study_loading import PREPARE_BROWSER_S
-
-    app = study_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await card_shown(pilot)
-        study = app.mode_screen
-        await pilot.pause(PREPARE_BROWSER_S)
-        await wait_until(pilot, lambda: study._browser is not None and study._browser.is_running)
-        prepared = study._browser
-        await wait_until(pilot, lambda: prepared.query(CardTable) and prepared.query_one(CardTable).row_count)
-        assert sorted(prepared.query_one(CardTable).keys) == sorted(library.cards)
-        assert app.screen is study  # built, not shown
-        await open_browser(pilot, "slash")
-        assert app.screen is prepared and isinstance(app.focused, Input)
-
-
-async def test_a_browser_let_go_while_it_is_being_built_is_no_error(study_app):
-    """The study screen may go (the learner quits) while Textual is still building the browser ahead."""
-    app = study_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await card_shown(pilot)
-        study = app.mode_screen
-        study.prepare_browser()
-        building = study._browser
-        study._drop_browser()  # before its Mount: its widgets go first
-        await pilot.pause()
-        await wait_until(pilot, lambda: not building.is_running)
-        assert app.screen is study and study._browser is None
-        await pilot.press("slash")  # a new one is built and shown
-        await wait_until(pilot, lambda: type(app.screen).__name__ == "BrowserScreen")
-        assert app.screen is not building
-
-
 async def test_one_card_is_one_card(study_app, library, store):
     """The status line counts in the plural only from two (`1 card`, not `1 cards`)."""
     app = study_app()

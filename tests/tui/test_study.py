@@ -315,18 +315,6 @@ def test_errata_are_verified_once_per_process(library, monkeypatch):
     assert len(calls) == 1 and len(notes) == len(checks)
 
 
-async def test_long_lived_objects_leave_the_collector_while_studying_and_return_after(study_app):
-    import gc
-
-    app = study_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await card_shown(pilot)
-        await app.workers.wait_for_complete()
-        await wait_until(pilot, lambda: gc.get_freeze_count() > 0)
-        await pilot.press("q")
-    assert gc.get_freeze_count() == 0  # nothing of a finished app is kept from the collector
-
-
 async def test_unknown_section_ends_with_a_clear_error(study_app):
     from drill.errors import InputError
 

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from drill.commands.options import WholeNumber, store_options
+from drill.commands.options import FiniteRange, WholeNumber, store_options
 from drill.i18n import N_, _
 from drill.i18n_click import DrillCommand
 
@@ -110,7 +110,7 @@ def _save(db_url, user_name, task, code_text, verdict, backend) -> str | None:
 @click.option("--seed", type=WholeNumber(1, 2**31 - 1), help=N_("Re-run the hidden tests of an earlier run."))
 @click.option(
     "--time-limit",
-    type=click.FloatRange(0.5, 600),
+    type=FiniteRange(0.5, 600),
     default=10.0,
     show_default=True,
     help=N_("Seconds the submission may run."),

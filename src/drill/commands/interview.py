@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from drill.commands.options import WholeNumber, content_option, store_options
+from drill.commands.options import FiniteRange, WholeNumber, content_option, store_options
 from drill.i18n import N_, _, ngettext
 from drill.i18n_click import DrillCommand
 
@@ -35,7 +35,7 @@ from drill.i18n_click import DrillCommand
 @click.option("--section", default=None, metavar="S", help=N_("Only questions from this chapter section."))
 @click.option(
     "--minutes",
-    type=click.FloatRange(min=0.25, max=60),
+    type=FiniteRange(min=0.25, max=60),
     default=None,
     metavar="M",
     help=N_("Minutes per question (default: ui.interview_minutes, 3)."),
@@ -44,7 +44,7 @@ from drill.i18n_click import DrillCommand
 @click.option(
     "--follow-up",
     "follow_up",
-    type=click.FloatRange(min=0, max=1),
+    type=FiniteRange(min=0, max=1),
     default=None,
     metavar="P",
     help=N_(

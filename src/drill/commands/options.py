@@ -35,6 +35,21 @@ class WholeNumber(click.IntRange):
         return "" if self.min is None and self.max is None else super()._describe_range()
 
 
+class FiniteRange(click.FloatRange):
+    """A number option within ``low``..``high`` that refuses nan and inf (click's FloatRange lets nan through:
+    every comparison with nan is false)."""
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            from drill.i18n import _
+
+            self.fail(_("{value!r} is not a finite number").format(value=str(value)), param, ctx)
+        return number
+
+
 content_option = click.option(
     "--content",
     "content_path",

@@ -8,20 +8,32 @@ from datetime import UTC, date, datetime
 
 import click
 
-from drill.commands.options import content_option, store_options
+from drill.commands.options import FiniteRange, content_option, store_options
 from drill.i18n import N_, _, pad
 from drill.i18n_click import DrillCommand
 
+MAX_DAYS_AHEAD = 730  # an interview date at most two years ahead: the plan's cost grows with the days to it
+
 
 def _parse_day(text: str) -> date:
+    from datetime import timedelta
+
     from drill.errors import InputError
 
     try:
-        return date.fromisoformat(text.strip())
+        day = date.fromisoformat(text.strip())
     except ValueError:
         raise InputError(
             _("--interview {value!r} is not a date: use YYYY-MM-DD").format(value=text)
         ) from None
+    latest = datetime.now(UTC).date() + timedelta(days=MAX_DAYS_AHEAD)
+    if day > latest:
+        raise InputError(
+            _(
+                "--interview {day}: drill plans for interviews at most two years ahead (until {latest})"
+            ).format(day=day.isoformat(), latest=latest.isoformat())
+        )
+    return day
 
 
 def _percent(value: float) -> str:
@@ -227,7 +239,7 @@ def _as_json(ready, plan_day: date, sp=None) -> str:
 )
 @click.option(
     "--target",
-    type=click.FloatRange(0.5, 0.99),
+    type=FiniteRange(0.5, 0.99),
     default=None,
     help=N_("Recall to aim for on the day (default 0.9)."),
 )
@@ -240,7 +252,7 @@ def _as_json(ready, plan_day: date, sp=None) -> str:
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the plan as JSON (for scripts)."))
 @click.option(
     "--minutes",
-    type=click.FloatRange(1, 1440),
+    type=FiniteRange(1, 1440),
     default=None,
     help=N_("Daily time budget in minutes: the plan says what it cannot fit and what time would."),
 )

@@ -177,7 +177,7 @@ def _corrections(card: Any) -> str:
     from drill.content.errata import MARKS, card_notes
 
     items = "".join(
-        f"<li><b>{html.escape(_(MARKS[c.kind]))}</b> 「{to_anki_html(c.quote)}」：{to_anki_html(c.correction)}</li>"
+        f"<li><b>{html.escape(_(MARKS[c.kind]))}</b> {to_anki_html('「' + c.quote + '」')}：{to_anki_html(c.correction)}</li>"
         for c in card_notes(card)
     )
     return f'<ul class="errata">{items}</ul>' if items else ""

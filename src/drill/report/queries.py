@@ -51,7 +51,9 @@ class Queries:
                 return by_name[name], name
             known = ", ".join(row.name for row in rows[:20])
             raise InputError(f"--user {name!r}: no such user in this database (users: {known})")
-        wanted = preferred or _login_name()
+        from drill.store.opening import default_user  # the store's one rule for the login name
+
+        wanted = preferred or default_user()
         if wanted in by_name:
             return by_name[wanted], wanted
         if len(rows) == 1:
@@ -278,12 +280,3 @@ def _quiz_label(settings: Any) -> str:
             if isinstance(value, str) and value:
                 return value
     return "quiz"
-
-
-def _login_name() -> str:
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name on this system
-        return "learner"

@@ -10,7 +10,6 @@ wording of a named mistake is `Mistake.wording` (the chapter's words, or drill's
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,14 +85,13 @@ def check(
 
 # ---------------------------------------------------------------- words
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
 
 def safe(text: str) -> str:
-    """Text the learner's code printed or raised, with every control and bidi character made visible."""
-    return _UNSAFE.sub(
-        lambda m: chr(0x2400 + ord(m.group())) if ord(m.group()) < 0x20 else f"<U+{ord(m.group()):04X}>", text
-    )
+    """Text the learner's code printed or raised, with every control, bidi and invisible format character made
+    visible: content.control's one rule (ESC -> ␛, U+200B -> <U+200B>), as for content on a screen."""
+    from drill.content.control import visible
+
+    return visible(text)
 
 
 def _fmt(value) -> str:

@@ -165,6 +165,9 @@ def _short_term_raises_stability(weights: Sequence[float], relearning_steps: int
     return memory.stability > 1.0
 
 
+RMSE_NOISE = 1e-6  # float32 noise between two fits of the same items (see fit)
+
+
 def fit(
     items: list,
     *,
@@ -184,7 +187,9 @@ def fit(
     before_weights = tuple(current) if current else tuple(DEFAULT_PARAMETERS)
     before = FSRS(list(before_weights)).evaluate(items)
     after = FSRS(list(fitted)).evaluate(items)
-    kept = before.rmse_bins <= after.rmse_bins
+    # fsrs-rs trains in float32 over threads: two fits of the same items differ near 1e-8 in RMSE, so a fit
+    # only beats the current weights when it is lower by more than that noise (else Anki's rule keeps them)
+    kept = before.rmse_bins <= after.rmse_bins + RMSE_NOISE
     chosen = before_weights if kept else fitted
     final = before if kept else after
     return FitResult(

@@ -43,16 +43,27 @@ def resolve_url(url: str | None) -> str:
     return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
 
 
+def masked(url: str) -> str:
+    """``url`` with its password (``scheme://user:PASSWORD@host``) shown as ``***``, for a URL sqlalchemy
+    cannot parse too: no message ever prints a password."""
+    import re
+
+    return re.sub(r"(://[^/@:?#]*:)[^/?#]*@", r"\1***@", url)
+
+
 def parse_url(url: str):
-    """``sqlalchemy.engine.make_url``, with a StoreError naming the text for something that is no URL."""
+    """``sqlalchemy.engine.make_url``, with a StoreError naming the text (password masked) for something that
+    is no URL."""
     try:
         return make_url(url)
     except exc.ArgumentError:
+        url = masked(url)
         raise StoreError(
             f"--db {url!r} is not a database URL (e.g. sqlite:///path/to/drill.sqlite3 or "
             f"postgresql+psycopg://user@host/db)"
         ) from None
     except ValueError:  # e.g. a port that is not a number (sqlalchemy's int() of it)
+        url = masked(url)
         raise StoreError(
             f"--db {url!r} is not a database URL: its port must be a number (e.g. "
             f"postgresql+psycopg://user@host:5432/db)"
@@ -151,11 +162,13 @@ def describe(err: BaseException, where: str) -> StoreError | None:
     text = str(getattr(err, "orig", None) or err).lower()
     if any(key in text for key in _CORRUPT):
         return StoreError(corrupt_message(where))
-    if any(key in text for key in _FULL) or _errno(err) in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
-        return StoreError(
-            f"the disk holding {where} is full: nothing was saved by this action; free some space and "
-            f"try again"
-        )
+    if (
+        any(key in text for key in _FULL)
+        or _errno(err) in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+        or ("disk i/o error" in text or "unable to get the page" in text)
+        and _disk_full(where)
+    ):
+        return StoreError(full_message(where))
     if any(key in text for key in _READONLY):
         return StoreError(f"the progress database {where} is read-only: progress cannot be saved")
     if any(key in text for key in _LOCKED):
@@ -178,10 +191,29 @@ def describe(err: BaseException, where: str) -> StoreError | None:
     return None
 
 
+def full_message(where: str) -> str:
+    return (
+        f"the disk holding {where} is full: nothing was saved by this action; free some space and try again"
+    )
+
+
+def _disk_full(where: str) -> bool:
+    """Whether the filesystem holding the database file ``where`` has (almost) no room left: SQLite then
+    reports "disk I/O error" when it cannot grow the -wal or -shm, which is no lost write-ahead log."""
+    try:
+        folder = Path(where).parent
+        info = os.statvfs(folder if str(folder) else ".")
+    except (OSError, ValueError):
+        return False
+    return info.f_bavail * info.f_frsize < 1024 * 1024
+
+
 def lost_wal_message(where: str) -> str | None:
     """The message for a -wal deleted under a -shm that still describes it (SQLite then says only "disk I/O
     error", or quick_check "unable to get the page"), or None when that is not what happened. Only asked
     after such a failure."""
+    if _disk_full(where):  # SQLite could not grow the -wal: it is not lost, the disk is full
+        return full_message(where)
     db = Path(where)
     wal, shm = db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")
     try:

@@ -110,13 +110,12 @@ class DemoScreen(Screen[None]):
             yield from (part_widget(part) for part in flatten(self.demo.view()))
         if hasattr(self.demo, "plot"):
             from textual.containers import Horizontal
-
-            from drill.tui.demos.plot import DemoPlot
+            from textual_plot import PlotWidget
 
             with Horizontal(id="demo-plots"):
-                yield DemoPlot(id="demo-plot", allow_pan_and_zoom=False)
+                yield PlotWidget(id="demo-plot", allow_pan_and_zoom=False)
                 if hasattr(self.demo, "curve"):  # a second plot beside the first (dot-product's curve)
-                    yield DemoPlot(id="demo-curve", allow_pan_and_zoom=False)
+                    yield PlotWidget(id="demo-curve", allow_pan_and_zoom=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -158,15 +157,11 @@ class DemoScreen(Screen[None]):
 
     def refresh_plot(self) -> None:
         if hasattr(self.demo, "plot"):
-            from drill.tui.demos.plot import DemoPlot
+            from textual_plot import PlotWidget
 
-            plot = self.query_one("#demo-plot", DemoPlot)
-            with plot.frame():
-                self.demo.plot(plot)
+            self.demo.plot(self.query_one("#demo-plot", PlotWidget))
             if hasattr(self.demo, "curve"):
-                curve = self.query_one("#demo-curve", DemoPlot)
-                with curve.frame():
-                    self.demo.curve(curve)
+                self.demo.curve(self.query_one("#demo-curve", PlotWidget))
 
     def _reached(self, milestone: str) -> None:
         """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""

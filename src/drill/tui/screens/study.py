@@ -146,8 +146,3 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             self.session.close()
         self._stop_grade_writer()
         self._drop_browser()
-        if self._gc_state == "frozen":
-            import gc
-
-            gc.unfreeze()
-        self._gc_state = "gone"

@@ -6,7 +6,6 @@ and errata notes warmed in the background. A part of `StudyScreen` (tui/screens/
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -21,12 +20,6 @@ from drill.tui.widgets.card_view import CardView
 if TYPE_CHECKING:
     from drill.content.models import Card, Check, Library
     from drill.tui.models.study import StudySession
-
-# The session's browser is built this long after the session is ready, while the learner reads the first card
-# (StudyNavigation.prepare_browser): not at once, so the first card's own paint and keys go first.
-PREPARE_BROWSER_S = 0.3
-# The background warm-up pauses this long between two cards' steps (lets the UI thread take the GIL).
-WARM_PAUSE_S = 0.02
 
 
 class StudyLoading(StudyState):
@@ -128,50 +121,20 @@ class StudyLoading(StudyState):
             self.show_card(card)
         self._question_reached()
         cards = list(session.library.cards.values())
-        self.start_warm_up(
-            cards, tuple(checks for card in cards if (checks := session.errata_checks(card.id)))
+        self.warm_up(
+            tuple(dict.fromkeys(tuple(card.steps) for card in cards if card.steps)),
+            tuple(checks for card in cards if (checks := session.errata_checks(card.id))),
         )
-        self.set_timer(PREPARE_BROWSER_S, self.prepare_browser)
-
-    def prepare_browser(self) -> None:  # StudyNavigation's
-        raise NotImplementedError
 
     # --- the warm-up ----------------------------------------------------------------------------------------
 
-    def start_warm_up(self, cards: list[Card], errata: tuple[list[Check], ...]) -> None:
-        """Warm every card's steps and errata notes, in the order the cards come (new cards by their place in
-        the pack); the pane then lays each card's first step out at its width (`StepPane.prime`)."""
-        coming = tuple(tuple(card.steps) for card in cards if card.steps)
-        self.step_pane.prime(coming)
-        self.warm_steps(tuple(dict.fromkeys(coming)), errata)
-
     @work(thread=True, group="warm-steps")
-    def warm_steps(
-        self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list[Check], ...] = ()
-    ) -> None:
-        """Build every card's steps and errata notes in the background, so later cards show them with the
-        card instead of after a worker's round trip (and its CPU) following each grade. One card at a time
-        with a pause between: a key pressed meanwhile is handled at once."""
+    def warm_up(self, all_refs: tuple[tuple[str, ...], ...], all_errata: tuple[list[Check], ...]) -> None:
+        """Build every card's steps and errata notes in the background (in the order the cards come), so
+        later cards show them with the card instead of after a worker's round trip following each grade."""
         from drill.tui.steps import errata_notes, load_steps
 
         for refs in all_refs:
             load_steps(refs)
-            time.sleep(WARM_PAUSE_S)
         for checks in all_errata:
             errata_notes(checks)
-            time.sleep(WARM_PAUSE_S)
-        try:
-            self.app.call_from_thread(self._freeze_gc)
-        except RuntimeError:  # the app has ended meanwhile
-            pass
-
-    def _freeze_gc(self) -> None:
-        """What is loaded now (content, traces, SQLAlchemy, Textual's styles) lives as long as the screen: moved
-        out of the collector's generations, a full collection no longer walks it (it halves the 150-300 ms
-        pauses that follow some grades). Given back to the collector when the screen goes (on_unmount); both
-        run on the UI thread, so a screen that is gone never freezes."""
-        import gc
-
-        if self._gc_state == "live":
-            gc.freeze()
-            self._gc_state = "frozen"

@@ -94,20 +94,6 @@ class StudyNavigation(StudyState):
             self.app.install_screen(browser, f"drill-browser-{id(browser)}")
         return browser
 
-    def prepare_browser(self) -> None:
-        """Build the session's browser while the learner reads the first card, so the first / or l opens it as
-        fast as a later one. Textual composes a screen (its widgets, their CSS, here every card's row) when it is
-        first pushed: ~80 ms on an idle machine, 200-300 ms beside the steps' warm-up, all after the key. Started
-        now, the installed screen is composed and mounted but not shown, as after its first closing; that work
-        runs between keys, in Textual's message loop. `_get_screen` and `_load_screen_css` are what
-        `App.push_screen` calls first (Textual is pinned exactly)."""
-        if self.session is None or self.ended or self.app.screen is not self:
-            return
-        browser = self._session_browser(self.session)
-        if not browser.is_running:
-            self.app._load_screen_css(browser)
-            self.app._get_screen(browser)
-
     def _drop_browser(self) -> None:
         """Uninstall the browser and let it go (the study screen is going), unless it is on screen."""
         browser, self._browser = self._browser, None

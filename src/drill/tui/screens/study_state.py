@@ -65,7 +65,6 @@ class StudyState(ModeScreen):
             None  # the grade writer thread's queue, once a grade was given
         )
         self._browser: BrowserScreen | None = None  # the session's browser, once built
-        self._gc_state = "live"  # -> "frozen" once everything is loaded (_freeze_gc) -> "gone" (on_unmount)
 
     # --- widgets --------------------------------------------------------------------------------------------
 

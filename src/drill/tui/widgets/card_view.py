@@ -3,10 +3,8 @@
 Every string from the content goes through ``rich.text.Text`` or Rich's Markdown renderer, never through
 markup, so a card holding ``[@click=app.quit]`` shows those characters; links are plain text (no hyperlinks).
 
-Reveal is instant: once the question is painted, the answer's Markdown is parsed and laid out at the card's
-width (`RenderedOnce`), on the UI thread while the learner reads (a millisecond for most answers; a thread would
-compete with the next paint for the GIL), so the reveal only shows lines already made. A reveal before that is
-done lays it out itself (same result). Nothing here waits on the engine.
+The answer's Markdown is parsed and laid out on reveal; nothing here waits on the engine (the errata notes come
+from a thread worker when the engine has not checked them yet).
 """
 
 from __future__ import annotations
@@ -16,14 +14,15 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from drill.i18n import _
 from drill.tui.text import visible
-from drill.tui.widgets.rendered_once import RenderedOnce
-from drill.tui.widgets.settled import SettledScroll, SettledStatic, SettledVertical
 
 if TYPE_CHECKING:
+    from rich.markdown import Markdown
+
     from drill.content.models import Card, Check
 
 
@@ -64,7 +63,7 @@ def correction_blocks(card: Card, md) -> list[str]:
     return blocks
 
 
-class CardText(SettledStatic):
+class CardText(Static):
     """A line of the card (its text never markup)."""
 
 
@@ -79,11 +78,11 @@ def card_meta(card: Card) -> Text:
     return text
 
 
-def answer_renderable(source: str) -> RenderedOnce:
-    """The answer's Markdown as Rich renders it (no hyperlinks, no markup), laid out once per width."""
+def answer_renderable(source: str) -> Markdown:
+    """The answer's Markdown as Rich renders it (no hyperlinks, no markup)."""
     from rich.markdown import Markdown
 
-    return RenderedOnce(Markdown(source, hyperlinks=False, inline_code_theme=None))
+    return Markdown(source, hyperlinks=False, inline_code_theme=None)
 
 
 class AnswerText(CardText):
@@ -92,27 +91,25 @@ class AnswerText(CardText):
     source = ""
 
 
-class CardView(SettledScroll):
+class CardView(VerticalScroll):
     """Question always; answer, bank answer, pitfalls and errata once revealed."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.card: Card | None = None
         self.revealed = False
-        self._prepared: tuple[Card, str, RenderedOnce] | None = None  # the shown card's answer, laid out
 
     def compose(self) -> ComposeResult:
         yield CardText(Text(_("loading…"), style="italic"), id="card-meta")
         yield CardText("", id="question")
         yield CardText(Text(_("space / enter  show answer"), style="dim"), id="reveal-hint")
-        with SettledVertical(id="answer"):
+        with Vertical(id="answer"):
             yield AnswerText("", id="answer-md")
             yield CardText("", id="errata")
 
     def show_card(self, card: Card) -> None:
         self.card = card
         self.revealed = False
-        self._prepared = None
         self.query_one("#card-meta", Static).update(card_meta(card))
         self.query_one("#question", Static).update(Text(visible(card.front_text())))
         self.query_one("#reveal-hint").display = True
@@ -121,22 +118,6 @@ class CardView(SettledScroll):
         self.query_one("#errata", Static).update("")
         self.query_one("#errata").display = False
         self.scroll_home(animate=False)
-        # Once the question is on screen (and after what else waits for that paint: call_later), so neither
-        # the Markdown's layout nor its imports (rich.markdown, the first time) take time from that paint.
-        self.call_after_refresh(self.call_later, self.prepare_answer, card)
-
-    def prepare_answer(self, card: Card) -> None:
-        """Parse the answer and lay it out with the options a Static of the card's width is rendered with
-        (textual's RichVisual), so the reveal finds its lines made."""
-        if self.card is not card or self.revealed or self._prepared is not None:
-            return
-        source = answer_markdown(card)
-        answer = answer_renderable(source)
-        width = self.scrollable_content_region.width
-        if width > 0:
-            options = self.app.console_options.update(highlight=False, width=width).update_width(width)
-            self.app.console.render_lines(answer, options, pad=False)
-        self._prepared = (card, source, answer)
 
     def show_message(self, title: str, body: str = "") -> None:
         self.card = None
@@ -150,12 +131,8 @@ class CardView(SettledScroll):
         if self.card is None or self.revealed:
             return
         self.revealed = True
-        prepared = self._prepared
-        if prepared is not None and prepared[0] is self.card:
-            _card, source, rendered = prepared
-        else:  # revealed before the worker was done: lay it out now
-            source = answer_markdown(self.card)
-            rendered = answer_renderable(source)
+        source = answer_markdown(self.card)
+        rendered = answer_renderable(source)
         markdown = self.query_one("#answer-md", AnswerText)
         markdown.source = source
         markdown.update(rendered)

@@ -36,7 +36,9 @@ def countdown_text(remaining: float, total: float, *, stopped: bool = False) -> 
     text.append(" ")
     text.append("█" * filled, style="bold" if low and not stopped else "")
     text.append("░" * (BAR_WIDTH - filled), style="dim")
-    if stopped:
+    if left == 0:
+        text.append(" " + _("time is up"), style="bold")  # never "0 s … hurry!" once the time has run out
+    elif stopped:
         text.append(" " + _("(stopped)"), style="dim")
     elif low:
         text.append(" " + _("hurry!"), style="bold")
