@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, insert, select, update
@@ -13,6 +13,7 @@ from sqlalchemy import bindparam, insert, select, update
 from drill.errors import StoreError
 from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_day_start, schedule, to_grade
 from drill.srs.deadline import apply_deadline
+from drill.srs.misses import cap_interval
 from drill.store import undoing
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
@@ -100,6 +101,7 @@ def grade(
     duration_ms: int | None = None,
     *,
     session_id: int | None = None,
+    due_cap: timedelta | None = None,
 ) -> GradeResult:
     now = aware(now)
     rated = to_grade(rating)
@@ -107,7 +109,8 @@ def grade(
     with store.transaction(write=True) as conn:
         row_id = store.card_row(conn, card_id)[0]
         before, flags = load_state(store, conn, row_id)
-        own = schedule(before, rated, now, config, fuzz_seed=row_id)
+        # FSRS's own due, capped after a miss (drill.srs.misses): the due a cleared interview plan returns to
+        own = cap_interval(schedule(before, rated, now, config, fuzz_seed=row_id), due_cap)
         outcome = apply_deadline(own, store.deadline(), config, fuzz_seed=row_id)
         after = outcome.after
         became_leech = is_leech(outcome, config)

@@ -253,6 +253,7 @@ class InterviewRubric:
         on. A failure leaves the question on screen to retry (a committed grade is not given twice)."""
         if self.phase != "rubric" or self.rubric is None or self.asked is None or self.store is None:
             return
+        from drill.srs.misses import miss_cap
         from drill.store.interviews import InterviewAnswerRecord
 
         rubric, asked, rating = self.rubric, self.asked, self.grade
@@ -260,8 +261,10 @@ class InterviewRubric:
         try:
             if self.interview_id is None:
                 self.interview_id = self.store.start_interview(now, self.settings.as_dict())
-            if self._graded_log is None:
-                self._graded_log = self.store.grade(asked.card.id, rating, now, self.duration_ms).log_id
+            if self._graded_log is None:  # a missed point or a misconception: due sooner (drill.srs.misses)
+                cap = miss_cap(len(rubric.missed()), len(rubric.stated()))
+                graded = self.store.grade(asked.card.id, rating, now, self.duration_ms, due_cap=cap)
+                self._graded_log = graded.log_id
             record = InterviewAnswerRecord(
                 position=asked.position,
                 card_id=asked.card.id,
