@@ -94,6 +94,11 @@ class SrsConfig:
         default=(6.0, 2.0, 1.0, 1.0),
         help="shares of the new cards by skill when new_order is 'mixed' (relative weights)",
     )
+    learn_ahead_minutes: int = declare(
+        Integer(0, 1440, "a whole number of minutes from 0 to 1440"),
+        default=20,
+        help="learning cards due within this many minutes are shown now when nothing else is left (Anki: 20)",
+    )
     reviews_per_day: int = declare(
         Integer(0, 99999, "a whole number from 0 to 99999"), default=200, help="reviews shown per study day"
     )

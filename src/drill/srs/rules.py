@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Literal
 
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
@@ -27,6 +28,13 @@ def limit_kind(before: CardState | Phase | str) -> Literal["new", "review"] | No
 def remaining_today(new_done: int, reviews_done: int, config: SrsConfig = DEFAULT_CONFIG) -> tuple[int, int]:
     """(new cards left, reviews left) for today, given how many of each were graded since the day began."""
     return max(0, config.new_per_day - new_done), max(0, config.reviews_per_day - reviews_done)
+
+
+def learn_ahead(config: SrsConfig = DEFAULT_CONFIG) -> timedelta:
+    """How far ahead a learning or relearning card may be shown when nothing else is left today (Anki's
+    learn-ahead limit, ``learn_ahead_minutes``): a card due in 5 minutes is shown now rather than ending the
+    session on "nothing left"."""
+    return timedelta(minutes=config.learn_ahead_minutes)
 
 
 def is_leech(outcome_or_lapses: ReviewOutcome | int, config: SrsConfig = DEFAULT_CONFIG) -> bool:
@@ -55,4 +63,4 @@ def leech_suspends(config: SrsConfig = DEFAULT_CONFIG) -> bool:
     return config.leech_action == "suspend"
 
 
-__all__ = ["LEECH_TAG", "is_leech", "leech_suspends", "limit_kind", "remaining_today"]
+__all__ = ["LEECH_TAG", "is_leech", "learn_ahead", "leech_suspends", "limit_kind", "remaining_today"]

@@ -183,8 +183,10 @@ class Store:
 
         Due learning/relearning/review cards first (earliest due first; review cards within the daily
         review limit), then new cards in the new-card order (drill.srs.mix: the ``new_order`` setting) within
-        the daily new limit. Suspended, buried (until the next study day) and retired cards are never shown. ``section`` restricts to one section.
-        The choice is `drill.store.queue.choose`, shared with the read-only first-card peek.
+        the daily new limit; when none is left, a learning card due within ``learn_ahead_minutes`` (Anki's
+        learn-ahead). Suspended, buried (until the next study day) and retired cards are never shown.
+        ``section`` restricts to one section. The choice is `drill.store.queue.choose`, shared with the
+        read-only first-card peek.
         """
         return queue.next_card(self, now, section)
 

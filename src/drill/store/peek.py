@@ -277,7 +277,8 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
             return reader.fetch(sql, {key: given(p) for key, p in params.items()})
         return reader.fetch(sql, [given(p) for p in params])
 
-    def first(name: str) -> tuple | None:
+    def first(name: str, until: datetime = now) -> tuple | None:
+        values[marker("now")] = until
         rows = fetch(name)
         if not rows:
             return None
@@ -291,6 +292,7 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
         config,
         lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
         lambda: first("new"),
+        lambda ahead: first("due_no_reviews", now + ahead),
     )
 
 

@@ -16,10 +16,11 @@ drill.store.sync), not sorted. Every statement names the studied packs on the st
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from drill.srs import Phase, remaining_today
+from drill.srs.rules import learn_ahead
 from drill.store.times import as_utc, aware
 from drill.store.types import Counts, DueCard
 
@@ -34,26 +35,31 @@ def choose(
     config: Any,
     first_due: Callable[[bool], Sequence | None],
     first_new: Callable[[], Sequence | None],
+    first_ahead: Callable[[timedelta], Sequence | None] | None = None,
 ) -> DueCard | None:
     """The card to show: due learning/relearning/review cards first (reviews only within the daily review
-    limit), then a new card within the daily new limit; None when nothing is left today.
+    limit), then a new card within the daily new limit, then (learn-ahead, `drill.srs.rules.learn_ahead`) a
+    learning/relearning card due within ``learn_ahead_minutes``; None when nothing is left today.
 
     ``done_by_state``: today's grades counted by the state before the grade; ``first_due(include_reviews)``
-    returns (content_id, pack, section, state, due, reps, lapses) or None; ``first_new()`` returns
+    and ``first_ahead(ahead)`` (the first learning/relearning card due by now + ``ahead``) return
+    (content_id, pack, section, state, due, reps, lapses) or None; ``first_new()`` returns
     (content_id, pack, section) or None.
     """
     new_left, reviews_left = _left(done_by_state, config)
     row = first_due(reviews_left > 0)
-    if row is not None:
-        content_id, pack, section, state, due, reps, lapses = row
-        return DueCard(content_id, pack, section, Phase(state), due, reps, lapses)
-    if new_left <= 0:
-        return None
-    row = first_new()
+    if row is None and new_left > 0:
+        new = first_new()
+        if new is not None:
+            content_id, pack, section = new[:3]
+            return DueCard(content_id, pack, section, Phase.NEW, None, 0, 0)
+    ahead = learn_ahead(config)
+    if row is None and first_ahead is not None and ahead:
+        row = first_ahead(ahead)
     if row is None:
         return None
-    content_id, pack, section = row[:3]
-    return DueCard(content_id, pack, section, Phase.NEW, None, 0, 0)
+    content_id, pack, section, state, due, reps, lapses = row
+    return DueCard(content_id, pack, section, Phase(state), due, reps, lapses)
 
 
 def _left(done_by_state: Mapping[str, int], config: Any) -> tuple[int, int]:
@@ -223,10 +229,9 @@ def done_by_state(store: Store, conn: Connection, now: datetime, statement: Sele
 def next_card(store: Store, now: datetime, section: str | None = None) -> DueCard | None:
     now = aware(now)
     statements = store.statement(("next", section), lambda: next_card_statements(store, section))
-    params = {"now": now}
 
-    def first(name: str) -> tuple | None:
-        row = conn.execute(statements[name], params).first()
+    def first(name: str, until: datetime = now) -> tuple | None:
+        row = conn.execute(statements[name], {"now": until}).first()
         return None if row is None else tuple(row)
 
     with store.transaction() as conn:
@@ -235,6 +240,7 @@ def next_card(store: Store, now: datetime, section: str | None = None) -> DueCar
             store.config,
             lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
             lambda: first("new"),
+            lambda ahead: first("due_no_reviews", now + ahead),
         )
 
 
