@@ -263,10 +263,9 @@ def terminal(scores: InterviewScores) -> list:
         )
         stated.add_column(_("misconception (drill's wording)"))
         stated.add_column(_("times"), justify="right")
-        for m in scores.most_stated:
-            stated.add_row(
-                Text(charts.one_line(_text(misconception_text(m.misconception)), 70)), str(m.count)
-            )
+        for belief in scores.most_stated:
+            shown = _text(misconception_text(belief.misconception))
+            stated.add_row(Text(charts.one_line(shown, 70)), str(belief.count))
         parts.append(stated)
     return parts
 
