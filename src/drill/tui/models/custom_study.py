@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drill.i18n import N_, _
 
@@ -183,3 +183,32 @@ class CustomQueue:
             learning=learning,
             review=review,
         )
+
+
+def why_nothing(
+    mode: str | None,
+    counts: Counts,
+    config: Any,
+    *,
+    ahead_days: int | None = None,
+    new_limit: int | None = None,
+    new_seen: int = 0,
+) -> str:
+    """Why a session (today's schedule, a custom study, ``--new N``) has no card to show, and what to press;
+    "" when there is nothing more to say. ``counts``: the store's counts for today (``new_today`` counted)."""
+    custom = _("press c for another custom study")
+    if mode == "ahead":
+        return _("No card is due within the next {days} days; {what}.").format(days=ahead_days, what=custom)
+    if mode == "forgotten":
+        return _("No card was answered Again today; {what}.").format(what=custom)
+    if mode == "preview":
+        return _("No new card is left to preview in this choice; {what}.").format(what=custom)
+    if new_limit is not None and new_seen >= new_limit:
+        return _("--new {n}: this session's new cards are done; run drill study --new N for more.").format(
+            n=new_limit
+        )
+    if config.new_per_day and counts.new_today >= config.new_per_day:
+        return _(
+            "Today's new cards are done ({n} a day); raise new_per_day in drill.toml for more, or press c to review ahead."
+        ).format(n=config.new_per_day)
+    return ""

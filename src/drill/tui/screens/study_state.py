@@ -221,6 +221,22 @@ class StudyState(ModeScreen):
             None if status is None else (status.days_left, status.readiness, status.weakest)
         )
 
+    def _why_nothing(self) -> str:
+        """Why the session has nothing to show, and what to press (drill.tui.models.custom_study.why_nothing)."""
+        from drill.tui.models.custom_study import why_nothing
+
+        session = self.session
+        assert session is not None
+        study = self.options.study
+        return why_nothing(
+            session.mode,
+            session.store.counts(session.now(), section=self.options.section),
+            session.store.config,
+            ahead_days=None if study is None else study.ahead_days,
+            new_limit=self.options.new_limit,
+            new_seen=session.stats.new_seen,
+        )
+
     def end_session(self) -> None:
         from drill.tui.screens.summary import SummaryScreen
 
@@ -228,11 +244,13 @@ class StudyState(ModeScreen):
         self.card = None
         self.revealed = False
         self.ended = True
+        why = ""
         if self.session.limit_reached():
             title = _("Session limit reached ({count} reviews).").format(count=self.options.limit)
         else:
             title = _("No more cards for now.")
-        self.card_view.show_message(title, "")
+            why = self._why_nothing()
+        self.card_view.show_message(title, why)
         self.step_pane.show_loading(())
         self.grade_bar.set_intervals({})
         self.refresh_counts()
