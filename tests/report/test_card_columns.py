@@ -41,7 +41,7 @@ def plain(card: CardFigure) -> dict:
         "section": card.section,
         "question": card.question,
         "state": card.state,
-        "due": None if card.due is None else card.due.isoformat(),
+        "due": None if card.due is None else card.due.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f+00:00"),
         "stability": card.stability,
         "difficulty": card.difficulty,
         "retrievability": card.retrievability,
