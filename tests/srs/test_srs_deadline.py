@@ -183,23 +183,34 @@ def test_workload_introduces_every_card_and_counts_the_reviews_it_simulates():
 
 
 def test_simulated_learner_is_ready_with_the_plan_at_bounded_cost():
+    """benchmarks/plan_sim.py (issue 23): the figures it prints for the mixed order are read from its table and
+    checked here against the goals, not only its own PASS lines."""
     out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "plan_sim.py"), "--seeds", "6"],
+        [sys.executable, str(REPO / "benchmarks" / "plan_sim.py"), "--seeds", "3"],
         capture_output=True,
         text=True,
         check=True,
         timeout=300,
     ).stdout
-    rows = {
-        line[:14].strip(): line[14:].split()
-        for line in out.splitlines()
-        if line.startswith(("plain", "with"))
-    }
-    plain_recall, plain_reviews = map(float, rows["plain FSRS"])
-    plan_recall, plan_reviews = map(float, rows["with the plan"])
-    assert plan_recall >= 0.9
-    assert plan_reviews <= 1.5 * plain_reviews
-    assert "goal (>= 0.90 recalled with the plan, <= 1.5x reviews): met" in out
+    mixed = {}
+    for line in out.splitlines():
+        parts = line.rsplit(None, 2)
+        if len(parts) == 3:
+            try:
+                mixed[parts[0].strip()] = float(parts[1])
+            except ValueError:
+                continue
+    assert mixed["day 1: code tasks"] >= 1
+    assert mixed["day 1: hand calculations"] >= 1
+    assert mixed["day 1: interview questions"] >= 1
+    assert mixed["code tasks passed by day -3 (of 13)"] == 13
+    assert mixed["hand calcs done by day -3 (of 7)"] == 7
+    assert mixed["bank questions answered in a mock interview (of 38)"] == 38
+    for skill in ("recall", "explain", "calculate", "code"):
+        assert mixed[f"readiness on the day: {skill}"] >= 0.9, skill
+    assert mixed["daily minutes: max"] <= 1.2 * 100
+    verdicts = [line for line in out.splitlines() if line.startswith(("PASS", "FAIL"))]
+    assert len(verdicts) == 6 and all(line.startswith("PASS") for line in verdicts), verdicts
 
 
 @settings(max_examples=40, deadline=None)
