@@ -28,3 +28,15 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
+def _english_ui():
+    """Every test starts in English and leaves English behind: drill.i18n's language is process state, and a
+    test (or an app run in-process with ui.language zh) that switched it would otherwise speak Chinese to the
+    tests that run after it on the same xdist worker."""
+    from drill.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language("en")
