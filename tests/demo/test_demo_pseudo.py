@@ -15,7 +15,7 @@ from tests.i18n.test_screens_pseudo import screen_text, unmarked
 from .conftest import opened
 from .test_demo_snapshots import MOVES
 
-CHAPTER_WORDS = ("data/transformer-chapter-7.md", "data/demos.yaml", "data/checks.yaml")
+CHAPTER_WORDS = ("data/transformer-chapter-7.md", "data/demos.yaml", "data/checks.yaml", "data/errata.yaml")
 SYMBOLS = (
     r"\b\w*_\w*\b",  # engine names: enc_self_attn, project_q, d_model, W_Q
     r"\b(softmax|exp|max|mean|cos|log|sin|ReLU|SwiGLU|SiLU|LayerNorm|FFN|QKᵀ|KV|mha|layernorm|ffn)\b",
