@@ -39,5 +39,5 @@ async def test_q08_shows_the_fp16_erratum_beside_the_chapters_pitfall(study_app,
         await wait_until(pilot, lambda: view.revealed and app.screen.query_one("#answer").display)
         source = app.screen.query_one("#answer-md").source
         pitfall_at = source.index("FP16 下")
-        erratum_at = source.index("e^11.09 就溢出")
+        erratum_at = source.index("e^11.09")  # the note in the UI language (English here)
         assert pitfall_at < erratum_at
