@@ -52,6 +52,8 @@ async def test_a_task_graded_under_the_old_pack_is_not_new_in_study(study_app, l
             await pilot.press("space", "3")
             await wait_until(pilot, lambda n=reviewed: study.session.stats.reviewed == n)
             await pilot.pause()
-    assert shown == [qa.id]  # the code card was learnt already: not new, and not due yet
+    # the code card was learnt already: not new, and not due yet; the qa card may come back once it is in
+    # its learning steps (learn-ahead shows a learning card due within 20 minutes)
+    assert shown and set(shown) == {qa.id}
     assert store.packs == (qa.pack,)
     assert [h.rating for h in store.card_info("code-softmax").history] == [4]
