@@ -91,6 +91,25 @@ def test_a_fork_that_returns_does_not_report_twice():
     assert [c.status for c in r.cases] == [OK, OK]
 
 
+def test_a_fork_that_returns_later_cannot_overwrite_the_result():
+    # The fork returns a wrong value 0.3 s after the learner's process has reported case 0 and while it is still
+    # running case 1: whatever the fork writes (r0.npz) must not become case 0's result.
+    code = (
+        "import os, time\nimport numpy as np\nn = [0]\n"
+        "def softmax(x):\n"
+        "    n[0] += 1\n"
+        "    if n[0] == 1 and os.fork() == 0:\n"
+        "        time.sleep(0.3)\n"
+        "        return np.full_like(x, 7.0)\n"
+        "    if n[0] == 2:\n"
+        "        time.sleep(1.0)\n"
+        "    return np.ones_like(x) / x.shape[-1]\n"
+    )
+    r = _run(code, time_s=8)
+    assert [c.status for c in r.cases] == [OK, OK]
+    assert all(np.allclose(c.value, 1 / 3) for c in r.cases)
+
+
 def test_os_exit_keeps_finished_cases_and_says_the_process_ended():
     code = "import os\nimport numpy as np\nn = [0]\ndef softmax(x):\n    n[0] += 1\n    if n[0] == 2:\n        os._exit(0)\n    return x\n"
     r = _run(code, n=3)

@@ -64,6 +64,9 @@ async def scorecard(pilot) -> None:
     await phase(pilot, "done")
     for toast in pilot.app.query("Toast"):  # the "Graded …" notices fade on their own: not part of the layout
         toast.remove()
+    body = screen.query_one("#iv-body")
+    await wait_until(pilot, lambda: body.scroll_y == 0)  # the scorecard from its title, and its scrollbar drawn so
+    await pilot.pause()
     await pilot.pause()
 
 

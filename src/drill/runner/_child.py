@@ -297,9 +297,12 @@ def learn(run, job, namespaced):
     events = open(os.path.join(out_dir, "events.jsonl"), "a", encoding="utf-8")
     me = os.getpid()
 
-    def event(**fields):
-        if os.getpid() != me:  # a fork of the learner's code must not report: leave quietly
+    def mine():
+        if os.getpid() != me:  # a fork of the learner's code must not report or write: leave quietly
             os._exit(0)
+
+    def event(**fields):
+        mine()
         events.write(json.dumps(fields) + "\n")
         events.flush()
 
@@ -374,10 +377,15 @@ def learn(run, job, namespaced):
         event(kind="start", case=i)
         try:
             value = fn(*args, **kwargs)
+            mine()  # before the arrays are saved: a fork writing r{i}.npz beside us would corrupt it
             store = {}
             encoded = encode(value, f"c{i}", store)
             if store:
-                np.savez(os.path.join(out_dir, f"r{i}.npz"), **store)
+                part = os.path.join(out_dir, f"r{i}.npz.part")
+                with open(part, "wb") as f:
+                    np.savez(f, **store)
+                mine()
+                os.replace(part, os.path.join(out_dir, f"r{i}.npz"))
             event(kind="result", case=i, status="ok", value=encoded)
         except BaseException as exc:
             event(

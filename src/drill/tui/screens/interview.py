@@ -345,6 +345,9 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         wrong = {m.id: (m.wrong(language), correction_text(m)) for m in book}
         self.query_one("#iv-scorecard", Static).update(scorecard(self.answers, fronts, wrong))
         self.phase = "done"
+        body = self.query_one("#iv-body", VerticalScroll)  # the scorecard reads from its title, wherever the
+        body.scroll_home(animate=False)  # last rubric was scrolled to; and again once it is laid out
+        self.call_after_refresh(body.scroll_home, animate=False)
 
     def on_unmount(self) -> None:
         self.close_store()
