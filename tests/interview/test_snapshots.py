@@ -65,7 +65,8 @@ async def scorecard(pilot) -> None:
     for toast in pilot.app.query("Toast"):  # the "Graded …" notices fade on their own: not part of the layout
         toast.remove()
     body = screen.query_one("#iv-body")
-    await wait_until(pilot, lambda: body.scroll_y == 0)  # the scorecard from its title, and its scrollbar drawn so
+    # the scorecard from its title, and its scrollbar drawn so
+    await wait_until(pilot, lambda: body.scroll_y == 0)
     await pilot.pause()
     await pilot.pause()
 
