@@ -10,7 +10,6 @@ from textual.app import App, ComposeResult
 from drill.content.skills import CALCULATE
 from drill.i18n import set_language
 from drill.tui.keys import help_rows
-from drill.tui.screens.help import HelpScreen
 from drill.tui.screens.study import StudyScreen
 from drill.tui.screens.summary import SummaryScreen
 from drill.tui.widgets.card_view import CardView
