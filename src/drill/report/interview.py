@@ -50,7 +50,9 @@ def interview_figure(
     )
 
 
-def skills_figure(store: Any, library: Any, now: datetime, section: str | None) -> tuple[list | None, int | None]:
+def skills_figure(
+    store: Any, library: Any, now: datetime, section: str | None
+) -> tuple[list | None, int | None]:
     """(readiness per skill — drill.srs.skillready's rows —, the plan's new cards a day or None) for
     ``store``'s user: on the interview day too when a date is set. (None, None) without the content (no kinds)
     or over a bare engine."""

@@ -81,9 +81,7 @@ def terminal(data: ReportData) -> list[RenderableType]:
         table.add_column(name, justify="right" if 0 < i < len(names) - 1 else "left")
     table.add_column("", min_width=10)
     for row in rows(data):
-        table.add_row(
-            *(Text(c) for c in cells(data, row)), Text(charts.bar(row.bar, 1, 10), style="green")
-        )
+        table.add_row(*(Text(c) for c in cells(data, row)), Text(charts.bar(row.bar, 1, 10), style="green"))
     return [Text(_("Readiness by skill"), style="bold"), Text(note(data), style="dim"), table]
 
 

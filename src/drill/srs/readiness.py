@@ -70,7 +70,8 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def _section_key(section: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in section.split("."))
+    # numbers before names in each part, so a section named by text sorts beside numbered ones (no TypeError)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
 def readiness(
