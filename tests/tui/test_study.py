@@ -403,9 +403,7 @@ async def test_bad_content_ends_with_the_loaders_error(tmp_path):
     pack = tmp_path / "broken"
     pack.mkdir()
     (pack / "questions.yaml").write_text("pack: broken\ntitle: x\ncards:\n  - id: a1\n    section: 7.1\n")
-    app = make_app(
-        "study", content_path=str(pack), db_url=f"sqlite:///{tmp_path / 'p.sqlite3'}", exit_after=None
-    )
+    app = make_app("study", content_path=str(pack), db_url=f"sqlite:///{tmp_path / 'p.sqlite3'}")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert isinstance(app.error, ContentError)
