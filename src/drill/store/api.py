@@ -178,17 +178,18 @@ class Store:
 
     # -- the queue -----------------------------------------------------------------------------------
 
-    def next_card(self, now: datetime, section: str | None = None) -> DueCard | None:
+    def next_card(self, now: datetime, section: str | None = None, *, new: bool = True) -> DueCard | None:
         """The card to show at ``now``, or None when nothing is left today.
 
         Due learning/relearning/review cards first (earliest due first; review cards within the daily
         review limit), then new cards in the new-card order (drill.srs.mix: the ``new_order`` setting) within
         the daily new limit; when none is left, a learning card due within ``learn_ahead_minutes`` (Anki's
         learn-ahead). Suspended, buried (until the next study day) and retired cards are never shown.
-        ``section`` restricts to one section. The choice is `drill.store.queue.choose`, shared with the
-        read-only first-card peek.
+        ``section`` restricts to one section; ``new=False`` leaves new cards out (a session's ``--new N`` is
+        used up: learn-ahead cards still come). The choice is `drill.store.queue.choose`, shared with the
+        read-only first-card peek and custom study.
         """
-        return queue.next_card(self, now, section)
+        return queue.next_card(self, now, section, new=new)
 
     def counts(self, now: datetime, section: str | None = None) -> Counts:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""

@@ -164,7 +164,8 @@ def choose_card(
         return None
     if options.limit is not None and stats.reviewed >= options.limit:
         return None
-    # Due cards come before new ones, so once --new is used up a new card means the session is done.
+    # The session asks the store for no new card once --new is used up (learn-ahead cards still come); the
+    # peek does not know this session's count, so a new card it names then is not this session's.
     if due.kind == "new" and options.new_limit is not None and stats.new_seen >= options.new_limit:
         return None
     return library.cards.get(due.card_id)
@@ -282,11 +283,17 @@ class StudySession:
         """The content Card to show next, or None when the session is over (nothing due, or --limit)."""
         if self.limit_reached():
             return None
+        new = self.new_allowed()
         if self.queue is not None:
-            new_limit = self.options.new_limit
-            return self.queue.next_card(self.now(), new=new_limit is None or self.stats.new_seen < new_limit)
-        due = self.store.next_card(self.now(), section=self.options.section)
+            return self.queue.next_card(self.now(), new=new)
+        due = self.store.next_card(self.now(), section=self.options.section, new=new)
         return choose_card(self.library, due, self.stats, self.options)
+
+    def new_allowed(self) -> bool:
+        """Whether this session may still bring a new card (``--new N``): when not, the queue's rule goes on
+        to the learn-ahead cards (drill.store.queue.choose)."""
+        new_limit = self.options.new_limit
+        return new_limit is None or self.stats.new_seen < new_limit
 
     def card(self, card_id: str) -> Card | None:
         return self.library.cards.get(card_id)

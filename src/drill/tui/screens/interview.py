@@ -159,7 +159,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
 
     def on_mount(self) -> None:
         self._show_phase()
-        self.drill_app.reached("paint", via=self)
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -198,7 +197,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.session = session
         self.drill_app.interview_answers = self.answers
         self.ask_next()
-        self.drill_app.reached("question")
 
     # --- asking ------------------------------------------------------------------------------------------
 

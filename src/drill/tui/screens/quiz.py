@@ -116,9 +116,8 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self.query_one("#quiz-answer", Vertical).display = False
         self.query_one("#quiz-input-error", Static).display = False
         self.query_one("#quiz-feedback", Static).display = False
-        # The paint milestone is queued before the loading worker, so the worker's imports (sqlalchemy,
-        # numpy) start only once the shell is on screen and never compete with the first paint.
-        self.drill_app.reached("paint", via=self)
+        # The loading worker starts once the shell is on screen: its imports (sqlalchemy, numpy) never compete
+        # with the first paint.
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -147,7 +146,6 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self._started_clock = self.options.clock()
         self._started_timer = self.options.timer()
         await self.show_item(self.run.current)
-        self.drill_app.reached("question")
 
     # --- showing a question ---------------------------------------------------------------------------------
 

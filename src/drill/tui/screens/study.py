@@ -103,7 +103,6 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
 
     def on_mount(self) -> None:
         self.narrow = self.app.size.width < NARROW_WIDTH
-        self.drill_app.reached("paint", via=self)
         # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
@@ -124,7 +123,6 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             view = self.card_view
             await view.reveal()
             self.revealed = view.revealed  # a code or calc card's answer is a screen of its own: not yet
-            self.drill_app.reached("answer", via=self)
 
     def action_step(self, delta: int) -> None:
         self.step_pane.move(delta)

@@ -57,7 +57,6 @@ class StudyState(ModeScreen):
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
         self.library: Library | None = None
-        self.question_shown = False  # the "question" milestone was reported
         self._shown_at = options.timer()  # when the card on screen was shown (a grade's duration)
         self._after_save: Callable[[], object] | None = None  # a key pressed while saving, run after it
         self._waiting_note: str | None = None  # the card whose slow save the learner was told about
@@ -162,7 +161,6 @@ class StudyState(ModeScreen):
         self.steps_named = bool(card.steps)
         if steps:
             self.step_pane.show_refs(tuple(card.steps))
-        self.drill_app.reached("card", via=self)
 
     async def _swap_card_view(self, view_class: type[CardView], card: Card) -> None:
         """Another kind of card: its own view replaces the one on screen (card_views.card_view_for)."""
