@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
@@ -70,7 +70,8 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def _section_key(section: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in section.split("."))
+    # numbers before names in each part, so a section named by text sorts beside numbered ones (no TypeError)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
 
 
 def readiness(
@@ -78,13 +79,22 @@ def readiness(
     now: datetime,
     deadline: Deadline,
     config: SrsConfig = DEFAULT_CONFIG,
+    per_day: int | None = None,
 ) -> Readiness:
-    """Readiness of ``cards`` — (card id, section, state) — for the interview ``deadline`` seen from ``now``."""
+    """Readiness of ``cards`` — (card id, section, state) — for the interview ``deadline`` seen from ``now``.
+
+    ``per_day``: the new cards a day the plan introduces (drill.srs.skillplan's ``SkillPlan.new_per_day``, the
+    one figure every surface states); then the pace, the workload and "if followed" all follow it, and
+    ``pace.needed_per_day`` is it. Default: the daily limit ``new_per_day``, as the study queue introduces them."""
     now = as_utc(now)
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     new = sum(1 for _, _, state in cards if state.is_new)
-    pace = new_card_pace(new, days_left, config.new_per_day)
-    per_day = config.new_per_day  # as the study queue introduces them (see drill.srs.deadline.workload)
+    if per_day is None:
+        pace = new_card_pace(new, days_left, config.new_per_day)
+        per_day = config.new_per_day
+    else:
+        pace = NewCardPace(new, days_left, per_day if new else 0, config.new_per_day)
+        config = replace(config, new_per_day=per_day)  # drill.srs.deadline.workload's pace
     rows = []
     new_index = 0
     for card_id, section, state in cards:
