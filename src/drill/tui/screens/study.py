@@ -53,6 +53,12 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
         Binding("4", "grade(4)", N_("Easy")),
         Binding("left", "step(-1)", N_("Previous step"), key_display="←", show=False, priority=True),
         Binding("right", "step(1)", N_("Next step"), key_display="→", show=False, priority=True),
+        Binding(
+            "n",
+            "show_now",
+            N_("Show now"),
+            tooltip=N_("while waiting for learning cards due later today: the first of them, now"),
+        ),
         Binding("u", "undo", N_("Undo")),
         Binding("slash", "search", N_("Search"), key_display="/"),
         Binding("l", "browse", N_("Browse")),
@@ -123,6 +129,9 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             view = self.card_view
             await view.reveal()
             self.revealed = view.revealed  # a code or calc card's answer is a screen of its own: not yet
+
+    def action_show_now(self) -> None:
+        self.show_now()
 
     def action_step(self, delta: int) -> None:
         self.step_pane.move(delta)
