@@ -171,6 +171,22 @@ def choose_card(
     return library.cards.get(due.card_id)
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """Learning cards due later today than learn-ahead reaches: the study screen waits for them (Anki's
+    "learning cards due soon") instead of ending the session."""
+
+    count: int  # how many
+    first_due: datetime  # when the first falls due
+    last_due: datetime  # when the last does
+    first_id: str  # the card "show now" brings
+    shown_at: datetime  # when the first comes by itself: its due less learn-ahead
+
+    def minutes(self, now: datetime) -> int:
+        """Minutes until the last of them is due (the "≤ M min"), at least 1."""
+        return max(1, math.ceil((self.last_due - now) / timedelta(minutes=1)))
+
+
 @dataclass
 class InterviewStatus:
     """Days to the interview and each studied card's recall on the day if not reviewed again (the header's
@@ -297,6 +313,35 @@ class StudySession:
 
     def card(self, card_id: str) -> Card | None:
         return self.library.cards.get(card_id)
+
+    def waiting(self) -> Waiting | None:
+        """When no card is left now: the learning and relearning cards of this session due later today (past
+        learn-ahead), or None (nothing will come today: the session is over). Today's schedule only (plain, a
+        section, or a custom study of it): review ahead, forgotten and preview have their own lists."""
+        if self.limit_reached() or self.preview or (self.queue is not None and self.mode != "due"):
+            return None
+        from drill.srs import day_bounds
+        from drill.srs.rules import learn_ahead
+
+        now = self.now()
+        _start, end = day_bounds(now, self.store.config.day_starts_at, self.store.tz)
+        rows = self.store.browse(None, self.options.section, None, now=now)
+        later = sorted(
+            (row.due, row.card_id)
+            for row in rows
+            if row.kind.value in ("learning", "relearning")
+            and row.due is not None
+            and now < row.due < end
+            and not row.suspended
+            and not row.buried
+            and row.card_id in self.library.cards
+            and (self.queue is None or self.queue.study.matches(self.library.cards[row.card_id]))
+        )
+        if not later:
+            return None
+        first_due, first_id = later[0]
+        ahead = learn_ahead(self.store.config)
+        return Waiting(len(later), first_due, later[-1][0], first_id, first_due - ahead)
 
     def counts(self) -> Counts:
         counts = self.store.counts(self.now(), section=self.options.section)

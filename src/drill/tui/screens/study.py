@@ -53,6 +53,12 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
         Binding("4", "grade(4)", N_("Easy")),
         Binding("left", "step(-1)", N_("Previous step"), key_display="←", show=False, priority=True),
         Binding("right", "step(1)", N_("Next step"), key_display="→", show=False, priority=True),
+        Binding(
+            "n",
+            "show_now",
+            N_("Show now"),
+            tooltip=N_("while waiting for learning cards due later today: the first of them, now"),
+        ),
         Binding("u", "undo", N_("Undo")),
         Binding("ctrl+z", "undo", N_("Undo"), key_display="ctrl+z", show=False),  # Anki's key
         Binding("slash", "search", N_("Search"), key_display="/"),
@@ -131,6 +137,9 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
 
     async def on_reveal_button_pressed(self) -> None:
         await self.action_reveal()
+
+    def action_show_now(self) -> None:
+        self.show_now()
 
     def action_step(self, delta: int) -> None:
         self.step_pane.move(delta)

@@ -109,7 +109,7 @@ class StudyLoading(StudyState):
         if card is not None and self.card is not None and card.id == self.card.id:
             self._show_store_parts(card)  # the peek was right: the card stays as it is (revealed or not)
         elif card is None:
-            self.end_session()
+            self.nothing_now()
         else:
             self.show_card(card)
         cards = list(session.library.cards.values())
