@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -318,6 +319,8 @@ def _same(a, b):
 def check(name: str, seed: int) -> None:
     t = TEMPLATES[name]
     q = _build(t, random.Random(seed), f"gen-{seed}-1", seed % 4)
+    if q.topic == "formula-code":
+        return check_code(q)
     fmt = t.fmt
     computed = expected(q.topic, q.inputs)
     if computed is None:
@@ -342,7 +345,67 @@ def check(name: str, seed: int) -> None:
         assert q.explanation.count(f"({mid};") == 1, (letter, mid)
 
 
-EXTRA: dict = {}  # templates whose recomputation needs more than the inputs' numbers (7.13's code lines)
+def _masked_weights(i):
+    """7.13's masked softmax on the given scores, the causal mask in plain numpy: query a sees keys 0..a."""
+    m, a, b = np.asarray(i["scores"], dtype=float), i["i"], i["j"]
+    s = len(m)
+    allowed = np.array([[key <= query for key in range(s)] for query in range(s)])
+    kept = np.where(allowed, m, -np.inf)
+    return float(_rows_softmax(kept)[a, b]), {
+        "attention/mask-fill-zero": float(_rows_softmax(np.where(allowed, m, 0.0))[a, b]),
+        "attention/mask-after-softmax": float(_rows_softmax(m)[a, b]) if allowed[a, b] else 0.0,
+        "attention/softmax-wrong-axis": float(_cols_softmax(kept)[a, b]),
+    }
+
+
+EXTRA = {"masked-weights": _masked_weights}
+
+
+def _run_line(line: str, inputs: dict):
+    """Run one option's PyTorch code on random tensors of the question's sizes; what it leaves (``scores`` or
+    ``P``), or None when PyTorch refuses it."""
+    import torch
+    import torch.nn.functional as F
+
+    names = {"torch": torch, "F": F, "math": math, **inputs}
+    try:
+        with (
+            warnings.catch_warnings()
+        ):  # K.T on a 3-d tensor: PyTorch warns it is deprecated, then reverses every axis
+            warnings.simplefilter("ignore", UserWarning)
+            exec(line, names)  # the option's code, as the learner would type it
+    except RuntimeError:
+        return None
+    return names["P"] if "P = " in line else names["scores"]
+
+
+def check_code(q) -> None:
+    """formula-code: the right option computes the formula's step (written here with einsum and loops); each
+    wrong option does not (a different tensor, or PyTorch refuses it on the batch)."""
+    import torch
+
+    b, s, d_k = q.inputs["B"], q.inputs["S"], q.inputs["d_k"]
+    g = torch.Generator().manual_seed(b * 100 + s * 10 + d_k)
+    Q, K, V = (torch.randn(b, s, d_k, generator=g, dtype=torch.float64) for _ in range(3))
+    scores = torch.randn(b, s, s, generator=g, dtype=torch.float64)
+    mask = torch.triu(torch.ones(s, s), 1).bool()
+    step = q.inputs["step"]
+    if step == "scores":
+        want = torch.einsum("bqd,bkd->bqk", Q, K)
+    elif step == "scale":
+        want = scores / d_k**0.5
+    else:
+        keep = torch.tensor([[key <= query for key in range(s)] for query in range(s)])
+        use = scores if step == "softmax" else scores.masked_fill(~keep, -math.inf)
+        e = torch.exp(use - use.amax(-1, keepdim=True))
+        want = e / e.sum(-1, keepdim=True)
+    inputs = {"Q": Q, "K": K, "V": V, "scores": scores, "mask": mask, "d_k": d_k}
+    for letter, line in q.options.items():
+        got = _run_line(line, dict(inputs))
+        right = got is not None and got.shape == want.shape and bool(torch.allclose(got, want, atol=1e-9))
+        assert right == (letter == q.answer), (letter, line, q.answer)
+    assert set(q.mistakes) == set("ABCD") - {q.answer}
+    assert len({MISTAKES[mid].wording for mid in q.mistakes.values()}) == 3
 
 
 @pytest.mark.parametrize("name", list(TEMPLATES))
