@@ -169,7 +169,8 @@ def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
                         "SELECT count(*), sum(state_before = 'new'), sum(state_before = 'review') FROM review_logs"
                     )
                 ).one()
-                assert tuple(by_day) == tuple(from_log) and from_log[2] > 0  # (this history: review grades only)
+                # (this history has review grades only)
+                assert tuple(by_day) == tuple(from_log) and from_log[2] > 0
                 assert conn.execute(text("SELECT count(*) FROM quiz_answers")).scalar() == 1
                 assert conn.execute(text("SELECT count(*) FROM cards WHERE retired")).scalar() == 1
                 if db_backend == "sqlite":

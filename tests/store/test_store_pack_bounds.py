@@ -94,7 +94,9 @@ def test_the_queue_reads_the_studied_pack_only(tmp_path):
         store.counts(NOW)
         store.end_session(session, NOW + timedelta(minutes=1))
     queue_plans = plans(path, seen)
-    assert not [sql for sql, _ in queue_only if "review_logs" in sql], "next card / counts read the review log"
+    assert not [sql for sql, _ in queue_only if "review_logs" in sql], (
+        "next card / counts read the review log"
+    )
     card_state_reads = [plan for plan in queue_plans if "card_states" in plan]
     assert card_state_reads, queue_plans
     for plan in queue_plans:
