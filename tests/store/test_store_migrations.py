@@ -29,6 +29,7 @@ def test_head_revision_constant_matches_the_scripts():
         "0008",
         "0009",
         "0010",
+        "0011",
     ]
 
 
@@ -160,7 +161,7 @@ def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
                     "WHERE card_states.card_pack = cards.pack AND card_states.card_position = cards.position"
                 )
                 assert conn.execute(text(copied)).scalar() == 10
-                # 0010: the day's grades of new and of review cards, counted from the log per study day
+                # 0011: the day's grades of new and of review cards, counted from the log per study day
                 by_day = conn.execute(
                     text("SELECT sum(reviews), sum(new_grades), sum(review_grades) FROM study_day_totals")
                 ).one()

@@ -232,7 +232,9 @@ def by_state(row: Sequence | None) -> dict[str, int]:
     return {Phase.NEW.value: new, Phase.REVIEW.value: review, Phase.LEARNING.value: total - new - review}
 
 
-def next_card(store: Store, now: datetime, section: str | None = None) -> DueCard | None:
+def next_card(store: Store, now: datetime, section: str | None = None, *, new: bool = True) -> DueCard | None:
+    """``choose`` on the store's rows; ``new=False``: no new card may come (a session's ``--new N`` is used
+    up), so learn-ahead cards still do."""
     now = aware(now)
     statements = store.statement(("next", section), lambda: next_card_statements(store, section))
 
@@ -245,7 +247,7 @@ def next_card(store: Store, now: datetime, section: str | None = None) -> DueCar
             done_by_state(store, conn, now, statements["done"]),
             store.config,
             lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
-            lambda: first("new"),
+            lambda: first("new") if new else None,
             lambda ahead: first("due_no_reviews", now + ahead),
         )
 

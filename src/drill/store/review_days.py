@@ -139,7 +139,7 @@ def count_grade(
 
 def rebuild_summaries(conn, grade_counts: bool = True) -> None:
     """Recompute study_day_totals and the first-of-day counters of card_states from review_logs
-    (``grade_counts=False``: without study_day_totals' new_grades/review_grades, for migrations before 0010)."""
+    (``grade_counts=False``: without study_day_totals' new_grades/review_grades, for migrations before 0011)."""
     from sqlalchemy import (
         Boolean,
         Integer,

@@ -134,7 +134,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
             Erratum
         ] = []  # drill's corrections, marked on a key point that restates a claim  # the misconceptions (drill.content.misconceptions), once loaded
         self.answers: list[InterviewAnswerRecord] = []
-        self._graded_log: int | None = None  # the current question's grade, once committed
 
     # --- layout -----------------------------------------------------------------------------------------
 
@@ -160,7 +159,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
 
     def on_mount(self) -> None:
         self._show_phase()
-        self.drill_app.reached("paint", via=self)
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -199,7 +197,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.session = session
         self.drill_app.interview_answers = self.answers
         self.ask_next()
-        self.drill_app.reached("question")
 
     # --- asking ------------------------------------------------------------------------------------------
 
@@ -215,7 +212,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.chosen = None
         self.answer_text = None
         self.timed_out = False
-        self._graded_log = None
         meta = Text(no_wrap=True, overflow="ellipsis")
         meta.append(f"§{visible(card.section)}", style="bold")
         meta.append(" · " + _("bank question {number}").format(number=card.bank))

@@ -53,6 +53,12 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
         Binding("4", "grade(4)", N_("Easy")),
         Binding("left", "step(-1)", N_("Previous step"), key_display="←", show=False, priority=True),
         Binding("right", "step(1)", N_("Next step"), key_display="→", show=False, priority=True),
+        Binding(
+            "n",
+            "show_now",
+            N_("Show now"),
+            tooltip=N_("while waiting for learning cards due later today: the first of them, now"),
+        ),
         Binding("u", "undo", N_("Undo")),
         Binding("slash", "search", N_("Search"), key_display="/"),
         Binding("l", "browse", N_("Browse")),
@@ -103,7 +109,6 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
 
     def on_mount(self) -> None:
         self.narrow = self.app.size.width < NARROW_WIDTH
-        self.drill_app.reached("paint", via=self)
         # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
@@ -124,7 +129,9 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             view = self.card_view
             await view.reveal()
             self.revealed = view.revealed  # a code or calc card's answer is a screen of its own: not yet
-            self.drill_app.reached("answer", via=self)
+
+    def action_show_now(self) -> None:
+        self.show_now()
 
     def action_step(self, delta: int) -> None:
         self.step_pane.move(delta)

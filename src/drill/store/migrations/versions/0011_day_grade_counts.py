@@ -2,8 +2,8 @@
 ``new_grades`` and ``review_grades`` (what the daily new and review limits count), so the queue reads today's
 row instead of today's review-log rows. Filled from the log once (grouped by user, study day and state).
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
