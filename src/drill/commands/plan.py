@@ -114,7 +114,7 @@ def _echo_skills(sp) -> None:
     from drill.content.skills import SKILLS, never_tried_text, skill_name
 
     click.echo("")
-    click.echo(_("By skill (readiness on the day if followed / now):"))
+    click.echo(_("By skill (readiness on the day if you follow the plan / if you stop now):"))
     for s in SKILLS:
         untried, total = sp.never_tried[s]
         note = f"  {never_tried_text(s, untried, total)}" if untried else ""
