@@ -242,7 +242,11 @@ def translate_errors(where: str) -> Iterator[None]:
         yield
     except StoreError:
         raise
-    except (exc.DBAPIError, sqlite3.Error, OSError) as err:  # sqlite3's own: the raw checks of opening._prepare
+    except (
+        exc.DBAPIError,
+        sqlite3.Error,
+        OSError,
+    ) as err:  # sqlite3's own: the raw checks of opening._prepare
         described = describe(err, where)
         if described is None:
             raise
