@@ -57,7 +57,7 @@ def prune_stale(root: Path | None = None, *, now: float | None = None) -> list[P
     """Remove this user's dead run folders under ``root`` (default: the temporary directory); the removed."""
     root = Path(root or tempfile.gettempdir())
     now = time.time() if now is None else now
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(root))
     except OSError:
