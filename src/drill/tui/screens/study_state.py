@@ -125,6 +125,10 @@ class StudyState(ModeScreen):
 
         for bar in self.query("#grades").results(GradeBar):
             bar.set_enabled(revealed)
+        from drill.tui.widgets.step_pane import StepPane
+
+        for pane in self.query("#steps").results(StepPane):
+            pane.show_answer(revealed)  # the pane never gives the answer away before it is shown
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """What the footer lists is what a key does now: the reveal before the answer, grades after it."""
