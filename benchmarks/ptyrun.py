@@ -151,6 +151,20 @@ class Terminal:
             self._fed_at = at
         return self.text()
 
+    def settled(self, quiet: float = 0.4, timeout: float = 30.0) -> str:
+        """The screen once the program has written nothing for ``quiet`` seconds (or after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._arrived:
+                count = len(self._chunks)
+                last = self._chunks[-1][0] if self._chunks else self.start
+            if time.monotonic() - last >= quiet:
+                with self._arrived:
+                    if len(self._chunks) == count:
+                        break
+            time.sleep(0.05)
+        return self.update()
+
     def text(self) -> str:
         """The screen as decoded so far (rows without their trailing blanks, joined by newlines)."""
         return "\n".join(row.rstrip() for row in self.screen.display)
@@ -188,6 +202,22 @@ class Terminal:
         if self.exited_at is None:
             raise TimeoutError(f"{self.argv} still running after {timeout} s:\n{self.text()}")
         return self.exited_at
+
+
+def changed_from(before: str) -> Callable[[str], bool]:
+    """A test for `Terminal.wait_for`: the screen is no longer ``before``."""
+    return lambda screen: screen != before
+
+
+def median_ms(values: list[float]) -> float:
+    import statistics
+
+    return statistics.median(values) * 1000
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} on {os.cpu_count()} cores"
 
 
 def _test(awaited: Awaited) -> Callable[[str], bool]:

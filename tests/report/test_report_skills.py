@@ -136,8 +136,15 @@ def test_with_an_interview_date_on_the_day_too(history, store, kinds_library):
     code = next(r for r in document["skills"] if r["skill"] == "code")
     assert code["if_followed"] > code["if_stopped"]
 
-    # the interview's new cards a day is the plan's figure, and the overall "if followed" agrees with it
+    # the interview's new cards a day is the plan's figure, and the overall "if followed" is the per-skill
+    # rows' figure over all the cards (one plan behind both)
     iv = document["interview"]
+    rows = document["skills"]
+    overall = sum(r["if_followed"] * r["items"] for r in rows) / sum(r["items"] for r in rows)
+    assert iv["if_followed"] == pytest.approx(overall, abs=1e-9)
+    assert iv["if_no_reviews"] == pytest.approx(
+        sum(r["if_stopped"] * r["items"] for r in rows) / sum(r["items"] for r in rows), abs=1e-9
+    )
     assert iv["new_needed_per_day"] >= 1 and iv["new_limit"] == store.config.new_per_day
     assert sum(d["new"] for d in iv["days"]) == sum(r["never_tried"] for r in document["skills"])
 

@@ -28,6 +28,7 @@ def test_head_revision_constant_matches_the_scripts():
         "0007",
         "0008",
         "0009",
+        "0010",
     ]
 
 

@@ -114,7 +114,7 @@ def _echo_skills(sp) -> None:
     from drill.content.skills import SKILLS, never_tried_text, skill_name
 
     click.echo("")
-    click.echo(_("By skill (readiness on the day if followed / now):"))
+    click.echo(_("By skill (readiness on the day if you follow the plan / if you stop now):"))
     for s in SKILLS:
         untried, total = sp.never_tried[s]
         note = f"  {never_tried_text(s, untried, total)}" if untried else ""
@@ -259,7 +259,7 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
                 _("the interview day {day} has already begun: give a later date").format(day=day.isoformat())
             )
         sp = _skill_plan(store, library, now, deadline, minutes)
-        ready = readiness(store.plan_cards(), now, deadline, store.config, sp.new_per_day)
+        ready = readiness(store.plan_cards(), now, deadline, store.config, sp.new_per_day, sp.card_recall)
         if as_json:
             click.echo(_as_json(ready, day, sp))
         else:
@@ -305,7 +305,7 @@ def _show(library, now, db_url, user_name, as_json, minutes) -> None:
             return
         deadline = deadline_of(store, current)
         sp = _skill_plan(store, library, now, deadline, minutes)
-        ready = readiness(store.plan_cards(), now, deadline, store.config, sp.new_per_day)
+        ready = readiness(store.plan_cards(), now, deadline, store.config, sp.new_per_day, sp.card_recall)
         if as_json:
             click.echo(_as_json(ready, current.interview_day, sp))
         else:

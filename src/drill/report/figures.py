@@ -114,8 +114,8 @@ def compute(
             day_source,
             cards,
         )
-    skills, per_day = skills_figure(store, library, now, section)
-    interview = interview_figure(store, now, section, questions, per_day)
+    skills, skill_plan = skills_figure(store, library, now, section)
+    interview = interview_figure(store, now, section, questions, skill_plan)
     return replace(data, interview=interview, skills=skills)
 
 

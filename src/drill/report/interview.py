@@ -13,12 +13,12 @@ def _in_section(section: str, wanted: str | None) -> bool:
 
 
 def interview_figure(
-    store: Any, now: datetime, section: str | None, questions: dict[str, str], per_day: int | None = None
+    store: Any, now: datetime, section: str | None, questions: dict[str, str], skill_plan: Any = None
 ) -> Interview | None:
     """The section's figures for ``store``'s user, or None when no interview date is set (or the store is not a
-    drill Store: reports over a bare engine have no user plan). ``per_day``: the plan's new cards a day
-    (drill.srs.skillplan's ``new_per_day``, when the content is known): the pace, workload and "if followed"
-    follow it."""
+    drill Store: reports over a bare engine have no user plan). ``skill_plan``: the plan by skill over every
+    studied card (drill.srs.skillplan, when the content is known): its new cards a day is the pace and the
+    workload's, its per-card recall on the day is "if followed"."""
     if not hasattr(store, "interview_plan"):
         return None
     from drill.srs.readiness import readiness
@@ -28,7 +28,9 @@ def interview_figure(
     if plan is None:
         return None
     cards = [c for c in store.plan_cards() if _in_section(c[1], section)]
-    ready = readiness(cards, now, deadline_of(store, plan), store.config, per_day)
+    per_day = None if skill_plan is None else skill_plan.new_per_day
+    followed = None if skill_plan is None else skill_plan.card_recall
+    ready = readiness(cards, now, deadline_of(store, plan), store.config, per_day, followed)
     start = plan.interview_day - timedelta(days=ready.days_left)
     return Interview(
         interview_day=plan.interview_day,
@@ -50,10 +52,8 @@ def interview_figure(
     )
 
 
-def skills_figure(
-    store: Any, library: Any, now: datetime, section: str | None
-) -> tuple[list | None, int | None]:
-    """(readiness per skill — drill.srs.skillready's rows —, the plan's new cards a day or None) for
+def skills_figure(store: Any, library: Any, now: datetime, section: str | None) -> tuple[list | None, Any]:
+    """(readiness per skill — drill.srs.skillready's rows —, the plan by skill it read, or None) for
     ``store``'s user: on the interview day too when a date is set. (None, None) without the content (no kinds)
     or over a bare engine."""
     if library is None or not hasattr(store, "plan_cards"):
@@ -64,4 +64,4 @@ def skills_figure(
     plan = store.interview_plan(now) if hasattr(store, "interview_plan") else None
     deadline = deadline_of(store, plan) if plan is not None else None
     rows, skill_plan = readiness_by_skill(store, library, now, section, deadline)
-    return list(rows), None if skill_plan is None else skill_plan.new_per_day
+    return list(rows), skill_plan

@@ -8,7 +8,7 @@ daily workload until the day.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -80,12 +80,16 @@ def readiness(
     deadline: Deadline,
     config: SrsConfig = DEFAULT_CONFIG,
     per_day: int | None = None,
+    followed: Mapping[str, float] | None = None,
 ) -> Readiness:
     """Readiness of ``cards`` — (card id, section, state) — for the interview ``deadline`` seen from ``now``.
 
     ``per_day``: the new cards a day the plan introduces (drill.srs.skillplan's ``SkillPlan.new_per_day``, the
     one figure every surface states); then the pace, the workload and "if followed" all follow it, and
-    ``pace.needed_per_day`` is it. Default: the daily limit ``new_per_day``, as the study queue introduces them."""
+    ``pace.needed_per_day`` is it. Default: the daily limit ``new_per_day``, as the study queue introduces them.
+    ``followed``: each card's recall on the day if the plan is followed, by id (``SkillPlan.card_recall``): then
+    "if followed" — overall, per section, per card — is the plan by skill's own figure, the one the per-skill
+    rows show (cards it does not hold are simulated here, as without it)."""
     now = as_utc(now)
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     new = sum(1 for _, _, state in cards if state.is_new)
@@ -103,11 +107,13 @@ def readiness(
             day = introduction_day(new_index, per_day)
             new_index += 1
             start = now + day * DAY if per_day and day < days_left else None
-        if start is None:  # not introduced before the day at this pace
-            followed = 0.0
+        if followed is not None and card_id in followed:
+            if_followed = followed[card_id]
+        elif start is None:  # not introduced before the day at this pace
+            if_followed = 0.0
         else:
-            followed = followed_recall(state, start, deadline, config)[0]
-        rows.append(CardReadiness(card_id, section, recall(state, deadline.at, config), followed))
+            if_followed = followed_recall(state, start, deadline, config)[0]
+        rows.append(CardReadiness(card_id, section, recall(state, deadline.at, config), if_followed))
     by_section: dict[str, list[CardReadiness]] = {}
     for row in rows:
         by_section.setdefault(row.section, []).append(row)

@@ -332,6 +332,22 @@ class Store:
 
     # -- quizzes and sessions ------------------------------------------------------------------------
 
+    def record_quiz_answer(
+        self,
+        attempt_id: int | None,
+        answer: QuizAnswerRecord,
+        *,
+        started_at: datetime | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> int:
+        """Save one quiz answer as it is given (one commit; the attempt is made with the first answer, from
+        ``started_at`` and ``settings``); returns the attempt's id."""
+        return sessions.record_quiz_answer(self, attempt_id, answer, started_at=started_at, settings=settings)
+
+    def finish_quiz_attempt(self, attempt_id: int, finished_at: datetime) -> None:
+        """Mark an attempt finished (the score screen); an attempt never finished was quit part-way."""
+        sessions.finish_quiz_attempt(self, attempt_id, finished_at)
+
     def record_quiz_attempt(
         self,
         started_at: datetime,
@@ -381,8 +397,15 @@ class Store:
         return interviews.start(self, started_at, settings)
 
     def record_interview_answer(self, interview_id: int, answer: interviews.InterviewAnswerRecord) -> int:
-        """Save one question's scorecard row (after its grade went through ``grade``)."""
+        """Save one question's scorecard row alone (no grade is given: ``grade_interview_answer`` does both)."""
         return interviews.record_answer(self, interview_id, answer)
+
+    def grade_interview_answer(
+        self, interview_id: int, answer: interviews.InterviewAnswerRecord, *, due_cap: timedelta | None = None
+    ) -> interviews.InterviewAnswerRecord:
+        """Grade the answer's card and save its scorecard row in one transaction (``interviews.grade_answer``);
+        the saved record, with its ``review_log_id``."""
+        return interviews.grade_answer(self, interview_id, answer, due_cap=due_cap)
 
     def finish_interview(self, interview_id: int, finished_at: datetime) -> None:
         interviews.finish(self, interview_id, finished_at)

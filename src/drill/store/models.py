@@ -36,7 +36,7 @@ from sqlalchemy.types import TypeDecorator
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0010"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -372,6 +372,16 @@ class InterviewAnswer(Base):
     rating: Mapped[int] = mapped_column(SmallInteger)  # the grade confirmed (Store.grade)
     review_log_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the grade's log row
     answered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DatabaseIdentity(Base):
+    """The database's one row: a random id made with it (migration 0010); its backups carry it
+    (drill.store.backup matches backups by it, not by the file's name)."""
+
+    __tablename__ = "database_identity"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 metadata = Base.metadata

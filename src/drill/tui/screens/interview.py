@@ -134,7 +134,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
             Erratum
         ] = []  # drill's corrections, marked on a key point that restates a claim  # the misconceptions (drill.content.misconceptions), once loaded
         self.answers: list[InterviewAnswerRecord] = []
-        self._graded_log: int | None = None  # the current question's grade, once committed
 
     # --- layout -----------------------------------------------------------------------------------------
 
@@ -213,7 +212,6 @@ class InterviewScreen(InterviewRubric, LoadingScreen[list["Card"], InterviewSess
         self.chosen = None
         self.answer_text = None
         self.timed_out = False
-        self._graded_log = None
         meta = Text(no_wrap=True, overflow="ellipsis")
         meta.append(f"§{visible(card.section)}", style="bold")
         meta.append(" · " + _("bank question {number}").format(number=card.bank))

@@ -143,7 +143,7 @@ class PlanScreen(ModalScreen[bool]):
 
         cards = plan_cards(store, self.session.library)
         plan = plan_for(store, self.session.library, now, deadline, cards=cards)
-        ready = readiness(store.plan_cards(), now, deadline, store.config, plan.new_per_day)
+        ready = readiness(store.plan_cards(), now, deadline, store.config, plan.new_per_day, plan.card_recall)
         skills = skill_readiness(cards, now, store.config, plan, deadline.at)
         text = forecast_text(ready, day, store.config.new_per_day, skills)
         text.append("\n" + _("Press enter again to set this date."), style="italic")
