@@ -109,9 +109,10 @@ async def card_shown(pilot) -> None:
 PTYRUN = Path(__file__).resolve().parents[2] / "benchmarks" / "ptyrun.py"
 
 # What `drill study` draws on a terminal (benchmarks/ptyrun.py reads it): the card's own hint, drawn with its
-# question; the grade bar with Good's interval, once the store is open and grades are taken.
+# question; the header's counts, once the store is open and grades are taken (the grade buttons and their
+# intervals are drawn only after the answer).
 STUDY_QUESTION = "show answer"
-STUDY_READY = re.compile(r"3 Good · \d")
+STUDY_READY = re.compile(r"new \d+ · learning \d+ · review \d+")
 
 
 def ptyrun() -> ModuleType:

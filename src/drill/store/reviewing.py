@@ -192,7 +192,7 @@ def grade_in(
             "first_of_day": first_of_day,
         },
     ).scalar_one()
-    count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms)
+    count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms, before.state.value)
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
 

@@ -41,7 +41,7 @@ class StudyLoading(StudyState):
         await self.query_one("#body", Horizontal).mount(StepPane(id="steps"))
         self._place_pane()
         await self.mount(GradeBar(id="grades"), StudyFooter())
-        self.grade_bar.set_enabled(self.revealed)
+        self._follow_bar()
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         if self.card is not None and self.session is None:
             self.step_pane.show_refs(tuple(self.card.steps))

@@ -4,7 +4,7 @@ side pane), what it has (the session once the store is open) and what it waits f
 `StudyState` is the base of `StudyScreen` (tui/screens/study.py) and of the screen's parts (loading in
 `study_loading.py`, grading in `study_grading.py`, the screens it opens in `study_navigation.py`); each part
 subclasses it and adds behaviour only. The state lives in reactives: the footer's keys (``bindings=True``:
-`check_action` reads them), the grade bar's lock (`watch_revealed`) and where the side pane shows
+`check_action` reads them), the bar under the card (`_follow_bar`) and where the side pane shows
 (`_follow_pane`) follow from them, so no code that changes the state refreshes by hand.
 The widgets get data (a card, step refs, intervals) and post messages (a grade button, a code or calc card's
 answer screen); none of them calls into this screen.
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from drill.tui.models.study import StudySession
     from drill.tui.options import AppOptions
     from drill.tui.screens.browser import BrowserScreen
-    from drill.tui.widgets.grade_bar import GradeBar
+    from drill.tui.widgets.grade_bar import GradeBar, Phase
     from drill.tui.widgets.step_pane import StepPane
 
 # Below this width the side pane is hidden unless asked for (and then it covers the card); the screen's
@@ -107,7 +107,10 @@ class StudyState(ModeScreen):
     def _follow_pane(self) -> None:
         """Unless the learner toggled it: the pane shows when there is room and the card names steps."""
         wanted = self.pane_wanted
-        self.pane_shown = wanted if wanted is not None else (not self.narrow and self.steps_named)
+        if self.ended:  # no card: no steps to show
+            self.pane_shown = False
+        else:
+            self.pane_shown = wanted if wanted is not None else (not self.narrow and self.steps_named)
         self._place_pane()
 
     def _place_pane(self) -> None:
@@ -120,15 +123,25 @@ class StudyState(ModeScreen):
             node.display = not (self.narrow and shown)  # a narrow terminal: the asked-for pane takes the body
 
     def watch_revealed(self, revealed: bool) -> None:
-        """The grade buttons look live only once the answer is shown."""
-        from drill.tui.widgets.grade_bar import GradeBar
-
-        for bar in self.query("#grades").results(GradeBar):
-            bar.set_enabled(revealed)
+        self._follow_bar()
         from drill.tui.widgets.step_pane import StepPane
 
         for pane in self.query("#steps").results(StepPane):
             pane.show_answer(revealed)  # the pane never gives the answer away before it is shown
+
+    def watch_card(self) -> None:
+        self._follow_bar()
+
+    def watch_ended(self) -> None:
+        self._follow_pane()
+
+    def _follow_bar(self) -> None:
+        """The bar under the card offers the reveal before the answer, the grades after it, nothing at the end."""
+        from drill.tui.widgets.grade_bar import GradeBar
+
+        phase: Phase = "none" if self.card is None else "answer" if self.revealed else "question"
+        for bar in self.query("#grades").results(GradeBar):
+            bar.set_phase(phase)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """What the footer lists is what a key does now: the reveal before the answer, grades after it."""
@@ -278,8 +291,7 @@ class StudyState(ModeScreen):
         assert self.session is not None
         counts = self.session.counts()
         pack = pack_title(self.session.library)
-        if self.session.readonly:
-            pack += " · " + _("READ-ONLY: grades are not saved")
+        notice = _("READ-ONLY: grades are not saved") if self.session.readonly else None
         mode = self.session.mode
         self.header.set_counts(
             pack=pack,
@@ -288,6 +300,7 @@ class StudyState(ModeScreen):
             review=counts.review,
             done=counts.done_today if mode is None else len(self.session.stats.card_ids),
             mode=None if mode is None else _(MODE_NAMES[mode]),
+            notice=notice,
         )
         status = self.session.interview
         self.header.set_interview(
