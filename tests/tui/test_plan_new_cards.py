@@ -13,6 +13,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from textual.widgets import Input, Static
 
@@ -58,6 +59,14 @@ async def test_every_surface_states_the_same_new_cards_a_day(study_app, tmp_path
     assert plan["new_cards"]["limit"] == LIMIT
     assert sum(len(ids) for ids in plan["skills"]["days"][0]["new"].values()) == figure
     assert plan["days"][0]["new"] == figure
+    # one plan behind the day-by-day forecast and the by-skill days: the same new cards and reviews each day,
+    # and the day itself reads the overall "if followed"
+    by_skill = plan["skills"]["days"]
+    assert len(plan["days"]) == len(by_skill) + 1
+    for overall, day_ in zip(plan["days"], by_skill, strict=False):
+        assert overall["new"] == sum(len(ids) for ids in day_["new"].values())
+        assert overall["reviews"] == sum(len(ids) for ids in day_["reviews"].values())
+    assert plan["days"][-1]["readiness"] == pytest.approx(plan["readiness_if_followed"], abs=1e-9)
 
     # drill plan (text)
     text = run("plan").output

@@ -229,7 +229,6 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
     from drill.content import load_content
     from drill.errors import InputError
     from drill.srs.deadline import DEFAULT_TARGET
-    from drill.srs.readiness import readiness
     from drill.store import open_store
     from drill.store.plans import Plan, deadline_of
 
@@ -259,7 +258,9 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
                 _("the interview day {day} has already begun: give a later date").format(day=day.isoformat())
             )
         sp = _skill_plan(store, library, now, deadline, minutes)
-        ready = readiness(store.plan_cards(), now, deadline, store.config, sp.new_per_day, sp.card_recall)
+        from drill.report.skills import plan_readiness
+
+        ready = plan_readiness(store, now, deadline, sp)
         if as_json:
             click.echo(_as_json(ready, day, sp))
         else:
@@ -287,7 +288,6 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
 def _show(library, now, db_url, user_name, as_json, minutes) -> None:
     """`drill plan` with no date given: the current plan's forecast, read-only (no sync, nothing written)."""
     from drill.errors import StoreError
-    from drill.srs.readiness import readiness
     from drill.store import open_store
     from drill.store.plans import deadline_of
 
@@ -305,7 +305,9 @@ def _show(library, now, db_url, user_name, as_json, minutes) -> None:
             return
         deadline = deadline_of(store, current)
         sp = _skill_plan(store, library, now, deadline, minutes)
-        ready = readiness(store.plan_cards(), now, deadline, store.config, sp.new_per_day, sp.card_recall)
+        from drill.report.skills import plan_readiness
+
+        ready = plan_readiness(store, now, deadline, sp)
         if as_json:
             click.echo(_as_json(ready, current.interview_day, sp))
         else:

@@ -28,9 +28,13 @@ def interview_figure(
     if plan is None:
         return None
     cards = [c for c in store.plan_cards() if _in_section(c[1], section)]
-    per_day = None if skill_plan is None else skill_plan.new_per_day
-    followed = None if skill_plan is None else skill_plan.card_recall
-    ready = readiness(cards, now, deadline_of(store, plan), store.config, per_day, followed)
+    deadline = deadline_of(store, plan)
+    if skill_plan is None:
+        ready = readiness(cards, now, deadline, store.config)
+    else:  # the plan by skill's figures (its days only for every card: a section's are not apart in it)
+        from drill.report.skills import plan_readiness
+
+        ready = plan_readiness(store, now, deadline, skill_plan, cards, whole=section is None)
     start = plan.interview_day - timedelta(days=ready.days_left)
     return Interview(
         interview_day=plan.interview_day,

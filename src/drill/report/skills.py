@@ -81,6 +81,18 @@ def new_cards_text(remaining: int | None, per_day: int, limit: int, days_left: i
     return text
 
 
+def plan_readiness(store: Any, now: datetime, deadline: Any, plan: SkillPlan, cards=None, whole: bool = True):
+    """drill.srs.readiness's forecast (overall, per section, at risk, day by day) read from ``plan``: its new
+    cards a day, each card's recall on the day if followed and (``whole``: ``cards`` are every studied card)
+    its days. ``cards``: (id, section, state) rows, default the store's every studied card."""
+    from drill.srs.readiness import readiness
+    from drill.srs.skillready import forecast_days
+
+    rows = store.plan_cards() if cards is None else cards
+    days = forecast_days(plan) if whole else None
+    return readiness(rows, now, deadline, store.config, plan.new_per_day, plan.card_recall, days)
+
+
 def readiness_by_skill(
     store: Any,
     library: Any,
@@ -101,4 +113,4 @@ def readiness_by_skill(
     return skill_readiness(cards, now, store.config, plan, day), plan
 
 
-__all__ = ["new_cards_text", "plan_cards", "plan_for", "readiness_by_skill"]
+__all__ = ["new_cards_text", "plan_cards", "plan_for", "plan_readiness", "readiness_by_skill"]

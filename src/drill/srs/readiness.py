@@ -81,6 +81,7 @@ def readiness(
     config: SrsConfig = DEFAULT_CONFIG,
     per_day: int | None = None,
     followed: Mapping[str, float] | None = None,
+    days: Sequence[DayForecast] | None = None,
 ) -> Readiness:
     """Readiness of ``cards`` — (card id, section, state) — for the interview ``deadline`` seen from ``now``.
 
@@ -89,7 +90,8 @@ def readiness(
     ``pace.needed_per_day`` is it. Default: the daily limit ``new_per_day``, as the study queue introduces them.
     ``followed``: each card's recall on the day if the plan is followed, by id (``SkillPlan.card_recall``): then
     "if followed" — overall, per section, per card — is the plan by skill's own figure, the one the per-skill
-    rows show (cards it does not hold are simulated here, as without it)."""
+    rows show (cards it does not hold are simulated here, as without it). ``days``: the day-by-day forecast
+    from the same plan (drill.srs.skillready.forecast_days) instead of this module's own simulation."""
     now = as_utc(now)
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     new = sum(1 for _, _, state in cards if state.is_new)
@@ -126,8 +128,9 @@ def readiness(
         )
         for section, items in sorted(by_section.items(), key=lambda kv: _section_key(kv[0]))
     )
-    days = tuple(workload([state for _, _, state in cards], now, deadline, config))
-    return Readiness(deadline, days_left, tuple(rows), sections, pace, days)
+    if days is None:
+        days = workload([state for _, _, state in cards], now, deadline, config)
+    return Readiness(deadline, days_left, tuple(rows), sections, pace, tuple(days))
 
 
 __all__ = ["CardReadiness", "Readiness", "SectionReadiness", "readiness"]

@@ -23,6 +23,7 @@ from datetime import datetime
 
 from drill.content.skills import SKILLS
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
+from drill.srs.deadline import DayForecast
 from drill.srs.skillplan import PlanCard, SkillPlan, readiness_now
 
 
@@ -48,9 +49,12 @@ def skill_readiness(
     `SKILLS` order, skills without items included (their figures 0)."""
     now = readiness_now(cards, moment, config)
     stopped = readiness_now(cards, day, config) if plan is not None and day is not None else None
+    by_skill: dict[str, list[PlanCard]] = {s: [] for s in SKILLS}
+    for card in cards:
+        by_skill[card.skill].append(card)
     rows = []
     for skill in SKILLS:
-        items = [c for c in cards if c.skill == skill]
+        items = by_skill[skill]
         followed = None
         if stopped is not None and plan is not None:
             values = [plan.card_recall.get(c.card_id, 0.0) for c in items]
@@ -75,4 +79,28 @@ def weakest(rows: Sequence[SkillReadiness], figure: str = "now") -> SkillReadine
     return min(scored, key=lambda r: getattr(r, figure)) if scored else None
 
 
-__all__ = ["SkillReadiness", "skill_readiness", "weakest"]
+def forecast_days(plan: SkillPlan) -> tuple[DayForecast, ...]:
+    """The plan by skill's days as drill.srs.readiness's day-by-day forecast (today .. the day): the reviews and
+    new cards planned each day and readiness at its start over every card (the skills' figures weighted by their
+    items), then the day itself (its readiness: the plan's on the day). One simulation behind the per-skill
+    rows, the overall figures and the day-by-day series."""
+    counts = {s: plan.never_tried[s][1] for s in SKILLS}  # the plan's items per skill
+    total = sum(counts.values())
+
+    def overall(by_skill) -> float:
+        return sum(by_skill[s] * counts[s] for s in SKILLS) / total if total else 0.0
+
+    rows = [
+        DayForecast(
+            day=d.day,
+            reviews=sum(len(ids) for ids in d.reviews.values()),
+            new=sum(len(ids) for ids in d.new.values()),
+            readiness=overall(d.readiness),
+        )
+        for d in plan.days
+    ]
+    rows.append(DayForecast(day=plan.days_left, reviews=0, new=0, readiness=overall(plan.on_the_day)))
+    return tuple(rows)
+
+
+__all__ = ["SkillReadiness", "forecast_days", "skill_readiness", "weakest"]

@@ -125,7 +125,6 @@ class PlanScreen(ModalScreen[bool]):
     @work(thread=True, exclusive=True, group="plan")
     def preview(self, day: date) -> None:
         from drill.srs.deadline import DEFAULT_TARGET
-        from drill.srs.readiness import readiness
         from drill.store.plans import Plan, deadline_of
 
         store, now = self.session.store, self.session.now()
@@ -138,12 +137,12 @@ class PlanScreen(ModalScreen[bool]):
             )
             self.app.call_from_thread(self._say, message)
             return
-        from drill.report.skills import plan_cards, plan_for
+        from drill.report.skills import plan_cards, plan_for, plan_readiness
         from drill.srs.skillready import skill_readiness
 
         cards = plan_cards(store, self.session.library)
         plan = plan_for(store, self.session.library, now, deadline, cards=cards)
-        ready = readiness(store.plan_cards(), now, deadline, store.config, plan.new_per_day, plan.card_recall)
+        ready = plan_readiness(store, now, deadline, plan)
         skills = skill_readiness(cards, now, store.config, plan, deadline.at)
         text = forecast_text(ready, day, store.config.new_per_day, skills)
         text.append("\n" + _("Press enter again to set this date."), style="italic")
