@@ -7,7 +7,7 @@ from typing import Any
 from rich.cells import cell_len
 from rich.text import Text
 
-from drill.tui.widgets.matrix import format_number
+from drill.engine.notation import format_number
 
 
 def row_table(rows: list[tuple[str, Any]], decimals: int = 3) -> Text:
