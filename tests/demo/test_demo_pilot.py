@@ -19,7 +19,9 @@ from .conftest import opened, shown
 def assert_rows_shown(text: str, matrix, decimals: int = 3) -> None:
     """Every row of ``matrix`` appears on one line of ``text``, its numbers in order."""
     rows = np.atleast_2d(np.asarray(matrix, dtype=np.float64))
-    fmt = number_format(rows, decimals)  # written as drill writes a matrix (its rule: tests/tui/test_calc_numbers.py)
+    fmt = number_format(
+        rows, decimals
+    )  # written as drill writes a matrix (its rule: tests/tui/test_calc_numbers.py)
     for row in rows:
         cells = [re.escape(fmt(v)) for v in row]
         pattern = r"(?<![\d.])" + r"\s+".join(cells) + r"(?![\d])"

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from drill.engine.notation import dims, format_number
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
 from drill.tui.widgets.heatmap import heatmap
-from drill.engine.notation import dims, format_number
 
 if TYPE_CHECKING:
     import numpy as np

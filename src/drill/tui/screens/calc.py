@@ -54,8 +54,8 @@ def matrix_parts(label: str, value, shape: str | None) -> list:
     a scalar is its number."""
     import numpy as np
 
-    from drill.tui.widgets.heatmap import heatmap
     from drill.engine.notation import number_format
+    from drill.tui.widgets.heatmap import heatmap
     from drill.tui.widgets.step_detail import AXIS_NAMES
 
     parts: list = [Text(label, style="bold", no_wrap=True)]
@@ -287,8 +287,8 @@ class CalcScreen(ModeScreen):
         if state is None:
             editor.load({})
             return
-        from drill.tui.models.calc import matrix_text
         from drill.engine.notation import dims
+        from drill.tui.models.calc import matrix_text
 
         values = {}
         for name, value in state.matrices().items():
