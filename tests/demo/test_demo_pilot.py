@@ -300,7 +300,8 @@ async def test_layernorm_steps_and_edits(demo_app):
             if stage >= 2:
                 assert_rows_shown(text, [torch.nn.functional.layer_norm(t, (4,), eps=1e-5).numpy()])
             if stage >= 3:
-                assert_rows_shown(text, [gamma, beta])
+                assert_rows_shown(text, [gamma])  # each named row is written by its own numbers
+                assert_rows_shown(text, [beta])
                 assert_rows_shown(text, [out.numpy()])  # PyTorch's LayerNorm with these γ, β
 
         check(0)
