@@ -1,20 +1,25 @@
-"""Start-up of the installed `drill study`, every way a learner starts it, against a bare Textual app's first
-paint measured in the same run (median of interleaved runs; goals from issue 10).
+"""First question of the installed `drill study` (every way a learner starts it), `drill quiz` and `drill interview`,
+each against a plain Textual app showing the same first screen, in the same run (medians of interleaved runs).
 
-- first-ever start: empty data and cache directories (no content cache, no database)      goal <= 1.6x
-- returning start: the default database, content cache and next-card plan from earlier runs goal <= 1.6x
-- DRILL_DB_URL naming a SQLite file (a returning start on that file)                       goal <= 1.6x
-- PostgreSQL (DRILL_DB_URL = $DRILL_TEST_PG_URL, when set; a returning start)              goal <= 2.5x
-- and the study shell's first paint on a returning start                                    goal <= 1.25x
+- study, first-ever start: empty data and cache directories (no content cache, no database)   goal <= 1.6x
+- study, returning start: the default database, content cache and next-card plan from before   goal <= 1.6x
+- study with DRILL_DB_URL naming a SQLite file (a returning start on that file)                goal <= 1.6x
+- study on PostgreSQL (DRILL_DB_URL = $DRILL_TEST_PG_URL, when set; a returning start)         goal <= 2.5x
+- quiz (`drill quiz --seed 1`): its first question                                              goal <= 2x
+- interview (`drill interview --seed 1`): its first question                                   goal <= 2x
 
-Each program runs as a new process on a pseudo-terminal (120x40, benchmarks/ptyrun.py) and records when a
-milestone has been painted; a time is "spawn -> on the screen". The bare app paints one Static.
+Each program runs as a new process on a 120x40 pseudo-terminal (benchmarks/ptyrun.py); a time is "spawn -> the
+first bytes after which the awaited text is decoded on the screen" (no milestones inside either program): the
+card's "show answer" hint with its question; the quiz's and the interview's "question 1/N" heading. The baseline
+(benchmarks/baseline_app.py) shows, in one plain Static, the text drill drew for that first screen, captured on
+the same terminal in the warm-up. After each timed start the program is quit (not timed).
 
 drill's modules are byte-compiled first, as pip does when it installs a wheel (and as textual's are): an
 editable install under PYTHONDONTWRITEBYTECODE would otherwise compile drill from source at every start,
-which no installed drill does.
+which no installed drill does. The machine is shared (2 cores): the load average is printed; compare within a
+run only.
 
-    python benchmarks/startup.py [--runs 15]
+    python benchmarks/startup.py [--runs 5] [--what study,quiz,interview]
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
-import statistics
+import re
 import subprocess
 import sys
 import tempfile
@@ -30,29 +35,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ptyrun import drill_command, run_in_pty
+from baseline_app import write_frames
+from ptyrun import Terminal, drill_command, home_env, load_average, median_ms
 
-BARE_APP = """
-import os, time
-from textual.app import App
-from textual.widgets import Static
-
-class Bare(App):
-    def compose(self):
-        yield Static("drill")
-
-    def on_mount(self):
-        self.call_after_refresh(self.painted)
-
-    def painted(self):
-        with open(os.environ["DRILL_BENCH_MARKS"], "a") as out:
-            out.write(f"paint {time.monotonic():.6f} -\\n")
-        self.exit()
-
-Bare().run()
-"""
-
-GOALS = {"first-ever": 1.6, "returning": 1.6, "DRILL_DB_URL": 1.6, "PostgreSQL": 2.5}
+BASELINE = str(Path(__file__).resolve().parent / "baseline_app.py")
+STUDY_QUESTION = "show answer"
+STUDY_READY = re.compile(r"3 Good · \d")
+FIRST_QUESTION = re.compile(r"question 1/\d+")
+# command -> (arguments, awaited text, quit key)
+COMMANDS = {
+    "study": (["study"], STUDY_QUESTION, "q"),
+    "quiz": (["quiz", "--seed", "1"], FIRST_QUESTION, "q"),
+    "interview": (["interview", "--seed", "1"], FIRST_QUESTION, "\x11"),
+}
+GOALS = {
+    "first-ever": 1.6,
+    "returning": 1.6,
+    "DRILL_DB_URL": 1.6,
+    "PostgreSQL": 2.5,
+    "quiz": 2.0,
+    "interview": 2.0,
+}
 
 
 WHERE = """
@@ -88,98 +91,100 @@ def missing_for_returning(env: dict[str, str]) -> list[str]:
     return out.stdout.splitlines()
 
 
+def first_screen(
+    argv: list[str], env: dict[str, str], awaited, quit_key: str, ready=None
+) -> tuple[float, str]:
+    """Spawn -> ``awaited`` on the screen (seconds), and the screen then (settled); the program is quit after
+    (once ``ready`` is on the screen, when given: a warm-up that must leave the store's files behind)."""
+    with Terminal(argv, env) as term:
+        shown = term.wait_for(awaited) - term.start
+        screen = term.settled(quiet=0.3) if ready is None else ""
+        if ready is not None:
+            term.wait_for(ready)
+        term.press(quit_key, pause=0)
+        term.finish(timeout=60)
+    if term.result.code != 0:
+        raise SystemExit(f"{argv} exited {term.result.code}:\n{term.text()}")
+    return shown, screen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15, help="runs of each measurement (>= 5)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each measurement (>= 3)")
+    parser.add_argument("--what", default="study,quiz,interview", help="which commands (comma-separated)")
     args = parser.parse_args()
-    runs = max(5, args.runs)
+    runs = max(3, args.runs)
+    what = [name for name in args.what.split(",") if name]
     drill = drill_command()
     package = byte_compile_drill()
     pg_url = os.environ.get("DRILL_TEST_PG_URL")
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        base = {k: v for k, v in os.environ.items() if not k.startswith("DRILL_")}
+        returning = home_env(os.environ, tmp_path / "returning")
+        # scenario -> (command, environment)
+        scenarios: dict[str, tuple[str, dict[str, str]]] = {}
+        if "study" in what:
+            (tmp_path / "elsewhere").mkdir()
+            scenarios["returning"] = ("study", returning)
+            url = f"sqlite:///{tmp_path / 'elsewhere' / 'progress.db'}"
+            scenarios["DRILL_DB_URL"] = ("study", dict(returning, DRILL_DB_URL=url))
+            if pg_url:
+                scenarios["PostgreSQL"] = (
+                    "study",
+                    dict(returning, DRILL_DB_URL=pg_url, DRILL_USER="startup-bench"),
+                )
+        for name in ("quiz", "interview"):
+            if name in what:
+                scenarios[name] = (name, returning)
 
-        def home(name: str) -> dict[str, str]:
-            root = tmp_path / name
-            return dict(
-                base,
-                DRILL_DATA_DIR=str(root / "data"),
-                DRILL_CONFIG_DIR=str(root / "config"),
-                DRILL_CACHE_DIR=str(root / "cache"),
-                DRILL_EXIT_AFTER="question",
-            )
-
-        bare_script = tmp_path / "bare_app.py"
-        bare_script.write_text(BARE_APP)
-        marks = tmp_path / "marks.txt"
-        returning = home("returning")
-        scenarios: dict[str, dict[str, str]] = {
-            "returning": returning,
-            "DRILL_DB_URL": dict(
-                returning, DRILL_DB_URL=f"sqlite:///{tmp_path / 'elsewhere' / 'progress.db'}"
-            ),
-        }
-        (tmp_path / "elsewhere").mkdir()
-        if pg_url:
-            scenarios["PostgreSQL"] = dict(returning, DRILL_DB_URL=pg_url, DRILL_USER="startup-bench")
-
-        # Warm-up: file caches; each returning scenario's database, plan and content cache. These runs wait
-        # for "ready" (the store open, its next-card plan saved): a run that ends at the first question may
-        # end before the store has created anything, and the "returning" starts would measure a first one.
-        run_in_pty([sys.executable, str(bare_script)], base, marks)
-        for name, env in scenarios.items():
+        # Warm-up: file caches, each returning scenario's database, plan and content cache (the study runs wait
+        # for the store: its files are written once it is open), and drill's first screens for the baselines.
+        frames: dict[str, Path] = {}
+        for name, (command, env) in scenarios.items():
+            argv, awaited, quit_key = COMMANDS[command]
             for _ in range(2):
-                run = run_in_pty([drill, "study"], dict(env, DRILL_EXIT_AFTER="ready"), marks)
-                if "question" not in run.marks or "ready" not in run.marks:
+                ready = STUDY_READY if command == "study" else None
+                first_screen([drill, *argv], env, awaited, quit_key, ready)
+            if command == "study":
+                missing = missing_for_returning(env)
+                if missing:
                     raise SystemExit(
-                        f"drill study showed no question (marks: {run.marks}); is there content?"
+                        f"{name}: the warm-up left no {', '.join(missing)}: not a returning start"
                     )
-            missing = missing_for_returning(env)
-            if missing:
-                raise SystemExit(f"{name}: the warm-up left no {', '.join(missing)}: not a returning start")
+            if command not in frames:
+                _, screen = first_screen([drill, *argv], env, awaited, quit_key)
+                frames[command] = write_frames(tmp_path / f"{command}.json", screen, [])
 
-        times: dict[str, list[float]] = {name: [] for name in ("bare", "paint", "first-ever", *scenarios)}
-        heavy: dict[str, set[str]] = {name: set() for name in times}
+        times: dict[str, list[float]] = {f"baseline {c}": [] for c in frames}
+        times.update({name: [] for name in (["first-ever"] if "study" in what else []) + list(scenarios)})
         for i in range(runs):
-            times["bare"].append(
-                run_in_pty([sys.executable, str(bare_script)], base, marks).marks["paint"][0]
-            )
-            fresh = home(f"first-{i}")  # nothing on disk yet
-            for name, env in (("first-ever", fresh), *scenarios.items()):
-                at, loaded = run_in_pty([drill, "study"], env, marks).marks["question"]
+            for command, path in frames.items():
+                _, awaited, _ = COMMANDS[command]
+                at, _ = first_screen([sys.executable, BASELINE, str(path)], os.environ, awaited, "q")
+                times[f"baseline {command}"].append(at)
+            cases = list(scenarios.items())
+            if "study" in what:
+                cases.insert(0, ("first-ever", ("study", home_env(os.environ, tmp_path / f"first-{i}"))))
+            for name, (command, env) in cases:
+                argv, awaited, quit_key = COMMANDS[command]
+                at, _ = first_screen([drill, *argv], env, awaited, quit_key)
                 times[name].append(at)
-                heavy[name].update(m for m in loaded.split(",") if m != "-")
-            at, loaded = run_in_pty([drill, "study"], dict(returning, DRILL_EXIT_AFTER="paint"), marks).marks[
-                "paint"
-            ]
-            times["paint"].append(at)
-            heavy["paint"].update(m for m in loaded.split(",") if m != "-")
 
-    med = {name: statistics.median(values) for name, values in times.items()}
     print(f"installed drill: {drill} (package {package}, byte-compiled)")
-    print(f"median of {runs} interleaved runs each (seconds; load average {os.getloadavg()[0]:.1f}):")
-    print(f"  {'bare Textual app, first paint':44s} {med['bare']:.3f}")
-    print(f"  {'drill study, first paint (returning)':44s} {med['paint']:.3f}")
-    for name in ("first-ever", *scenarios):
-        print(f"  {'drill study, first question: ' + name:44s} {med[name]:.3f}")
-    print("ratios (median / bare first paint):")
-    rows = [("study first paint / bare paint", med["paint"] / med["bare"], 1.25)]
-    rows += [
-        (f"first question, {name} / bare paint", med[name] / med["bare"], GOALS[name])
-        for name in GOALS
-        if name in med
-    ]
-    for label, ratio, goal in rows:
-        verdict = "ok" if ratio <= goal else "OVER GOAL"
-        print(f"  {label:44s} {ratio:5.2f}x   (goal <= {goal}x: {verdict})")
-    if not pg_url:
+    print(f"{load_average()}; median of {runs} interleaved runs each, spawn -> on the screen:")
+    for name, values in times.items():
+        print(f"  {name:28s} {median_ms(values):7.0f} ms")
+    print("ratios (drill / the plain Textual app showing the same first screen):")
+    for name in GOALS:
+        if name not in times:
+            continue
+        command = scenarios[name][0] if name in scenarios else "study"
+        ratio = median_ms(times[name]) / median_ms(times[f"baseline {command}"])
+        verdict = "ok" if ratio <= GOALS[name] else "OVER GOAL"
+        print(f"  {name:28s} {ratio:5.2f}x   (goal <= {GOALS[name]}x: {verdict})")
+    if "study" in what and not pg_url:
         print("  PostgreSQL: not measured (set DRILL_TEST_PG_URL)")
-    print("heavy modules loaded when it was on screen:")
-    for name, loaded in heavy.items():
-        if name != "bare":
-            print(f"  {name:14s} {', '.join(sorted(loaded)) or 'none'}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ def study_app(library, store):
     from tests.tui.conftest import frozen_clock, frozen_timer
 
     def build(**overrides):
-        options = dict(library=library, store=store, clock=frozen_clock, timer=frozen_timer, exit_after=None)
+        options = dict(library=library, store=store, clock=frozen_clock, timer=frozen_timer)
         options.update(overrides)
         return make_app("study", **options)
 

@@ -166,7 +166,6 @@ async def test_the_study_screen_shows_the_cached_first_card_then_studies_the_yam
         user="tester",
         clock=frozen_clock,
         timer=frozen_timer,
-        exit_after=None,
     )
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.mode_screen

@@ -328,6 +328,26 @@ def _softmax_always_positive():
     assert ERRATA["e7.10-softmax-always-positive"].kind == "note"  # right in exact arithmetic
 
 
+@recomputes("e7.11-outputs-differ")
+def _outputs_differ():
+    g = torch.Generator().manual_seed(711)
+    X = torch.tensor([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]], dtype=torch.float64)  # the note's example
+    for _ in range(20):  # any W_Q, W_K, W_V: tokens 1 and 2 share their weights and their output
+        W_Q, W_K, W_V = (torch.randn(2, 2, generator=g, dtype=torch.float64) for _ in range(3))
+        Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+        A = torch.softmax(Q @ K.T / math.sqrt(2), dim=-1)
+        out = F.scaled_dot_product_attention(Q, K, V)
+        assert torch.equal(A[0], A[1]) and torch.allclose(out[0], out[1])
+    # different rows of weights, one output: the V rows they weigh are the same
+    Q = torch.tensor([[1.0, 0.0], [0.0, 1.0]], dtype=torch.float64)
+    K = torch.tensor([[1.0, 0.0], [0.0, 2.0]], dtype=torch.float64)
+    V = torch.tensor([[3.0, 1.0], [3.0, 1.0]], dtype=torch.float64)
+    A = torch.softmax(Q @ K.T / math.sqrt(2), dim=-1)
+    out = F.scaled_dot_product_attention(Q, K, V)
+    assert not torch.allclose(A[0], A[1]) and torch.allclose(out[0], out[1])
+    assert {"q09", "q10"} <= set(ERRATA["e7.11-outputs-differ"].cards)
+
+
 def test_the_7_3_variance_note_states_both_statistics():
     def pe(S, d):
         pos, i = np.arange(S)[:, None], np.arange(0, d, 2)[None, :]

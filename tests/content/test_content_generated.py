@@ -24,6 +24,7 @@ from drill.content import quizgen
 from drill.content.generated import CHOICE, check_answer, generate_questions, parse_number, sections
 from drill.engine.mistakes import MISTAKES
 from drill.errors import InputError
+from tests.quiz.test_template_properties import check_code
 
 CARD_SECTIONS = [
     "7.1",
@@ -37,6 +38,7 @@ CARD_SECTIONS = [
     "7.9",
     "7.10",
     "7.11",
+    "7.13",
     "7.14",
     "7.15",
     "7.16",
@@ -162,6 +164,10 @@ def oracle(q):
     if t == "argmax-key":
         q, k, s = _attention(i)
         return int(torch.argmax(torch.softmax(s / math.sqrt(q.shape[-1]), dim=-1)[i["i"]]))
+    if t == "masked-weights":  # the chapter's 7.13 lines, run by PyTorch
+        scores = _t(i["scores"])
+        mask = torch.triu(torch.ones(len(scores), len(scores)), 1).bool()
+        return float(torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)[i["i"], i["j"]])
     raise AssertionError(f"no oracle for {t}")
 
 
@@ -205,6 +211,15 @@ def mistake_value(q, mid):
         x = np.array(i["X"], dtype=float)
         q_, k_ = x @ np.array(i["W_Q"]), x @ np.array(i["W_K"])
         return int(np.argmax(m.evaluate(q_, k_, k_)[1][i["i"]]))
+    if t == "masked-weights":  # K = I, Q = scores·√S: the mistakes' scaled scores are the given ones
+        scores = np.array(i["scores"], dtype=float)
+        s = len(scores)
+        eye = np.eye(s)
+        return float(
+            m.evaluate(scores * math.sqrt(s), eye, eye, np.tril(np.ones((s, s), dtype=bool)))[1][
+                i["i"], i["j"]
+            ]
+        )
     if t in ("padding-mask", "causal-mask"):
         value = m.evaluate([i["length"]], i["S"]) if t == "padding-mask" else m.evaluate(i["S"])
         return quizgen._mask_row(value, i["i"])
@@ -232,6 +247,10 @@ def test_every_template_appears_in_a_thousand_questions():
 
 @pytest.mark.parametrize("q", THOUSAND[:300], ids=lambda q: f"{q.id}-{q.topic}")
 def test_answer_equals_an_independent_recomputation_and_each_distractor_its_mistake(q):
+    if (
+        q.topic == "formula-code"
+    ):  # code lines: each option is run by PyTorch (tests/quiz/test_template_properties)
+        return check_code(q)
     fmt = quizgen.TEMPLATES[q.topic].fmt
     assert _same(q.values[q.answer], oracle(q))
     assert q.options[q.answer] == fmt(oracle(q))
@@ -246,6 +265,9 @@ def test_answer_equals_an_independent_recomputation_and_each_distractor_its_mist
 @given(seed=st.integers(min_value=0, max_value=2**31), n=st.integers(min_value=1, max_value=30))
 def test_any_seed_gives_right_answers_and_real_mistakes(seed, n):
     for q in generate_questions(seed, n):
+        if q.topic == "formula-code":
+            check_code(q)
+            continue
         assert _same(q.values[q.answer], oracle(q))
         for letter, mid in q.mistakes.items():
             assert _same(q.values[letter], mistake_value(q, mid))

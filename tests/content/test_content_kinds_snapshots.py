@@ -36,7 +36,6 @@ def app_of(library, tmp_path):
             store=store,
             clock=frozen_clock,
             timer=frozen_timer,
-            exit_after=None,
         )
 
     yield build

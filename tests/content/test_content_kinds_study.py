@@ -36,7 +36,6 @@ def _app(library, store, card_id):
         store=store,
         clock=frozen_clock,
         timer=frozen_timer,
-        exit_after=None,
     )
 
 

@@ -8,7 +8,16 @@ from drill.content.sections import covers, section_key
 
 def test_sections_sort_as_the_chapter_runs():
     shuffled = ["7.10", "appendix", "7.2", "7.1.2", "7.24", "7.1", "7.9", "8"]
-    assert sorted(shuffled, key=section_key) == ["7.1", "7.1.2", "7.2", "7.9", "7.10", "7.24", "8", "appendix"]
+    assert sorted(shuffled, key=section_key) == [
+        "7.1",
+        "7.1.2",
+        "7.2",
+        "7.9",
+        "7.10",
+        "7.24",
+        "8",
+        "appendix",
+    ]
 
 
 def test_a_pack_of_named_sections_still_sorts_by_name():

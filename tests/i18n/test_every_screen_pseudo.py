@@ -44,7 +44,6 @@ def study_app(library, store, cards: list[str] | None = None, **options):
         store=store,
         clock=frozen_clock,
         timer=frozen_timer,
-        exit_after=None,
         **options,
     )
 

@@ -131,9 +131,17 @@ def test_the_language_is_read_when_the_questions_are_generated():
     assert not any(CJK.search(q.prompt) for q in english)
 
 
+def _code_lines() -> tuple[str, ...]:
+    """7.13's options are lines of PyTorch code (the chapter's, and each named mistake's): code, the same in
+    every language, like the mistake ids."""
+    from drill.content.quizgen.code import CODE_STEPS
+
+    return tuple(line for _, right, wrong in CODE_STEPS.values() for line in (right, *(w for _, w in wrong)))
+
+
 def test_under_the_pseudo_locale_every_word_of_a_generated_question_is_marked(pseudo):
     for where, q in _questions(_now()):
-        exempt = _wordings(q, own=True) + tuple(q["mistakes"].values())
+        exempt = _wordings(q, own=True) + tuple(q["mistakes"].values()) + _code_lines()
         for name, text in _texts(q):
             assert "⟦" in text or name.startswith("option"), f"{where} {name}"
             assert unmarked_words(text, exempt=exempt, allowed=FUNCTIONS) == [], f"{where} {name}: {text!r}"

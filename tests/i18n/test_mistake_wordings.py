@@ -37,7 +37,7 @@ def wordings(language: str) -> dict[str, str]:
 
 def test_the_oracle_covers_the_whole_catalogue():
     assert set(ORACLE) == set(MISTAKES)
-    assert len(OWN) >= 60 and len(VERBATIM) >= 27  # both kinds are there: neither test below is vacuous
+    assert len(OWN) >= 60 and len(VERBATIM) >= 26  # both kinds are there: neither test below is vacuous
 
 
 def test_in_chinese_every_wording_is_the_oracles():

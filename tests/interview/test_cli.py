@@ -4,8 +4,7 @@ question follows; bad options and an empty section exit 2 with one line; the con
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
+import re
 
 from click.testing import CliRunner
 from textual.binding import Binding
@@ -17,30 +16,29 @@ from drill.tui.keys import binding_key
 from tests.interview.pilot import interview_app, phase
 from tests.tui.conftest import ptyrun
 
-DRILL = str(Path(sys.executable).with_name("drill"))
-
 
 def test_interview_paints_before_sqlalchemy_then_asks(tmp_path):
-    env = dict(os.environ, DRILL_EXIT_AFTER="question")
-    run = ptyrun().run_in_pty(
-        [DRILL, "interview", "--seed", "1", "--questions", "2"],
-        env,
-        tmp_path / "marks",
-        size=(100, 30),
-        check=False,
+    args = ["interview", "--seed", "1", "--questions", "2"]
+    held = ptyrun().HeldTerminal(
+        args, dict(os.environ), tmp_path / "loaded", size=(100, 30), heavy=("sqlalchemy",)
     )
-    assert run.code == 0
-    seen = {name: heavy for name, (_at, heavy) in run.marks.items()}
-    assert "sqlalchemy" not in seen["paint"]
-    assert "sqlalchemy" in seen["question"]
+    with held as term:
+        term.wait_for("drill interview")  # the shell, drawn while sqlalchemy cannot be imported
+        assert term.loaded() == set() and "question 1/" not in term.text()
+        term.release()
+        term.wait_for(re.compile(r"question 1/2"))
+        assert term.loaded() == {"sqlalchemy"}
+        term.press("\x11", pause=0)  # ctrl+q
+        term.wait_for_exit()
+    assert term.result.code == 0
 
 
-def test_an_empty_section_is_one_error_line_and_exit_2(tmp_path):
-    env = dict(os.environ, DRILL_EXIT_AFTER="question")
-    run = ptyrun().run_in_pty(
-        [DRILL, "interview", "--section", "9.99"], env, tmp_path / "marks", size=(100, 30), check=False
-    )
-    assert run.code == 2
+def test_an_empty_section_is_one_error_line_and_exit_2():
+    reader = ptyrun()
+    argv = [reader.drill_command(), "interview", "--section", "9.99"]
+    with reader.Terminal(argv, dict(os.environ), size=(100, 30)) as term:
+        term.wait_for_exit()
+    assert term.result.code == 2
 
 
 def test_bad_options_exit_2():

@@ -28,12 +28,12 @@ def test_two_sessions_creating_the_same_day_both_count(pg_url):
     try:
         with first.begin() as conn_a:
             # A inserts the day's row and holds it uncommitted; B's insert of the same key must wait for A.
-            count_grade(conn_a, user_id, card_id, 20_000, False, 3, 1000)
+            count_grade(conn_a, user_id, card_id, 20_000, False, 3, 1000, "review")
 
             def grade_b() -> None:
                 try:
                     with second.begin() as conn_b:
-                        count_grade(conn_b, user_id, card_id, 20_000, False, 3, 500)
+                        count_grade(conn_b, user_id, card_id, 20_000, False, 3, 500, "review")
                 except BaseException as err:  # reported to the main thread
                     errors.append(err)
 
@@ -46,11 +46,11 @@ def test_two_sessions_creating_the_same_day_both_count(pg_url):
         assert errors == []
         with first.connect() as conn:
             row = conn.execute(
-                select(StudyDayTotal.reviews, StudyDayTotal.duration_ms).where(
+                select(StudyDayTotal.reviews, StudyDayTotal.duration_ms, StudyDayTotal.review_grades).where(
                     StudyDayTotal.user_id == user_id, StudyDayTotal.study_day == 20_000
                 )
             ).one()
-        assert tuple(row) == (2, 1500)
+        assert tuple(row) == (2, 1500, 2)
     finally:
         first.dispose()
         second.dispose()

@@ -28,6 +28,8 @@ def test_head_revision_constant_matches_the_scripts():
         "0007",
         "0008",
         "0009",
+        "0010",
+        "0011",
     ]
 
 
@@ -159,6 +161,17 @@ def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
                     "WHERE card_states.card_pack = cards.pack AND card_states.card_position = cards.position"
                 )
                 assert conn.execute(text(copied)).scalar() == 10
+                # 0011: the day's grades of new and of review cards, counted from the log per study day
+                by_day = conn.execute(
+                    text("SELECT sum(reviews), sum(new_grades), sum(review_grades) FROM study_day_totals")
+                ).one()
+                from_log = conn.execute(
+                    text(
+                        "SELECT count(*), sum(state_before = 'new'), sum(state_before = 'review') FROM review_logs"
+                    )
+                ).one()
+                # (this history has review grades only)
+                assert tuple(by_day) == tuple(from_log) and from_log[2] > 0
                 assert conn.execute(text("SELECT count(*) FROM quiz_answers")).scalar() == 1
                 assert conn.execute(text("SELECT count(*) FROM cards WHERE retired")).scalar() == 1
                 if db_backend == "sqlite":
@@ -274,8 +287,9 @@ def test_upgrade_to_0003_records_each_reviews_study_day(db_url, monkeypatch):
             days, cards = _summaries(engine)
         finally:
             engine.dispose()
-        assert sum(n for _, _, n, _ in days) == REVIEWS
-        assert sum(ms for _, _, _, ms in days) == sum(1000 + n for n in range(REVIEWS))
+        assert sum(d[2] for d in days) == REVIEWS
+        assert sum(d[3] for d in days) == sum(1000 + n for n in range(REVIEWS))
+        assert sum(d[5] for d in days) == REVIEWS  # (every review of this history was of a review card)
         firsts = sum(first for _, first in got)
         assert sum(f for _, _, f, _ in cards) == firsts
     finally:
@@ -315,7 +329,8 @@ def _summaries(engine) -> tuple[list, list]:
     with engine.connect() as conn:
         days = conn.execute(
             text(
-                "SELECT user_id, study_day, reviews, duration_ms FROM study_day_totals WHERE reviews > 0 "
+                "SELECT user_id, study_day, reviews, duration_ms, new_grades, review_grades FROM study_day_totals "
+                "WHERE reviews > 0 "
                 "ORDER BY user_id, study_day"
             )
         ).all()
@@ -332,6 +347,7 @@ def test_grade_and_undo_keep_the_summaries_equal_to_the_log(db_url):
     what rebuild_summaries recomputes from review_logs."""
     from zoneinfo import ZoneInfo
 
+    from drill.srs import Phase
     from drill.store import open_store
     from drill.store.review_days import rebuild_summaries
 
@@ -351,7 +367,11 @@ def test_grade_and_undo_keep_the_summaries_equal_to_the_log(db_url):
                 rebuild_summaries(conn)
             assert _summaries(engine) == kept
             days, cards = kept
-            assert sum(n for _, _, n, _ in days) == len(store.review_logs())
+            assert sum(n for _, _, n, *_ in days) == len(store.review_logs())
+            logs = store.review_logs()
+            # The daily limits' counts: grades of new cards and of cards in review, per study day.
+            assert sum(d[4] for d in days) == sum(e.state_before is Phase.NEW for e in logs) > 0
+            assert sum(d[5] for d in days) == sum(e.state_before is Phase.REVIEW for e in logs) > 0
             assert any(first != passed for _, _, first, passed in cards)
         finally:
             engine.dispose()

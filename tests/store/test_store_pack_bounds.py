@@ -1,6 +1,7 @@
 """The queue reads the studied pack, not the user's whole card table: every statement ``next_card``, ``counts``
 and ``end_session`` run is planned (SQLite's EXPLAIN QUERY PLAN, on the statements as the driver got them) as
-a search of an index by user and pack (or by user and time), never a scan, with a large other pack in the
+a search of an index by user and pack (or by user and time; today's grades: the day's summary row by
+its key, never the review log), never a scan, with a large other pack in the
 table and the planner's statistics gathered (ANALYZE); and the other pack changes nothing they return."""
 
 from __future__ import annotations
@@ -86,12 +87,16 @@ def test_the_queue_reads_the_studied_pack_only(tmp_path):
         seen = captured(store)
         assert store.next_card(NOW) == before_next
         assert store.counts(NOW) == before_counts
+        queue_only = list(seen)
         session = store.start_session(NOW)
         store.grade(before_next.card_id, 3, NOW, session_id=session)
         store.next_card(NOW)
         store.counts(NOW)
         store.end_session(session, NOW + timedelta(minutes=1))
     queue_plans = plans(path, seen)
+    assert not [sql for sql, _ in queue_only if "review_logs" in sql], (
+        "next card / counts read the review log"
+    )
     card_state_reads = [plan for plan in queue_plans if "card_states" in plan]
     assert card_state_reads, queue_plans
     for plan in queue_plans:
@@ -100,5 +105,9 @@ def test_the_queue_reads_the_studied_pack_only(tmp_path):
         if "USING INDEX ix_card_states_pack" in plan or "COVERING INDEX ix_card_states_pack" in plan:
             assert "card_pack=?" in plan, plan
     assert any("ix_card_states_pack_due (user_id=? AND card_pack=?" in plan for plan in card_state_reads)
+    # Today's grades (the daily limits' counts) are the day's one summary row, found by its key, not a range
+    # of today's review-log rows: next card and counts cost the same whatever the day held.
+    day_reads = [plan for plan in queue_plans if "study_day_totals" in plan]
+    assert day_reads and all("(user_id=? AND study_day=?)" in plan for plan in day_reads), day_reads
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT reviewed FROM study_sessions WHERE id = ?", (session,)).fetchone() == (1,)

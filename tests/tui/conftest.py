@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -78,7 +79,7 @@ def study_app(library, store) -> Callable[..., DrillApp]:
     """Build the study app on the real store with a frozen clock; keyword arguments override."""
 
     def build(**overrides) -> DrillApp:
-        options = dict(library=library, store=store, clock=frozen_clock, timer=frozen_timer, exit_after=None)
+        options = dict(library=library, store=store, clock=frozen_clock, timer=frozen_timer)
         options.update(overrides)
         return make_app("study", **options)
 
@@ -107,9 +108,15 @@ async def card_shown(pilot) -> None:
 
 PTYRUN = Path(__file__).resolve().parents[2] / "benchmarks" / "ptyrun.py"
 
+# What `drill study` draws on a terminal (benchmarks/ptyrun.py reads it): the card's own hint, drawn with its
+# question; the header's counts, once the store is open and grades are taken (the grade buttons and their
+# intervals are drawn only after the answer).
+STUDY_QUESTION = "show answer"
+STUDY_READY = re.compile(r"new \d+ · learning \d+ · review \d+")
+
 
 def ptyrun() -> ModuleType:
-    """benchmarks/ptyrun.py, the pseudo-terminal runner the start-up benchmarks use (one copy for both)."""
+    """benchmarks/ptyrun.py, the pseudo-terminal reader the benchmarks use (one copy for both)."""
     module = sys.modules.get("drill_bench_ptyrun")
     if module is None:
         spec = importlib.util.spec_from_file_location("drill_bench_ptyrun", PTYRUN)
@@ -120,4 +127,13 @@ def ptyrun() -> ModuleType:
     return module
 
 
-__all__ = ["NOW", "card_shown", "library_of", "make_card", "ptyrun", "wait_until"]
+__all__ = [
+    "NOW",
+    "STUDY_QUESTION",
+    "STUDY_READY",
+    "card_shown",
+    "library_of",
+    "make_card",
+    "ptyrun",
+    "wait_until",
+]

@@ -66,7 +66,7 @@ HAND_WRITTEN = {
 
 @pytest.mark.parametrize("mode", ["study", "quiz", "calc"])
 async def test_help_and_palette_follow_the_bindings(mode):
-    app = make_app(mode, exit_after=None)
+    app = make_app(mode)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: ready(app))
         assert app.error is None, app.error

@@ -41,6 +41,10 @@ async def test_setting_the_date_from_the_study_screen(study_app, store):
         await wait_until(pilot, lambda: "days left" in _text(forecast))
         assert "18 days left" in _text(forecast) and "Daily workload" in _text(forecast)
         assert store.interview_plan(NOW) is None  # a forecast changes nothing
+        shown = _text(forecast)
+        # it says which figure it shows, and the plan's one new-cards-a-day figure
+        assert "By skill, on the day (if you follow the plan / if you stop now):" in shown
+        assert "a day in the plan" in shown
 
         await pilot.press("enter")
         await wait_until(pilot, lambda: not isinstance(app.screen, PlanScreen))
@@ -67,6 +71,19 @@ async def test_setting_the_date_from_the_study_screen(study_app, store):
         weakest = min(by_skill, key=lambda k: (sum(by_skill[k]) / len(by_skill[k]), k.lower()))
         value = sum(by_skill[weakest]) / len(by_skill[weakest])
         assert f"weakest: {weakest} {round(100 * value)}%" in str(header.render())
+        # the forecast's per-skill rows: "if you stop now" is each skill's mean recall on the day (never tried:
+        # 0), and the never-tried cards are named
+        lines = {line.split()[0]: line for line in shown.splitlines() if line.startswith("  ")}
+        for name, values in by_skill.items():
+            stopped = round(100 * sum(values) / len(values))
+            assert lines[name].split("%")[1].strip().lstrip("/").strip() == f"{stopped}", lines[name]
+            untried = sum(
+                1
+                for cid, _s, state in store.plan_cards()
+                if cid in kinds and skill_of[kinds[cid]] == name and state.is_new
+            )
+            if untried:
+                assert f"{untried} of {len(values)}" in lines[name] and "never tried" in lines[name]
 
         # grading a card moves the header's readiness: the card now has a memory state
         await pilot.press("space")

@@ -39,5 +39,54 @@ async def test_with_learn_ahead_off_the_session_has_nothing_now(study_app, store
     async with app.run_test(size=(120, 40)) as pilot:
         await card_shown(pilot)
         screen = app.mode_screen
-        await wait_until(pilot, lambda: screen.ended)
-        assert screen.card is None
+        # Not shown now: the screen waits for it (tests/tui/test_study_waiting.py), the session goes on.
+        await wait_until(pilot, lambda: screen.waiting is not None)
+        assert screen.card is None and not screen.ended and screen.waiting.first_id == "q07"
+
+
+def _learning_and_new(store, library, config):
+    """q07 in learning (due in 5 minutes) and two new cards beside it."""
+    cards = [library.cards[cid] for cid in ("q07", "q08", "q09")]
+    mixed = library_of(cards, library)
+    store.config = config
+    store.sync_content(mixed)
+    store.grade("q07", 3, NOW - timedelta(minutes=5))
+    assert store.card_info("q07", NOW).due == NOW + timedelta(minutes=5)  # labels first
+    return mixed
+
+
+async def test_new_used_up_still_shows_the_learn_ahead_card(study_app, store, library):
+    """--new 0: no new card this session, but the learning card due in 5 minutes comes (the queue's rule: due,
+    new within the limits, learn-ahead), where the session used to end on the new card it may not show."""
+    config = replace(store.config, enable_fuzzing=False)
+    app = study_app(library=_learning_and_new(store, library, config), new_limit=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await card_shown(pilot)
+        screen = app.mode_screen
+        await wait_until(pilot, lambda: screen.card is not None or screen.ended)
+        assert screen.card is not None and screen.card.id == "q07" and not screen.ended
+
+
+def test_store_without_new_cards_goes_on_to_learn_ahead(store, library):
+    config = replace(store.config, enable_fuzzing=False)
+    _learning_and_new(store, library, config)
+    assert store.next_card(NOW).card_id == "q08"  # a new card comes before learn-ahead
+    ahead = store.next_card(NOW, new=False)
+    assert ahead is not None and ahead.card_id == "q07" and ahead.kind == Phase.LEARNING
+
+
+def test_custom_study_due_mode_has_learn_ahead(store, library):
+    """A custom study (today's schedule on a choice of cards) follows the same rule: q07, due in 5 minutes,
+    comes once the choice has no due or new card left; with learn-ahead off, nothing does."""
+    from drill.tui.models.custom_study import CustomQueue, StudyFilter
+
+    config = replace(store.config, enable_fuzzing=False)
+    mixed = _learning_and_new(store, library, config)
+    queue = CustomQueue(mixed, store, StudyFilter(kinds=("qa",)))
+    assert queue.next_card(NOW).id == "q08"
+    assert queue.next_card(NOW, new=False).id == "q07"
+    store.config = replace(config, learn_ahead_minutes=0)
+    assert queue.next_card(NOW, new=False) is None
+    store.config = config
+    later = NOW + timedelta(minutes=30)  # due by then: an ordinary due card, before the new ones
+    assert queue.next_card(later).id == "q07"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,15 @@ from drill.store.peek import save_plan
 from drill.tui.app import make_app
 from drill.tui.models import study as study_session
 from drill.tui.widgets.card_view import CardView
-from tests.tui.conftest import NOW, frozen_clock, frozen_timer, ptyrun, wait_until
+from tests.tui.conftest import (
+    NOW,
+    STUDY_QUESTION,
+    STUDY_READY,
+    frozen_clock,
+    frozen_timer,
+    ptyrun,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -47,9 +54,7 @@ def held_store(monkeypatch):
 
 
 def peek_app(library):
-    return make_app(
-        "study", library=library, user="tester", clock=frozen_clock, timer=frozen_timer, exit_after=None
-    )
+    return make_app("study", library=library, user="tester", clock=frozen_clock, timer=frozen_timer)
 
 
 def notices(app) -> list[str]:
@@ -116,20 +121,27 @@ async def test_no_peek_without_a_plan_the_store_shows_the_first_card(library):
 
 
 def test_first_question_is_on_screen_before_sqlalchemy_is_imported(tmp_path):
-    """The installed `drill study` on a pseudo-terminal: the first run opens the store (creating the database
-    and the plan); the second shows its first question with neither sqlalchemy nor numpy loaded."""
+    """On a pseudo-terminal: the installed `drill study` opens the store once (creating the database and the
+    plan) and is quit; the next start draws its first question while sqlalchemy's and numpy's imports are held
+    (benchmarks/ptyrun.py's HeldTerminal), and once they may load, the store opens."""
     import os
-    import sys
 
-    run_in_pty = ptyrun().run_in_pty
-    env = dict(os.environ, DRILL_EXIT_AFTER="ready")
-    argv = [str(Path(sys.executable).with_name("drill")), "study"]
-    first = run_in_pty(argv, env, tmp_path / "marks1.txt", size=(100, 30)).marks
-    assert "sqlalchemy" in first["ready"][1]  # the store is open: the database and the plan are written
-    second = run_in_pty(
-        argv, dict(env, DRILL_EXIT_AFTER="question"), tmp_path / "marks2.txt", size=(100, 30)
-    ).marks
-    assert set(second) == {"paint", "card", "question"}
-    assert second["paint"][1] == "-"
-    assert second["question"][1] == "-"
-    assert second["paint"][0] < second["question"][0]
+    from drill.paths import default_db_path
+    from drill.store.peek import plan_path
+
+    reader = ptyrun()
+    env = dict(os.environ)
+    with reader.Terminal([reader.drill_command(), "study"], env, size=(100, 30)) as term:
+        term.wait_for(STUDY_READY)
+        term.press("q", pause=0)
+        term.wait_for_exit()
+    assert term.result.code == 0 and plan_path(default_db_path()).is_file()
+    with reader.HeldTerminal(["study"], env, tmp_path / "loaded", size=(100, 30)) as term:
+        term.wait_for(STUDY_QUESTION)
+        assert term.loaded() == set()
+        term.release()
+        term.wait_for(STUDY_READY)
+        assert "sqlalchemy" in term.loaded()
+        term.press("q", pause=0)
+        term.wait_for_exit()
+    assert term.result.code == 0

@@ -4,16 +4,16 @@ columns, grade buttons muted before the answer, the header's counts and progress
 from __future__ import annotations
 
 import pytest
-from textual.color import Color
 
 from drill.i18n import set_language
 from drill.store.types import BrowseRow
 from drill.tui.widgets.card_view import CardView
 from drill.tui.widgets.footer import ShownKey, StudyFooter
-from drill.tui.widgets.grade_bar import LOCKED_BORDER, GradeBar, GradeButton
+from drill.tui.widgets.grade_bar import GradeBar, GradeButton, RevealButton
 from drill.tui.widgets.header import StudyHeader
 from tests.helpers import plain
 from tests.tui.conftest import NOW, card_shown, wait_until
+from tests.tui.test_text_is_text import screen_text
 
 
 def footer_keys(app) -> dict[str, ShownKey]:
@@ -78,28 +78,30 @@ async def test_footer_offers_the_reveal_before_and_the_grades_after(study_app):
         assert [after[f"grade({n})"].key for n in (1, 2, 3, 4)] == ["1", "2", "3", "4"]
 
 
-async def test_grade_buttons_are_muted_until_the_answer_shows(study_app, store):
+async def test_grade_buttons_are_not_drawn_until_the_answer_shows(study_app, store):
     app = study_app()
     async with app.run_test(size=(120, 30)) as pilot:
         await card_shown(pilot)
         bar = app.screen.query_one(GradeBar)
-        assert not bar.enabled and all(button.locked for button in bar.query(GradeButton))
+        buttons = list(bar.query(GradeButton))
+        reveal = bar.query_one(RevealButton)
+        # before the answer: one "space  Show answer" button, no grade and no interval on screen
+        assert not bar.enabled and reveal.display and not any(b.display for b in buttons)
+        assert "Show answer" in plain(reveal)
+        screen = "\n".join(screen_text(app))
+        assert "Again ·" not in screen and "Good ·" not in screen
         first = app.mode_screen.card.id
         await pilot.press("3")  # before the answer: a toast, nothing saved
         await wait_until(pilot, lambda: any("Show the answer first" in n.message for n in app._notifications))
         assert store.review_logs() == [] and app.mode_screen.card.id == first
-        await pilot.click("#grade-2")
-        await pilot.pause()
-        assert store.review_logs() == []
-        locked_border = Color.parse(LOCKED_BORDER)
-        assert all(b.styles.border_top[1] == locked_border for b in bar.query(GradeButton))
-        await pilot.press("space")
+        await pilot.click("#reveal-button")  # a click on it shows the answer
         await wait_until(pilot, lambda: bar.enabled)
-        # live: each button's own colour from study.tcss again, its text no longer dim
-        assert all(b.styles.border_top[1] != locked_border and not b.locked for b in bar.query(GradeButton))
+        assert not reveal.display and all(b.display for b in buttons)
+        assert [plain(b).split(" · ")[0] for b in buttons] == ["1 Again", "2 Hard", "3 Good", "4 Easy"]
         await pilot.press("3")
         await wait_until(pilot, lambda: len(store.review_logs()) == 1)
-        await wait_until(pilot, lambda: not bar.enabled)  # the next card's question: muted again
+        await wait_until(pilot, lambda: not bar.enabled)  # the next card's question: the reveal again
+        assert reveal.display and not any(b.display for b in buttons)
 
 
 def left_today(rows: list[BrowseRow]) -> tuple[int, int]:

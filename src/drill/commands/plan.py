@@ -58,18 +58,9 @@ def _echo_forecast(ready, plan_day: date, new_per_day: int) -> None:
     )
     pace = ready.pace
     if pace.remaining:
-        if pace.reachable:
-            click.echo(
-                _("New cards: {n} left, {per} a day reaches every card before the day").format(
-                    n=pace.remaining, per=pace.needed_per_day
-                )
-            )
-        else:
-            click.echo(
-                _("New cards: {need} new cards a day needed, your limit is {limit}").format(
-                    need=pace.needed_per_day, limit=new_per_day
-                )
-            )
+        from drill.report.skills import new_cards_text
+
+        click.echo(new_cards_text(pace.remaining, pace.needed_per_day, new_per_day, ready.days_left))
     click.echo("")
     click.echo(_("Per section (if followed / if you stop now):"))
     for row in ready.sections:
@@ -123,7 +114,7 @@ def _echo_skills(sp) -> None:
     from drill.content.skills import SKILLS, never_tried_text, skill_name
 
     click.echo("")
-    click.echo(_("By skill (readiness on the day if followed / now):"))
+    click.echo(_("By skill (readiness on the day if you follow the plan / if you stop now):"))
     for s in SKILLS:
         untried, total = sp.never_tried[s]
         note = f"  {never_tried_text(s, untried, total)}" if untried else ""
@@ -150,37 +141,9 @@ def _echo_skills(sp) -> None:
 
 def _skill_plan(store, library, now, deadline, minutes):
     """drill.srs.skillplan's plan from the store's cards and the learner's own timings and answers."""
-    from drill.content.skills import skill_of
-    from drill.srs.skillplan import PlanCard, skill_plan, timings
+    from drill.report.skills import plan_for
 
-    cards = [
-        PlanCard(
-            cid,
-            library.cards[cid].kind,
-            section,
-            state,
-            getattr(library.cards[cid], "bank", None) is not None,
-        )
-        for cid, section, state in store.plan_cards()
-        if cid in library.cards
-    ]
-    kinds = {cid: library.cards[cid].kind for cid in library.cards}
-    durations: dict[str, list[float]] = {}
-    for log in store.review_logs():
-        if log.duration_ms and log.card_id in kinds:
-            durations.setdefault(skill_of(kinds[log.card_id]), []).append(log.duration_ms / 1000)
-    answers = [a for record in store.interview_history() for a in record.answers]
-    passed = frozenset(f"code-{task}" for task, status in store.code_status().items() if status.passed_ever)
-    return skill_plan(
-        cards,
-        now,
-        deadline,
-        store.config,
-        code_passed=passed,
-        interviewed=frozenset(a.card_id for a in answers),
-        timing=timings(durations, [a.duration_ms / 1000 for a in answers if a.duration_ms]),
-        budget_minutes=minutes,
-    )
+    return plan_for(store, library, now, deadline, minutes)
 
 
 def _as_json(ready, plan_day: date, sp=None) -> str:
@@ -194,6 +157,7 @@ def _as_json(ready, plan_day: date, sp=None) -> str:
             "readiness_if_no_reviews": ready.if_no_reviews,
             "new_cards": {
                 "remaining": ready.pace.remaining,
+                "per_day": ready.pace.needed_per_day,
                 "needed_per_day": ready.pace.needed_per_day,
                 "limit": ready.pace.limit,
                 "reachable": ready.pace.reachable,
@@ -265,7 +229,6 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
     from drill.content import load_content
     from drill.errors import InputError
     from drill.srs.deadline import DEFAULT_TARGET
-    from drill.srs.readiness import readiness
     from drill.store import open_store
     from drill.store.plans import Plan, deadline_of
 
@@ -294,8 +257,10 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
             raise InputError(
                 _("the interview day {day} has already begun: give a later date").format(day=day.isoformat())
             )
-        ready = readiness(store.plan_cards(), now, deadline, store.config)
         sp = _skill_plan(store, library, now, deadline, minutes)
+        from drill.report.skills import plan_readiness
+
+        ready = plan_readiness(store, now, deadline, sp)
         if as_json:
             click.echo(_as_json(ready, day, sp))
         else:
@@ -323,7 +288,6 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
 def _show(library, now, db_url, user_name, as_json, minutes) -> None:
     """`drill plan` with no date given: the current plan's forecast, read-only (no sync, nothing written)."""
     from drill.errors import StoreError
-    from drill.srs.readiness import readiness
     from drill.store import open_store
     from drill.store.plans import deadline_of
 
@@ -340,8 +304,10 @@ def _show(library, now, db_url, user_name, as_json, minutes) -> None:
             click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))
             return
         deadline = deadline_of(store, current)
-        ready = readiness(store.plan_cards(), now, deadline, store.config)
         sp = _skill_plan(store, library, now, deadline, minutes)
+        from drill.report.skills import plan_readiness
+
+        ready = plan_readiness(store, now, deadline, sp)
         if as_json:
             click.echo(_as_json(ready, current.interview_day, sp))
         else:

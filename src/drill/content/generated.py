@@ -3,11 +3,12 @@
 Each template (drill.content.quizgen: one per section) draws small inputs, takes the right value from the
 engine (traces, ops, drill.engine.sizes) and three wrong values, each the value a named mistake of the engine's
 catalogue (drill.engine.mistakes) produces on the same inputs. The four options are formatted alike; a draw is
-kept only when the four texts differ. No tells: within every block of four questions the right option takes
-each position once (a seed-shuffled order), and the stems never name a matrix A–D (the option letters).
-Deterministic per seed; numpy and the engine are imported inside the templates. The words are drill's own, in
-the UI language when the questions are generated (drill.i18n); the numbers and the right letter are the same in
-every language.
+kept only when the four texts differ and keep their format's least distance (drill.content.quizgen.base:
+0.01 between three-decimal values, 10 % between values in scientific notation, 5 % between sizes and counts).
+No tells: within every block of four questions the right option takes each position once (a seed-shuffled
+order), and the stems never name a matrix A–D (the option letters). Deterministic per seed; numpy and the
+engine are imported inside the templates. The words are drill's own, in the UI language when the questions are
+generated (drill.i18n); the numbers and the right letter are the same in every language.
 """
 
 from __future__ import annotations
@@ -103,15 +104,18 @@ def generate_questions(seed: int, n: int, *, section: str | None = None) -> list
 
 
 def _build(template, rng: random.Random, qid: str, position: int) -> GeneratedQuestion:
+    from drill.content.quizgen.base import options_apart
+
     for _attempt in range(200):
         draft = template.draw(rng)
         if draft is None:
             continue
-        texts = [template.fmt(draft.right)] + [template.fmt(v) for _, v in draft.wrong]
-        if len(set(texts)) == 4:
+        # four different options, each at least its format's distance from the others (quizgen.base)
+        if options_apart(template.fmt, [draft.right, *(v for _, v in draft.wrong)]):
+            texts = [template.fmt(draft.right)] + [template.fmt(v) for _, v in draft.wrong]
             break
-    else:  # pragma: no cover - every template finds distinct options within a few draws
-        raise RuntimeError(f"{template.name}: no draw with four distinct options")
+    else:  # pragma: no cover - every template finds options far enough apart within a few draws
+        raise RuntimeError(f"{template.name}: no draw with four options far enough apart")
     slots: list[int] = [1, 2, 3]
     rng.shuffle(slots)
     slots.insert(position, 0)  # which candidate sits at each letter; 0 is the right one

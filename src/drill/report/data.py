@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from drill.srs.skillready import SkillReadiness
+
 from drill.report.interview_scores import InterviewScores
 
 # 1.1: the interview section (drill plan); 1.2: the coding section (drill code); 1.3: mock interview scorecards
-# (drill interview: drill.report.interview_scores); 1.4: their misconceptions stated most often (most_stated)
-SCHEMA_VERSION = "1.4"
+# (drill interview: drill.report.interview_scores); 1.4: their misconceptions stated most often (most_stated);
+# 1.5: readiness per skill (skills: drill.srs.skillready), the interview's new cards a day the plan's own
+SCHEMA_VERSION = "1.5"
 
 # The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
 # cards are out of rotation whatever their FSRS state was.
@@ -235,8 +238,8 @@ class Interview:
     days_left: int
     if_followed: float
     if_no_reviews: float
-    new_needed_per_day: int
-    new_limit: int
+    new_needed_per_day: int  # the new cards a day the plan introduces (drill plan's new_per_day: one figure)
+    new_limit: int  # the daily limit (the learner's new_per_day setting)
     sections: list[InterviewSection]
     at_risk: list[InterviewCard]
     days: list[InterviewDay]
@@ -268,6 +271,9 @@ class ReportData:
     interview_scores: InterviewScores | None = (
         None  # drill interview scorecards (None: no interview answered)
     )
+    # Readiness per skill (drill.srs.skillready: recall / explain / calculate / code, never-tried items 0), now
+    # and, with an interview date, on the day; None for a report computed without the content (no kinds)
+    skills: list[SkillReadiness] | None = None
     schema_version: str = field(default=SCHEMA_VERSION)
 
     def to_dict(self) -> dict:

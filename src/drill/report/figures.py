@@ -41,7 +41,7 @@ from drill.report.data import (
     SectionRetention,
     Totals,
 )
-from drill.report.interview import interview_figure
+from drill.report.interview import interview_figure, skills_figure
 from drill.report.interview_scores import interview_scores
 from drill.report.queries import Queries, coding_figures
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
@@ -114,8 +114,9 @@ def compute(
             day_source,
             cards,
         )
-    interview = interview_figure(store, now, section, questions)
-    return data if interview is None else replace(data, interview=interview)
+    skills, skill_plan = skills_figure(store, library, now, section)
+    interview = interview_figure(store, now, section, questions, skill_plan)
+    return replace(data, interview=interview, skills=skills)
 
 
 def _srs_config():

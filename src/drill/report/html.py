@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from drill.i18n import _, current_language, ngettext, text_width
-from drill.report import charts, sanitise
+from drill.report import charts, sanitise, skills_view
 from drill.report.data import STATES, ReportData
+from drill.report.skills import new_cards_text
 
 HEAT_COLOURS = ("#ebedf0", "#b7e4a0", "#6cc36b", "#2f9a4a", "#17602d")
 STATE_COLOURS = {
@@ -342,6 +343,18 @@ def _environment():
     return env
 
 
+def skills_context(data: ReportData) -> dict:
+    """The readiness-by-skill table (drill.report.skills_view's cells, as every format words them)."""
+    return {
+        "note": skills_view.note(data),
+        "headers": skills_view.headers(data),
+        "rows": [
+            {"cells": skills_view.cells(data, row), "bar": max(0.0, min(1.0, row.bar))}
+            for row in skills_view.rows(data)
+        ],
+    }
+
+
 def to_html(data: ReportData) -> str:
     data = sanitise.clean(data)
     template = _environment().get_template("report.html.j2")
@@ -359,6 +372,12 @@ def to_html(data: ReportData) -> str:
         coverage=coverage_chart(data),
         readiness=readiness_chart(data),
         mastery=mastery_rows(data),
+        skills=skills_context(data),
+        new_cards=None
+        if data.interview is None
+        else new_cards_text(
+            None, data.interview.new_needed_per_day, data.interview.new_limit, data.interview.days_left
+        ),
         empty_weakest=charts.empty_cards_note(data),
         empty_lapses=charts.empty_cards_note(data, lapses=True),
         lang="zh-CN" if current_language() == "zh" else "en",

@@ -6,7 +6,7 @@ Card text is escaped so no Markdown or HTML in it takes effect when the file is 
 from __future__ import annotations
 
 from drill.i18n import _, text_width
-from drill.report import charts, interview_scores, sanitise
+from drill.report import charts, interview_scores, sanitise, skills_view
 from drill.report.data import STATES, CardFigure, ReportData
 from drill.report.mdtext import escape
 from drill.report.mdtext import table as _table
@@ -21,6 +21,8 @@ def to_markdown(data: ReportData) -> str:
         _quizzes(data),
         _mastery(data),
     ]
+    if data.skills is not None:
+        parts.append(skills_view.markdown(data))
     if data.interview is not None:
         parts.append(_interview(data))
     if data.coding is not None and data.coding.attempts:
@@ -223,13 +225,9 @@ def _interview(data: ReportData) -> str:
             stopped=charts.pct(iv.if_no_reviews, 0),
         ),
     ]
-    if iv.new_needed_per_day > iv.new_limit:
-        lines += [
-            "",
-            _("{needed} new cards a day needed, your limit is {limit}.").format(
-                needed=iv.new_needed_per_day, limit=iv.new_limit
-            ),
-        ]
+    from drill.report.skills import new_cards_text
+
+    lines += ["", new_cards_text(None, iv.new_needed_per_day, iv.new_limit, iv.days_left) + "."]
     trend = charts.sparkline([d.readiness for d in iv.days], 1)
     lines += ["", _("Readiness over the days to come (if followed, today first):") + f" `{trend}`", ""]
     lines.append(

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from drill.i18n import N_, _, text_width
-from drill.report import charts, interview_scores, sanitise
+from drill.report import charts, interview_scores, sanitise, skills_view
 from drill.report.data import STATES, CardFigure, ReportData
 
 HEAT_STYLES = ("grey35", "green4", "green3", "green1", "bold bright_green")
@@ -38,6 +38,8 @@ def renderables(data: ReportData) -> list[RenderableType]:
         _forecast(data),
     ]
     parts += [_weakest(data), _quizzes(data), _mastery(data)]
+    if data.skills is not None:
+        parts += skills_view.terminal(data)
     if data.coding is not None and data.coding.attempts:
         parts.append(_coding(data))
     if data.interview is not None:
@@ -258,15 +260,14 @@ def _interview(data: ReportData) -> list[RenderableType]:
         )
     )
     parts: list[RenderableType] = [_title(_("Interview day")), summary]
-    if iv.new_needed_per_day > iv.new_limit:
-        parts.append(
-            Text(
-                _("{need} new cards a day needed, your limit is {limit}").format(
-                    need=iv.new_needed_per_day, limit=iv.new_limit
-                ),
-                style="yellow",
-            )
+    from drill.report.skills import new_cards_text
+
+    parts.append(
+        Text(
+            new_cards_text(None, iv.new_needed_per_day, iv.new_limit, iv.days_left),
+            style="yellow" if iv.new_needed_per_day > iv.new_limit else "",
         )
+    )
     trend = charts.sparkline([d.readiness for d in iv.days], 1)
     parts.append(Text(_("Readiness over the days to come (if followed, today first):") + " " + trend))
     table = Table(box=box.SIMPLE_HEAD)

@@ -8,8 +8,8 @@ daily workload until the day.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from drill.content.sections import section_key
@@ -75,13 +75,28 @@ def readiness(
     now: datetime,
     deadline: Deadline,
     config: SrsConfig = DEFAULT_CONFIG,
+    per_day: int | None = None,
+    followed: Mapping[str, float] | None = None,
+    days: Sequence[DayForecast] | None = None,
 ) -> Readiness:
-    """Readiness of ``cards`` — (card id, section, state) — for the interview ``deadline`` seen from ``now``."""
+    """Readiness of ``cards`` — (card id, section, state) — for the interview ``deadline`` seen from ``now``.
+
+    ``per_day``: the new cards a day the plan introduces (drill.srs.skillplan's ``SkillPlan.new_per_day``, the
+    one figure every surface states); then the pace, the workload and "if followed" all follow it, and
+    ``pace.needed_per_day`` is it. Default: the daily limit ``new_per_day``, as the study queue introduces them.
+    ``followed``: each card's recall on the day if the plan is followed, by id (``SkillPlan.card_recall``): then
+    "if followed" — overall, per section, per card — is the plan by skill's own figure, the one the per-skill
+    rows show (cards it does not hold are simulated here, as without it). ``days``: the day-by-day forecast
+    from the same plan (drill.srs.skillready.forecast_days) instead of this module's own simulation."""
     now = as_utc(now)
     days_left = max(0, math.ceil((deadline.at - now) / DAY))
     new = sum(1 for _, _, state in cards if state.is_new)
-    pace = new_card_pace(new, days_left, config.new_per_day)
-    per_day = config.new_per_day  # as the study queue introduces them (see drill.srs.deadline.workload)
+    if per_day is None:
+        pace = new_card_pace(new, days_left, config.new_per_day)
+        per_day = config.new_per_day
+    else:
+        pace = NewCardPace(new, days_left, per_day if new else 0, config.new_per_day)
+        config = replace(config, new_per_day=per_day)  # drill.srs.deadline.workload's pace
     rows = []
     new_index = 0
     for card_id, section, state in cards:
@@ -90,11 +105,13 @@ def readiness(
             day = introduction_day(new_index, per_day)
             new_index += 1
             start = now + day * DAY if per_day and day < days_left else None
-        if start is None:  # not introduced before the day at this pace
-            followed = 0.0
+        if followed is not None and card_id in followed:
+            if_followed = followed[card_id]
+        elif start is None:  # not introduced before the day at this pace
+            if_followed = 0.0
         else:
-            followed = followed_recall(state, start, deadline, config)[0]
-        rows.append(CardReadiness(card_id, section, recall(state, deadline.at, config), followed))
+            if_followed = followed_recall(state, start, deadline, config)[0]
+        rows.append(CardReadiness(card_id, section, recall(state, deadline.at, config), if_followed))
     by_section: dict[str, list[CardReadiness]] = {}
     for row in rows:
         by_section.setdefault(row.section, []).append(row)
@@ -107,8 +124,9 @@ def readiness(
         )
         for section, items in sorted(by_section.items(), key=lambda kv: section_key(kv[0]))
     )
-    days = tuple(workload([state for _, _, state in cards], now, deadline, config))
-    return Readiness(deadline, days_left, tuple(rows), sections, pace, days)
+    if days is None:
+        days = workload([state for _, _, state in cards], now, deadline, config)
+    return Readiness(deadline, days_left, tuple(rows), sections, pace, tuple(days))
 
 
 __all__ = ["CardReadiness", "Readiness", "SectionReadiness", "readiness"]

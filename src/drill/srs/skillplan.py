@@ -109,6 +109,8 @@ class SkillPlan:
         default_factory=dict
     )  # guarantee -> ids not reached in time
     minutes_needed: float | None = None  # the daily minutes that would reach them (None: nothing missed)
+    # card id -> recall on the interview day if followed (never introduced: 0); on_the_day is its mean per skill
+    card_recall: Mapping[str, float] = field(default_factory=dict)
 
 
 def _new_cards(cards: Sequence[PlanCard], config: SrsConfig) -> list[PlanCard]:
@@ -254,6 +256,9 @@ def skill_plan(
     if missed and needed is None and settle:
         needed = max((r.minutes for r in rows[:settle]), default=0.0)
     on_day = readiness_at(deadline.at)
+    card_recall = {
+        c.card_id: recall(live[c.card_id], deadline.at, config) if c.card_id in live else 0.0 for c in cards
+    }
     never = {
         s: (
             sum(1 for c in cards if c.skill == s and c.state.is_new),
@@ -274,6 +279,7 @@ def skill_plan(
         never_tried=never,
         missed=missed,
         minutes_needed=needed if missed else None,
+        card_recall=card_recall,
     )
 
 

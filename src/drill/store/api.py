@@ -178,17 +178,18 @@ class Store:
 
     # -- the queue -----------------------------------------------------------------------------------
 
-    def next_card(self, now: datetime, section: str | None = None) -> DueCard | None:
+    def next_card(self, now: datetime, section: str | None = None, *, new: bool = True) -> DueCard | None:
         """The card to show at ``now``, or None when nothing is left today.
 
         Due learning/relearning/review cards first (earliest due first; review cards within the daily
         review limit), then new cards in the new-card order (drill.srs.mix: the ``new_order`` setting) within
         the daily new limit; when none is left, a learning card due within ``learn_ahead_minutes`` (Anki's
         learn-ahead). Suspended, buried (until the next study day) and retired cards are never shown.
-        ``section`` restricts to one section. The choice is `drill.store.queue.choose`, shared with the
-        read-only first-card peek.
+        ``section`` restricts to one section; ``new=False`` leaves new cards out (a session's ``--new N`` is
+        used up: learn-ahead cards still come). The choice is `drill.store.queue.choose`, shared with the
+        read-only first-card peek and custom study.
         """
-        return queue.next_card(self, now, section)
+        return queue.next_card(self, now, section, new=new)
 
     def counts(self, now: datetime, section: str | None = None) -> Counts:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
@@ -331,6 +332,22 @@ class Store:
 
     # -- quizzes and sessions ------------------------------------------------------------------------
 
+    def record_quiz_answer(
+        self,
+        attempt_id: int | None,
+        answer: QuizAnswerRecord,
+        *,
+        started_at: datetime | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> int:
+        """Save one quiz answer as it is given (one commit; the attempt is made with the first answer, from
+        ``started_at`` and ``settings``); returns the attempt's id."""
+        return sessions.record_quiz_answer(self, attempt_id, answer, started_at=started_at, settings=settings)
+
+    def finish_quiz_attempt(self, attempt_id: int, finished_at: datetime) -> None:
+        """Mark an attempt finished (the score screen); an attempt never finished was quit part-way."""
+        sessions.finish_quiz_attempt(self, attempt_id, finished_at)
+
     def record_quiz_attempt(
         self,
         started_at: datetime,
@@ -380,8 +397,15 @@ class Store:
         return interviews.start(self, started_at, settings)
 
     def record_interview_answer(self, interview_id: int, answer: interviews.InterviewAnswerRecord) -> int:
-        """Save one question's scorecard row (after its grade went through ``grade``)."""
+        """Save one question's scorecard row alone (no grade is given: ``grade_interview_answer`` does both)."""
         return interviews.record_answer(self, interview_id, answer)
+
+    def grade_interview_answer(
+        self, interview_id: int, answer: interviews.InterviewAnswerRecord, *, due_cap: timedelta | None = None
+    ) -> interviews.InterviewAnswerRecord:
+        """Grade the answer's card and save its scorecard row in one transaction (``interviews.grade_answer``);
+        the saved record, with its ``review_log_id``."""
+        return interviews.grade_answer(self, interview_id, answer, due_cap=due_cap)
 
     def finish_interview(self, interview_id: int, finished_at: datetime) -> None:
         interviews.finish(self, interview_id, finished_at)

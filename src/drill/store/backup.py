@@ -2,7 +2,12 @@
 
 A file copy of a live WAL database is not a backup (the last commits may sit in the -wal file, and a copy
 taken mid-write is torn); the backup API reads a consistent snapshot through SQLite. Backups go to
-``drill.paths.backup_dir()`` as ``<db-stem>-<UTC time>.sqlite3``; the newest ``KEEP`` are kept.
+``drill.paths.backup_dir()`` as ``<db-stem>-<UTC time>.sqlite3``; the newest ``KEEP`` of each database are kept.
+
+A backup knows whose it is: it is a copy of the database, so it holds the database's id (``database_identity``,
+migration 0010), and drill adds the path it was made from (``drill_backup_source``). Backups are matched to a
+database by that id (by the path for a database not yet given one, or one that is gone), never by the file's
+name: two ``drill.sqlite3`` in two folders share a backup folder without touching each other's backups.
 
 PostgreSQL databases are backed up with the server's tools (pg_dump); drill says so.
 """
@@ -13,6 +18,7 @@ import contextlib
 import os
 import re
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,18 +34,76 @@ def backup_folder() -> Path:
     return backup_dir()
 
 
-def _pattern(db_path: Path) -> re.Pattern:
-    return re.compile(re.escape(db_path.stem) + r"-(\d{8}T\d{12}Z)(?:-[a-z0-9-]+)?\.sqlite3$")
+_NAME = re.compile(r".+-(\d{8}T\d{12}Z)(?:-[a-z0-9-]+)?\.sqlite3$")
+_SIDE = ("-journal", "-wal", "-shm")
+SOURCE_TABLE = "drill_backup_source"
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose database a file is: its stored id (None before migration 0010) and, for a backup, the path of
+    the database it was made from (None for a backup made before drill recorded it)."""
+
+    database_id: str | None
+    source: str | None = None
+
+    def owns(self, backup: Owner) -> bool:
+        """Whether ``backup`` (a backup's Owner) is a backup of the database this Owner describes."""
+        if self.database_id is not None and backup.database_id is not None:
+            return backup.database_id == self.database_id
+        return backup.source is not None and backup.source == self.source
+
+
+def _canonical(path: Path) -> str:
+    return os.path.realpath(os.path.abspath(path))
+
+
+def owner_of(path: Path) -> Owner | None:
+    """The identity stored in the SQLite file at ``path`` (a database or a backup); None when it cannot be
+    read as one. The database's own path is its ``source``."""
+    try:
+        conn = sqlite3.connect(_readonly_uri(path), uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        found = None
+        if "database_identity" in tables:
+            found = conn.execute("SELECT id FROM database_identity ORDER BY created_at LIMIT 1").fetchone()
+        source = None
+        if SOURCE_TABLE in tables:
+            row = conn.execute(f"SELECT path FROM {SOURCE_TABLE} LIMIT 1").fetchone()
+            source = row[0] if row else None
+        return Owner(found[0] if found else None, source)
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+
+
+def database_owner(db_path: Path) -> Owner:
+    """Who the database at ``db_path`` is: its stored id (if it exists and has one) and its path."""
+    here = _canonical(db_path)
+    found = owner_of(db_path) if Path(db_path).is_file() else None
+    return Owner(found.database_id if found else None, here)
 
 
 def list_backups(db_path: Path, folder: Path | None = None) -> list[Path]:
-    """Backups of this database, oldest first."""
+    """Backups of this database, oldest first: matched by the database's stored id (by the path it was made
+    from for a database that is gone or has no id yet), whatever the files are called."""
     folder = folder or backup_folder()
     if not folder.is_dir():
         return []
-    pattern = _pattern(db_path)
-    found = [(m.group(1), p) for p in folder.iterdir() if (m := pattern.fullmatch(p.name))]
-    return [p for _, p in sorted(found)]
+    me = database_owner(db_path)
+    found = []
+    for path in folder.iterdir():
+        match = _NAME.fullmatch(path.name)
+        if match is None or not path.is_file():
+            continue
+        owner = owner_of(path)
+        if owner is not None and me.owns(owner):
+            found.append((match.group(1), path.name, path))
+    return [p for *_, p in sorted(found)]
 
 
 def _readonly_uri(path: Path) -> str:
@@ -82,6 +146,13 @@ def make_backup(
                     )
                 # The copy is a plain rollback-journal file: one file, safe to move around.
                 dest.execute("PRAGMA journal_mode = DELETE")
+                with dest:  # whose backup this is (the id came with the copy): drill.store.backup.Owner
+                    dest.execute(f"DROP TABLE IF EXISTS {SOURCE_TABLE}")
+                    dest.execute(f"CREATE TABLE {SOURCE_TABLE} (path TEXT NOT NULL, made_at TEXT NOT NULL)")
+                    dest.execute(
+                        f"INSERT INTO {SOURCE_TABLE} VALUES (?, ?)",
+                        (_canonical(db_path), datetime.now(UTC).isoformat()),
+                    )
             finally:
                 dest.close()
         finally:
@@ -108,19 +179,32 @@ def make_backup(
 
 
 def prune(db_path: Path, *, folder: Path | None = None, keep: int = KEEP) -> list[Path]:
-    """Keep the newest ``keep`` backups; also remove ``.partial`` copies that no living drill is writing
-    (left by a backup that was killed)."""
+    """Keep this database's newest ``keep`` backups (another database's are never touched); also remove
+    ``.partial`` copies that no living drill is writing (left by a backup that was killed), whoever's they
+    were, and the side files SQLite left beside them (``.partial-journal``, ``-wal``, ``-shm``)."""
     backups = list_backups(db_path, folder)
     removed = backups[: max(0, len(backups) - keep)]
     for path in removed:
         path.unlink(missing_ok=True)
     folder = folder or backup_folder()
-    pattern = re.compile(_pattern(db_path).pattern.removesuffix("$") + r"\.partial$")
-    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
-        if pattern.fullmatch(path.name) and _orphaned(path):
+    names = sorted(folder.iterdir()) if folder.is_dir() else []
+    for path in names:
+        if path.name.endswith(".partial") and _orphaned(path):
             path.unlink(missing_ok=True)
             removed.append(path)
+    for path in names:
+        base, side = _side_of(path.name)
+        if side and base.endswith(".partial") and not (folder / base).exists() and path.exists():
+            path.unlink(missing_ok=True)  # its .partial is gone: no writer has it open
+            removed.append(path)
     return removed
+
+
+def _side_of(name: str) -> tuple[str, str]:
+    for side in _SIDE:
+        if name.endswith(side):
+            return name.removesuffix(side), side
+    return name, ""
 
 
 def _claim(path: Path) -> int | None:
@@ -196,17 +280,21 @@ def restore(
     """
     from drill.store.locking import DatabaseLock
 
+    db_path = Path(db_path)
+    if db_path.is_symlink():  # restore into the file the link names; the link stays a link
+        db_path = Path(_canonical(db_path))
     if backup is None:
         backups = list_backups(db_path, folder)
         if not backups:
             raise StoreError(f"there is no backup of {db_path} in {folder or backup_folder()}")
         backup = backups[-1]
     backup = Path(backup)
-    if backup.absolute().resolve() == Path(db_path).absolute().resolve():
+    if backup.absolute().resolve() == db_path.absolute().resolve():
         raise StoreError(
             f"{backup} is the progress database itself; name one of its backups (drill restore --list)"
         )
     check_file(backup)
+    _refuse_another_database(db_path, backup)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with DatabaseLock(db_path) as lock:
         try:
@@ -253,6 +341,26 @@ def restore(
     return backup, aside
 
 
+def _refuse_another_database(db_path: Path, backup: Path) -> None:
+    """Restoring over an existing database takes one of ITS backups: another database's (or one whose owner
+    cannot be told) would put that database's data in this one."""
+    if not db_path.is_file():
+        return  # nothing here to mix with: the chosen backup becomes the database
+    me, theirs = database_owner(db_path), owner_of(backup)
+    if (
+        theirs is not None
+        and (theirs.database_id is not None or theirs.source is not None)
+        and me.owns(theirs)
+    ):
+        return
+    made = f" (made from {theirs.source})" if theirs is not None and theirs.source else ""
+    raise StoreError(
+        f"{backup} is not a backup of {db_path}{made}: restoring it would put another database's data in it; "
+        f"nothing was restored (`drill restore --list` shows this database's backups; move {db_path} away "
+        f"first to restore that file as a new database)"
+    )
+
+
 def _copy_into(source_path: Path, target: Path, *, journal: str) -> None:
     """A checked, fsynced copy of ``source_path`` at ``target`` (replaced if present), via the backup API."""
     target.unlink(missing_ok=True)
@@ -266,6 +374,8 @@ def _copy_into(source_path: Path, target: Path, *, journal: str) -> None:
             check = dest.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise StoreError(f"the copy failed its check ({check})")
+            with dest:  # a database is not a backup: only backups say where they were made from
+                dest.execute(f"DROP TABLE IF EXISTS {SOURCE_TABLE}")
             dest.execute(f"PRAGMA journal_mode = {journal}")
         finally:
             dest.close()  # the last connection: checkpoints and removes the copy's -wal

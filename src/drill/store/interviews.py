@@ -1,17 +1,18 @@
 """`drill interview` scorecards in the store: a row per mock interview (started when the first question is asked,
-finished at the scorecard) and a row per question, written right after the question's grade (``Store.grade``,
-the one grade path) has committed — so a confirmed question is on disk with its FSRS grade, whatever happens
-next."""
+finished at the scorecard) and a row per question, written in the same transaction as the question's FSRS grade
+(``grade_answer``; the grade itself is ``drill.store.reviewing``'s, the one grade path) — so a confirmed question
+is on disk with its grade and a kill never leaves one without the other."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select, update
 
+from drill.store import reviewing, undoing
 from drill.store.tables import interview_answers_t, interview_sessions_t
 from drill.store.times import aware
 
@@ -71,39 +72,67 @@ def _owned(store: Store, conn, session_id: int) -> None:
         raise ValueError(f"interview {session_id} is not one of {store.user!r}'s")
 
 
-def record_answer(store: Store, session_id: int, answer: InterviewAnswerRecord) -> int:
+def _checked(answer: InterviewAnswerRecord) -> datetime:
     if answer.mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {answer.mode!r}")
     if not 1 <= answer.rating <= 4 or not 1 <= answer.proposed <= 4:
         raise ValueError(f"grades are 1-4, got proposed={answer.proposed}, rating={answer.rating}")
-    answered_at = aware(answer.answered_at, "answered_at")
+    return aware(answer.answered_at, "answered_at")
+
+
+def _insert_answer(conn, session_id: int, answer: InterviewAnswerRecord, answered_at: datetime) -> int:
+    return conn.execute(
+        insert(interview_answers_t)
+        .values(
+            session_id=session_id,
+            position=int(answer.position),
+            card_id=answer.card_id,
+            section=answer.section,
+            follow_up=bool(answer.follow_up),
+            mode=answer.mode,
+            answer=answer.answer,
+            duration_ms=int(answer.duration_ms),
+            budget_ms=int(answer.budget_ms),
+            timed_out=bool(answer.timed_out),
+            points_total=int(answer.points_total),
+            points_covered=[int(i) for i in answer.points_covered],
+            points_missed=list(answer.points_missed),
+            traps_hit=list(answer.traps_hit),
+            coverage=float(answer.coverage),
+            proposed=int(answer.proposed),
+            rating=int(answer.rating),
+            review_log_id=answer.review_log_id,
+            answered_at=answered_at,
+        )
+        .returning(interview_answers_t.c.id)
+    ).scalar_one()
+
+
+def record_answer(store: Store, session_id: int, answer: InterviewAnswerRecord) -> int:
+    """Save a scorecard row on its own (an answer whose grade is already in the store, or none)."""
+    answered_at = _checked(answer)
     with store.transaction(write=True) as conn:
         _owned(store, conn, session_id)
-        return conn.execute(
-            insert(interview_answers_t)
-            .values(
-                session_id=session_id,
-                position=int(answer.position),
-                card_id=answer.card_id,
-                section=answer.section,
-                follow_up=bool(answer.follow_up),
-                mode=answer.mode,
-                answer=answer.answer,
-                duration_ms=int(answer.duration_ms),
-                budget_ms=int(answer.budget_ms),
-                timed_out=bool(answer.timed_out),
-                points_total=int(answer.points_total),
-                points_covered=[int(i) for i in answer.points_covered],
-                points_missed=list(answer.points_missed),
-                traps_hit=list(answer.traps_hit),
-                coverage=float(answer.coverage),
-                proposed=int(answer.proposed),
-                rating=int(answer.rating),
-                review_log_id=answer.review_log_id,
-                answered_at=answered_at,
-            )
-            .returning(interview_answers_t.c.id)
-        ).scalar_one()
+        return _insert_answer(conn, session_id, answer, answered_at)
+
+
+def grade_answer(
+    store: Store, session_id: int, answer: InterviewAnswerRecord, *, due_cap: timedelta | None = None
+) -> InterviewAnswerRecord:
+    """Grade ``answer.card_id`` with ``answer.rating`` at ``answer.answered_at`` (``due_cap``: the misses' cap,
+    ``drill.srs.misses``) and save the scorecard row pointing at that grade, in ONE write transaction: a kill
+    at any moment leaves both or neither. Returns the record with its ``review_log_id``; the grade is undoable
+    like any other."""
+    answered_at = _checked(answer)
+    with store.transaction(write=True) as conn:
+        _owned(store, conn, session_id)
+        graded = reviewing.grade_in(
+            store, conn, answer.card_id, answer.rating, answered_at, answer.duration_ms, due_cap=due_cap
+        )
+        saved = replace(answer, review_log_id=graded.log_id)
+        _insert_answer(conn, session_id, saved, answered_at)
+    undoing.record(store, undoing.Action(undoing.GRADE, [answer.card_id], log_id=graded.log_id))
+    return saved
 
 
 def finish(store: Store, session_id: int, finished_at: datetime) -> None:

@@ -36,7 +36,7 @@ from sqlalchemy.types import TypeDecorator
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0009"
+HEAD_REVISION = "0011"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -187,6 +187,11 @@ class StudyDayTotal(Base):
     study_day: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     reviews: Mapped[int] = mapped_column(Integer, default=0)
     duration_ms: Mapped[int] = mapped_column(Integer, default=0)
+    # Of ``reviews``, the grades of a new card and of a card in review (the state before the grade): what
+    # the daily new and review limits count. Store.counts and next_card read today's row (as Anki keeps its
+    # day's counters), not today's log rows, so they cost the same whatever the day held.
+    new_grades: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    review_grades: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class StudySession(Base):
@@ -372,6 +377,16 @@ class InterviewAnswer(Base):
     rating: Mapped[int] = mapped_column(SmallInteger)  # the grade confirmed (Store.grade)
     review_log_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the grade's log row
     answered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DatabaseIdentity(Base):
+    """The database's one row: a random id made with it (migration 0010); its backups carry it
+    (drill.store.backup matches backups by it, not by the file's name)."""
+
+    __tablename__ = "database_identity"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 metadata = Base.metadata

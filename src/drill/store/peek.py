@@ -33,6 +33,7 @@ from drill.store.locate import conninfo, database_file, given_url, plan_path, pl
 from drill.store.locate import sqlite_path as sqlite_path
 from drill.store.opening import default_user
 from drill.store.peek_sql import (
+    DAY_TYPE,
     DUE_COLUMN,
     POSTGRES,
     SQLITE,
@@ -42,7 +43,8 @@ from drill.store.peek_sql import (
     marker,
     statements,
 )
-from drill.store.queue import choose
+from drill.store.queue import by_state, choose
+from drill.store.review_days import day_number
 from drill.store.times import as_utc, sqlite_timestamp, sqlite_utc
 
 __all__ = ["database_file", "digest", "peek_next_card", "plan_path", "save_plan", "sqlite_path", "statements"]
@@ -256,8 +258,6 @@ class _ServerReader:
 
 
 def _run(reader: Any, header: dict, digests: dict, section: str | None, now: datetime, config: Any) -> Any:
-    from drill.srs import day_bounds
-
     revision = reader.fetch("SELECT version_num FROM alembic_version", ())
     users = reader.user_id(header["user"])
     if revision != [(header["revision"],)] or len(users) != 1:
@@ -265,11 +265,16 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
     mine = statements(users[0][0], header["packs"], section, reader.dialect)
     if any(digests.get(name) != digest(sql, params) for name, (sql, params) in mine.items()):
         return None  # not the statements this drill's queue runs: don't guess
-    start, end = day_bounds(now, config.day_starts_at, None)
-    values = {marker("now"): now, marker("start"): start, marker("end"): end}
+    values: dict[str, Any] = {
+        marker("now"): now,
+        marker("day", DAY_TYPE): day_number(now, config.day_starts_at, None),
+    }
 
     def given(param: Any) -> Any:
-        return reader.timestamp(values[param]) if isinstance(param, Runtime) else param
+        if not isinstance(param, Runtime):
+            return param
+        value = values[param]
+        return reader.timestamp(value) if isinstance(value, datetime) else value
 
     def fetch(name: str) -> list[tuple]:
         sql, params = mine[name]
@@ -288,7 +293,7 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
         return row
 
     return choose(
-        dict(fetch("done")),
+        by_state(next(iter(fetch("done")), None)),
         config,
         lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
         lambda: first("new"),

@@ -13,8 +13,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-RUNTIME = ("now", "start", "end")  # the datetime parameters given when the statements run
+RUNTIME = ("now", "day")  # the parameters given when the statements run: a datetime, a study day number
 DATETIME_TYPE = "UTCDateTime"
+DAY_TYPE = "Integer"
 DUE_COLUMN = 4  # the due time's place in the due statements' rows
 SQLITE, POSTGRES = "sqlite", "postgresql"
 
@@ -25,11 +26,11 @@ _DUE_COLUMNS = (
 
 
 class Runtime(str):
-    """The marker of a datetime parameter given when the statement runs (``<now:UTCDateTime>``)."""
+    """The marker of a parameter given when the statement runs (``<now:UTCDateTime>``, ``<day:Integer>``)."""
 
 
-def marker(name: str) -> Runtime:
-    return Runtime(f"<{name}:{DATETIME_TYPE}>")
+def marker(name: str, type_name: str = DATETIME_TYPE) -> Runtime:
+    return Runtime(f"<{name}:{type_name}>")
 
 
 class _Writer:
@@ -88,13 +89,11 @@ def statements(
     out: dict[str, tuple[str, list | dict]] = {}
     w = _Writer(dialect)
     out["done"] = (
-        "SELECT review_logs.state_before, count(*) AS count_1 FROM review_logs WHERE review_logs.user_id = "
+        "SELECT study_day_totals.reviews, study_day_totals.new_grades, study_day_totals.review_grades "
+        "FROM study_day_totals WHERE study_day_totals.user_id = "
         + w.param("user_id_1", user_id, "INTEGER")
-        + " AND review_logs.reviewed_at >= "
-        + w.param("start", marker("start"), _TIMESTAMP)
-        + " AND review_logs.reviewed_at < "
-        + w.param("end", marker("end"), _TIMESTAMP)
-        + " GROUP BY review_logs.state_before",
+        + " AND study_day_totals.study_day = "
+        + w.param("day", marker("day", DAY_TYPE), "INTEGER"),
         w.params,
     )
     for name, only_learning in (("due", False), ("due_no_reviews", True)):

@@ -6,6 +6,8 @@ it when they are called (a store is open by then).
 
 Per-grade work is bounded by the day's limits, not by the collection: ``counts`` counts due review cards and
 new cards only up to what is left of the daily limits (a ``LIMIT`` subquery stops the index scan there).
+What today's grades used of those limits is the day's row of study_day_totals, read by its key (as Anki keeps
+a day's counters), not a count of today's review-log rows, which grows with what the day held.
 Learning and relearning cards have no daily limit and are counted in full, from the partial index
 ix_card_states_pack_not_review, so due reviews are not read for it. New cards are read in content order from
 ix_card_states_pack_due through the state rows' copies of their card's pack and position (kept by
@@ -85,20 +87,15 @@ def in_scope(store: Store, query: Select, section: str | None = None) -> Select:
 
 
 def done_query(store: Store) -> Select:
-    """Today's grades counted by the state before the grade (parameters ``start``, ``end``)."""
-    from sqlalchemy import bindparam, func, select
+    """Today's grades (parameter ``day``, the study day's number): (all, of new cards, of review cards), one
+    row of study_day_totals by its key, which Store.grade and undo keep (drill.store.review_days) — not
+    today's log rows, whose number is whatever the day held."""
+    from sqlalchemy import Integer, bindparam, select
 
-    from drill.store.models import UTCDateTime
-    from drill.store.tables import logs_t
+    from drill.store.tables import days_t
 
-    return (
-        select(logs_t.c.state_before, func.count())
-        .where(
-            logs_t.c.user_id == store.user_id,
-            logs_t.c.reviewed_at >= bindparam("start", type_=UTCDateTime()),
-            logs_t.c.reviewed_at < bindparam("end", type_=UTCDateTime()),
-        )
-        .group_by(logs_t.c.state_before)
+    return select(days_t.c.reviews, days_t.c.new_grades, days_t.c.review_grades).where(
+        days_t.c.user_id == store.user_id, days_t.c.study_day == bindparam("day", type_=Integer())
     )
 
 
@@ -220,13 +217,24 @@ def count_statements(store: Store, section: str | None) -> dict[str, Select]:
 
 
 def done_by_state(store: Store, conn: Connection, now: datetime, statement: Select) -> dict[str, int]:
-    from drill.srs import day_bounds
+    from drill.store.review_days import day_number
 
-    start, end = day_bounds(now, store.config.day_starts_at, store.tz)
-    return {state: n for state, n in conn.execute(statement, {"start": start, "end": end})}
+    row = conn.execute(statement, {"day": day_number(now, store.config.day_starts_at, store.tz)}).first()
+    return by_state(row)
 
 
-def next_card(store: Store, now: datetime, section: str | None = None) -> DueCard | None:
+def by_state(row: Sequence | None) -> dict[str, int]:
+    """The done statement's row as today's grades by the state before the grade ("learning": learning and
+    relearning together; the daily limits count only new and review grades)."""
+    if row is None:
+        return {}
+    total, new, review = (int(n or 0) for n in row)
+    return {Phase.NEW.value: new, Phase.REVIEW.value: review, Phase.LEARNING.value: total - new - review}
+
+
+def next_card(store: Store, now: datetime, section: str | None = None, *, new: bool = True) -> DueCard | None:
+    """``choose`` on the store's rows; ``new=False``: no new card may come (a session's ``--new N`` is used
+    up), so learn-ahead cards still do."""
     now = aware(now)
     statements = store.statement(("next", section), lambda: next_card_statements(store, section))
 
@@ -239,7 +247,7 @@ def next_card(store: Store, now: datetime, section: str | None = None) -> DueCar
             done_by_state(store, conn, now, statements["done"]),
             store.config,
             lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
-            lambda: first("new"),
+            lambda: first("new") if new else None,
             lambda ahead: first("due_no_reviews", now + ahead),
         )
 

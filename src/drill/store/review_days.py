@@ -13,6 +13,7 @@ from datetime import date, datetime, tzinfo
 from drill.srs.days import study_day
 
 EPOCH_DAY = date(1970, 1, 1)
+NEW, REVIEW = "new", "review"  # drill.srs.Phase's values, as review_logs.state_before holds them
 
 
 def day_number(moment: datetime, day_starts_at: int, tz: tzinfo | None) -> int:
@@ -29,8 +30,8 @@ def review_day_fields(
 
 
 # -- summaries kept at write time ----------------------------------------------------------------------
-# study_day_totals (reviews and answer ms per user and study day) and card_states.first_reviews/first_passes
-# (true retention per card) are sums over review_logs. Store.grade adds a grade's share and undo_last takes
+# study_day_totals (reviews, answer ms, and the grades of new and of review cards, per user and study day) and
+# card_states.first_reviews/first_passes (true retention per card) are sums over review_logs. Store.grade adds a grade's share and undo_last takes
 # it back (``count_grade``); ``rebuild_summaries`` recomputes both from the log (migration backfill, bulk
 # loads). tests/store checks that the two agree.
 
@@ -51,7 +52,10 @@ def _statements(dialect: str) -> dict[str, object]:
             update(days)
             .where(days.c.user_id == bindparam("b_user"), days.c.study_day == bindparam("b_day"))
             .values(
-                reviews=days.c.reviews + bindparam("b_n"), duration_ms=days.c.duration_ms + bindparam("b_ms")
+                reviews=days.c.reviews + bindparam("b_n"),
+                duration_ms=days.c.duration_ms + bindparam("b_ms"),
+                new_grades=days.c.new_grades + bindparam("b_new"),
+                review_grades=days.c.review_grades + bindparam("b_review"),
             )
         )
         card = (
@@ -81,6 +85,8 @@ def _upsert_day(days, dialect: str):
         set_={
             "reviews": days.c.reviews + stmt.excluded.reviews,
             "duration_ms": days.c.duration_ms + stmt.excluded.duration_ms,
+            "new_grades": days.c.new_grades + stmt.excluded.new_grades,
+            "review_grades": days.c.review_grades + stmt.excluded.review_grades,
         },
     )
 
@@ -93,17 +99,29 @@ def count_grade(
     first_of_day: bool,
     rating: int,
     duration_ms: int | None,
+    state_before: str,
     sign: int = 1,
 ) -> None:
-    """Add (sign=1) or take back (sign=-1) one grade's share of the summaries."""
+    """Add (sign=1) or take back (sign=-1) one grade's share of the summaries (``state_before``: the card's
+    state before the grade, drill.srs.Phase's value)."""
     statements = _statements(conn.dialect.name)
     ms = sign * (duration_ms or 0)
-    new_row = {"user_id": user_id, "study_day": day, "reviews": 1, "duration_ms": ms}
+    new = sign if state_before == NEW else 0
+    review = sign if state_before == REVIEW else 0
+    new_row = {
+        "user_id": user_id,
+        "study_day": day,
+        "reviews": 1,
+        "duration_ms": ms,
+        "new_grades": new,
+        "review_grades": review,
+    }
     if sign > 0 and statements["upsert_day"] is not None:
         conn.execute(statements["upsert_day"], new_row)
     else:
         changed = conn.execute(
-            statements["day"], {"b_user": user_id, "b_day": day, "b_n": sign, "b_ms": ms}
+            statements["day"],
+            {"b_user": user_id, "b_day": day, "b_n": sign, "b_ms": ms, "b_new": new, "b_review": review},
         ).rowcount
         if not changed and sign > 0:
             # Other databases: serialised writes are the caller's affair.
@@ -119,8 +137,9 @@ def count_grade(
         )
 
 
-def rebuild_summaries(conn) -> None:
-    """Recompute study_day_totals and the first-of-day counters of card_states from review_logs."""
+def rebuild_summaries(conn, grade_counts: bool = True) -> None:
+    """Recompute study_day_totals and the first-of-day counters of card_states from review_logs
+    (``grade_counts=False``: without study_day_totals' new_grades/review_grades, for migrations before 0011)."""
     from sqlalchemy import (
         Boolean,
         Integer,
@@ -174,4 +193,35 @@ def rebuild_summaries(conn) -> None:
         update(states)
         .where(and_(states.c.user_id == per_card.c.user_id, states.c.card_id == per_card.c.card_id))
         .values(first_reviews=per_card.c.n, first_passes=per_card.c.passed)
+    )
+    if grade_counts:
+        rebuild_grade_counts(conn)
+
+
+def rebuild_grade_counts(conn) -> None:
+    """Recompute study_day_totals' new_grades and review_grades from review_logs (one grouped pass)."""
+    from sqlalchemy import Integer, String, and_, case, column, func, select, table, update
+
+    days = table(
+        "study_day_totals",
+        *(column(c, Integer) for c in ("user_id", "study_day", "new_grades", "review_grades")),
+    )
+    logs = table(
+        "review_logs", *(column(c, Integer) for c in ("user_id", "study_day")), column("state_before", String)
+    )
+    per_day = (
+        select(
+            logs.c.user_id,
+            logs.c.study_day,
+            func.sum(case((logs.c.state_before == NEW, 1), else_=0)).label("new"),
+            func.sum(case((logs.c.state_before == REVIEW, 1), else_=0)).label("review"),
+        )
+        .group_by(logs.c.user_id, logs.c.study_day)
+        .subquery()
+    )
+    conn.execute(update(days).values(new_grades=0, review_grades=0))
+    conn.execute(
+        update(days)
+        .where(and_(days.c.user_id == per_day.c.user_id, days.c.study_day == per_day.c.study_day))
+        .values(new_grades=per_day.c.new, review_grades=per_day.c.review)
     )

@@ -104,75 +104,95 @@ def grade(
     due_cap: timedelta | None = None,
 ) -> GradeResult:
     now = aware(now)
+    with store.transaction(write=True) as conn:
+        result = grade_in(
+            store, conn, card_id, rating, now, duration_ms, session_id=session_id, due_cap=due_cap
+        )
+    undoing.record(store, undoing.Action(undoing.GRADE, [card_id], log_id=result.log_id))
+    return result
+
+
+def grade_in(
+    store: Store,
+    conn: Connection,
+    card_id: str,
+    rating: int,
+    now: datetime,
+    duration_ms: int | None = None,
+    *,
+    session_id: int | None = None,
+    due_cap: timedelta | None = None,
+) -> GradeResult:
+    """``grade``'s writes inside the caller's write transaction ``conn`` (an interview answer commits its grade
+    and its scorecard row together); the caller records the undo action once it has committed."""
+    now = aware(now)
     rated = to_grade(rating)
     config = store.config
-    with store.transaction(write=True) as conn:
-        row_id = store.card_row(conn, card_id)[0]
-        before, flags = load_state(store, conn, row_id)
-        # FSRS's own due, capped after a miss (drill.srs.misses): the due a cleared interview plan returns to
-        own = cap_interval(schedule(before, rated, now, config, fuzz_seed=row_id), due_cap)
-        outcome = apply_deadline(own, store.deadline(), config, fuzz_seed=row_id)
-        after = outcome.after
-        became_leech = is_leech(outcome, config)
-        leech = flags.leech or became_leech
-        suspended = flags.suspended or (became_leech and leech_suspends(config))
-        _write_state(
-            store,
-            conn,
-            row_id,
-            flags.exists,
-            {
-                "state": after.state.value,
-                "step": after.step,
-                "stability": after.stability,
-                "difficulty": after.difficulty,
-                "due": after.due,
-                "last_review": after.last_review,
-                "reps": after.reps,
-                "lapses": after.lapses,
-                "suspended": suspended,
-                "buried_until": flags.buried_until,
-                "leech": leech,
-                "fsrs_due": own.after.due if outcome is not own else None,
-            },
-        )
-        is_new = before.state is Phase.NEW
-        day, first_of_day = review_day_fields(now, before.last_review, config.day_starts_at, store.tz)
-        log_id = conn.execute(
-            _INSERT_LOG,
-            {
-                "user_id": store.user_id,
-                "card_id": row_id,
-                "session_id": session_id,
-                "rating": int(rated),
-                "reviewed_at": now,
-                "duration_ms": duration_ms,
-                "state_before": before.state.value,
-                "step_before": before.step,
-                "stability_before": before.stability,
-                "difficulty_before": before.difficulty,
-                "due_before": None if is_new else before.due,
-                "last_review_before": before.last_review,
-                "reps_before": before.reps,
-                "lapses_before": before.lapses,
-                "suspended_before": flags.suspended,
-                "buried_until_before": flags.buried_until,
-                "leech_before": flags.leech,
-                "fsrs_due_before": flags.fsrs_due,
-                "state_after": after.state.value,
-                "step_after": after.step,
-                "stability_after": after.stability,
-                "difficulty_after": after.difficulty,
-                "due_after": after.due,
-                "scheduled_days": outcome.scheduled_days,
-                "elapsed_days": outcome.elapsed_days,
-                "leech_after": leech,
-                "study_day": day,
-                "first_of_day": first_of_day,
-            },
-        ).scalar_one()
-        count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms)
-    undoing.record(store, undoing.Action(undoing.GRADE, [card_id], log_id=log_id))
+    row_id = store.card_row(conn, card_id)[0]
+    before, flags = load_state(store, conn, row_id)
+    # FSRS's own due, capped after a miss (drill.srs.misses): the due a cleared interview plan returns to
+    own = cap_interval(schedule(before, rated, now, config, fuzz_seed=row_id), due_cap)
+    outcome = apply_deadline(own, store.deadline(), config, fuzz_seed=row_id)
+    after = outcome.after
+    became_leech = is_leech(outcome, config)
+    leech = flags.leech or became_leech
+    suspended = flags.suspended or (became_leech and leech_suspends(config))
+    _write_state(
+        store,
+        conn,
+        row_id,
+        flags.exists,
+        {
+            "state": after.state.value,
+            "step": after.step,
+            "stability": after.stability,
+            "difficulty": after.difficulty,
+            "due": after.due,
+            "last_review": after.last_review,
+            "reps": after.reps,
+            "lapses": after.lapses,
+            "suspended": suspended,
+            "buried_until": flags.buried_until,
+            "leech": leech,
+            "fsrs_due": own.after.due if outcome is not own else None,
+        },
+    )
+    is_new = before.state is Phase.NEW
+    day, first_of_day = review_day_fields(now, before.last_review, config.day_starts_at, store.tz)
+    log_id = conn.execute(
+        _INSERT_LOG,
+        {
+            "user_id": store.user_id,
+            "card_id": row_id,
+            "session_id": session_id,
+            "rating": int(rated),
+            "reviewed_at": now,
+            "duration_ms": duration_ms,
+            "state_before": before.state.value,
+            "step_before": before.step,
+            "stability_before": before.stability,
+            "difficulty_before": before.difficulty,
+            "due_before": None if is_new else before.due,
+            "last_review_before": before.last_review,
+            "reps_before": before.reps,
+            "lapses_before": before.lapses,
+            "suspended_before": flags.suspended,
+            "buried_until_before": flags.buried_until,
+            "leech_before": flags.leech,
+            "fsrs_due_before": flags.fsrs_due,
+            "state_after": after.state.value,
+            "step_after": after.step,
+            "stability_after": after.stability,
+            "difficulty_after": after.difficulty,
+            "due_after": after.due,
+            "scheduled_days": outcome.scheduled_days,
+            "elapsed_days": outcome.elapsed_days,
+            "leech_after": leech,
+            "study_day": day,
+            "first_of_day": first_of_day,
+        },
+    ).scalar_one()
+    count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms, before.state.value)
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
 

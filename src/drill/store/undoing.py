@@ -136,6 +136,7 @@ def _undo_grade(store: Store, conn: Connection, log) -> UndoResult:
         log.first_of_day,
         log.rating,
         log.duration_ms,
+        log.state_before,
         sign=-1,
     )
     return UndoResult(log.content_id, log.rating, as_utc(log.reviewed_at))

@@ -10,7 +10,6 @@ load afterwards in thread workers started by the screen.
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -39,11 +38,6 @@ MODES: dict[str, str] = {
     "code": "drill.tui.screens.code:CodeScreen",
     "demo": "drill.tui.screens.demo:DemoListScreen",
 }
-
-EXIT_AFTER_ENV = "DRILL_EXIT_AFTER"
-# Benchmarks and the import-hygiene test: append "<milestone> <time.monotonic()> <heavy modules loaded>" here.
-MARKS_ENV = "DRILL_BENCH_MARKS"
-HEAVY_MODULES = ("sqlalchemy", "numpy")
 
 
 class DrillApp(App[None]):
@@ -75,7 +69,7 @@ class DrillApp(App[None]):
         translate_bindings(self)
 
     def get_default_screen(self) -> Screen:
-        """The mode's screen; it reports its own first paint (`reached("paint")`) before its loading starts."""
+        """The mode's screen; it starts its own loading once its shell is on screen."""
         module_name, class_name = MODES[self.mode_name].split(":")
         screen_class = getattr(importlib.import_module(module_name), class_name)
         screen = self.mode_screen = screen_class(self.options)
@@ -145,37 +139,16 @@ class DrillApp(App[None]):
         self.error = error
         self.exit()
 
-    def reached(self, milestone: str, via: Screen | None = None) -> None:
-        """A milestone is on screen once the next refresh is done; benchmark runs record when, and may exit
-        there. "paint" (the shell), "question" (the first one); the study screen also reports "card" (each
-        question shown), "answer" (each reveal) and "ready" (the store is open: grades are taken)."""
-        if self.options.exit_after == milestone or os.environ.get(MARKS_ENV):
-            # ``via``: the screen reporting it, so the callback is queued with that screen's own callbacks.
-            (via or self).call_after_refresh(self._milestone_painted, milestone)
-
-    def _milestone_painted(self, milestone: str) -> None:
-        marks = os.environ.get(MARKS_ENV)
-        if marks:
-            import sys
-            import time
-
-            heavy = ",".join(m for m in HEAVY_MODULES if m in sys.modules) or "-"
-            with open(marks, "a", encoding="utf-8") as out:
-                out.write(f"{milestone} {time.monotonic():.6f} {heavy}\n")
-        if self.options.exit_after == milestone:
-            self.exit()
-
 
 def make_app(mode: str = "study", **kwargs: Any) -> DrillApp:
     """Build the app for ``mode`` ("study", "quiz", "calc").
 
     Known keyword arguments fill `AppOptions`; any others (a quiz's seconds, calc's inputs) go to
-    ``options.extra`` for the mode's screen. ``exit_after`` defaults to $DRILL_EXIT_AFTER (benchmarks).
+    ``options.extra`` for the mode's screen.
     """
     fields = set(AppOptions.__dataclass_fields__)
     known = {k: v for k, v in kwargs.items() if k in fields}
     extra = {k: v for k, v in kwargs.items() if k not in fields}
-    known.setdefault("exit_after", os.environ.get(EXIT_AFTER_ENV) or None)
     options = AppOptions(**known)
     options.extra.update(extra)
     cjk.install()  # Chinese wraps between characters, not only at spaces (patches Rich: see cjk.py)

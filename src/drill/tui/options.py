@@ -40,6 +40,4 @@ class AppOptions:
     # Pre-built pieces (tests): a Library and an open Store skip the loading worker's own loading.
     library: Library | None = None
     store: Store | None = None
-    # Benchmarks: "paint" exits right after the first paint, "question" right after the first question shows.
-    exit_after: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)

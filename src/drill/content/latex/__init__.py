@@ -88,11 +88,29 @@ def render_text(text: str, *, markdown: bool = False, indent: str = "  ") -> str
     markdown=True: the result will go through a Markdown renderer (e.g. Textual's Markdown widget), which
     would reflow a 2-D layout — inline formulas become one escaped line, display formulas ```text blocks.
     """
+    text = _bare_scripts_as_math(text)
     if "$" not in text:
         return text
     from ._markdown import render_markdown
 
     return render_markdown(text, render_latex_box, indent=indent, markdown=markdown)
+
+
+# A sub- or superscript written outside $…$ (the chapter's ``x_{t+1}`` in plain text, q15): rendered as the formula
+# it is, never shown as raw braces. Code spans and blocks are matched first and kept as they are.
+_BARE_SCRIPT = re.compile(r"(`+)(?:(?!\1).)+?\1|(?<![\\\w])([A-Za-z]\w*(?:[\^_]\{[^{}$`\n]*\})+)", re.S)
+
+
+def _bare_scripts_as_math(text: str) -> str:
+    if "_{" not in text and "^{" not in text:
+        return text
+    parts = []
+    for kind, segment in split_math(text):
+        if kind == "text":
+            parts.append(_BARE_SCRIPT.sub(lambda m: m.group(0) if m.group(1) else f"${m.group(2)}$", segment))
+        else:
+            parts.append(f"${segment}$" if kind == "inline" else f"$${segment}$$")
+    return "".join(parts)
 
 
 def split_math(text: str) -> list[tuple[str, str]]:

@@ -10,9 +10,9 @@ from the engine (attention traces, drill.engine.ops, drill.engine.sizes); nothin
 choice of inputs. Stems name the attention weights P (never A–D, the option letters) and give sizes as numbers.
 
 By concern: `base` (Draft, Template, the registry, the option formats, the small worked inputs) and the
-templates by the chapter's parts — `basics` (7.1 – 7.8), `scores` (7.9 – 7.12), `heads` (7.14 – 7.18),
-`training` (7.19 – 7.23). Each template names the kind of work its question asks (`WORKS`: concept, shape,
-formula, hand), which sets its time limit in `drill quiz`. Importing the package registers every template, in
+templates by the chapter's parts — `basics` (7.1 – 7.8), `scores` (7.9 – 7.12), `code` (7.13, formula ↔
+code), `heads` (7.14 – 7.18), `training` (7.19 – 7.23). Each template names the kind of work its question asks
+(`WORKS`: concept, shape, formula, hand), which sets its time limit in `drill quiz`. Importing the package registers every template, in
 the chapter's order (the order a seed's questions are drawn in).
 """
 
@@ -22,7 +22,13 @@ import importlib
 
 from drill.content.quizgen.base import TEMPLATES, WORKS, Draft, Template, template, work_of
 
-for _part in ("basics", "scores", "heads", "training"):  # registers the templates in the chapter's order
+for _part in (
+    "basics",
+    "scores",
+    "code",
+    "heads",
+    "training",
+):  # registers the templates in the chapter's order
     importlib.import_module(f"drill.content.quizgen.{_part}")
 
 from drill.content.quizgen.heads import _mask_row  # noqa: E402 - the mask questions' reading of a row

@@ -115,6 +115,37 @@ def key(v) -> str:
     return _("key {number}").format(number=int(v) + 1)
 
 
+def code(v) -> str:
+    return str(v)
+
+
+# ---------------------------------------------------------------- how far apart the options are
+
+# The least distance between any two options of a question (the right one and each distractor, and the distractors
+# among themselves), by the option's format: three-decimal values at least 0.01 apart as displayed (ten units of
+# the last digit shown: no option a rounding slip away from another); values shown with four significant digits
+# (sci) at least 10 % apart; sizes, counts and factors at least 5 % apart. Discrete options (shapes, keys, masked
+# keys, steps, code lines) only need to differ. A draw that breaks the rule is drawn again (drill.content.generated).
+ABSOLUTE_GAP = {f3: 0.01}
+RELATIVE_GAP = {sci: 0.10, count: 0.05, mib: 0.05, times: 0.05}
+
+
+def options_apart(fmt: Callable[[object], str], values: list[object]) -> bool:
+    """Do the options (``values``, the right one first) keep the least distance their format states?"""
+    texts = [fmt(v) for v in values]
+    if len(set(texts)) != len(texts):
+        return False
+    if fmt in ABSOLUTE_GAP:
+        shown = [float(t) for t in texts]
+        gap = ABSOLUTE_GAP[fmt]
+        return all(abs(a - b) >= gap - 1e-9 for n, a in enumerate(shown) for b in shown[n + 1 :])
+    if fmt in RELATIVE_GAP:
+        raw = [float(v) for v in values]  # type: ignore[arg-type]
+        gap = RELATIVE_GAP[fmt]
+        return all(abs(a - b) >= gap * max(abs(a), abs(b)) for n, a in enumerate(raw) for b in raw[n + 1 :])
+    return True
+
+
 # ---------------------------------------------------------------- small worked inputs
 
 

@@ -33,7 +33,16 @@ def _softmax_columns(x):
     return ops.softmax(x, axis=-2 if x.ndim >= 2 else -1)
 
 
-@mistake("softmax", "whole-array", "7.10", "softmax", ROW_NOT_COLUMN)
+@mistake(
+    "softmax",
+    "whole-array",
+    "7.10",
+    "softmax",
+    N_(
+        "Normalising over the whole matrix at once: softmax runs along each row (dim=-1), one distribution per query; over every entry the matrix sums to 1 and no row does."
+    ),
+    verbatim=False,
+)
 def _softmax_whole(x):
     x = as_float(x)
     e = np.exp(x - x.max())

@@ -138,6 +138,18 @@ class CustomQueue:
         reviews = [r for r in due if r.kind.value == "review"][:reviews_left]
         return sorted(learning + reviews, key=lambda r: r.due), new[:new_left]
 
+    def _ahead(self, now: datetime) -> list[BrowseRow]:
+        """Learning and relearning cards of this choice due within learn-ahead (drill.srs.rules.learn_ahead),
+        earliest first."""
+        from drill.srs.rules import learn_ahead
+
+        until = now + learn_ahead(self.store.config)
+        ahead: list[tuple[datetime, int, BrowseRow]] = []
+        for i, row in enumerate(self._rows(now)):
+            if row.kind.value in ("learning", "relearning") and row.due is not None and row.due <= until:
+                ahead.append((row.due, i, row))
+        return [row for _due, _i, row in sorted(ahead)]
+
     def forgotten(self, now: datetime) -> list[str]:
         """Cards answered Again since the study day began, first forgotten first (read once per session)."""
         if self._forgotten is None:
@@ -153,9 +165,34 @@ class CustomQueue:
 
     def next_card(self, now: datetime, *, new: bool = True) -> Card | None:
         """The next card, or None when the session is done; ``new``: whether a new card may come (--new)."""
+        from drill.store.queue import choose
+
         due, new_rows = self._candidates(now)
-        first = due[0] if due else (new_rows[0] if new and new_rows else None)
-        return None if first is None else self.library.cards.get(first.card_id)
+        if self.study.mode != "due":  # review ahead, forgotten, preview: their own list, in order
+            first = due[0] if due else (new_rows[0] if new and new_rows else None)
+            return None if first is None else self.library.cards.get(first.card_id)
+
+        def row(r: BrowseRow) -> tuple:
+            return (r.card_id, r.pack, r.section, r.kind.value, r.due, r.reps, r.lapses)
+
+        def first_due(include_reviews: bool) -> tuple | None:
+            rows = [r for r in due if include_reviews or r.kind.value != "review"]
+            return row(rows[0]) if rows else None
+
+        def first_ahead(_ahead: timedelta) -> tuple | None:
+            rows = self._ahead(now)
+            return row(rows[0]) if rows else None
+
+        # Today's schedule on these cards: the store's rule (due, then new within the limits, then learn-ahead);
+        # _candidates already applied the daily limits, so choose is given none used.
+        chosen = choose(
+            {},
+            self.store.config,
+            first_due,
+            lambda: row(new_rows[0]) if new and new_rows else None,
+            first_ahead,
+        )
+        return None if chosen is None else self.library.cards.get(chosen.card_id)
 
     def shown(self, card_id: str) -> None:
         """A card of a show-once mode (forgotten, preview) was answered: not shown again this session."""

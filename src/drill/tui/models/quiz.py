@@ -312,17 +312,19 @@ class QuizRun:
 
     def records(self) -> list[QuizAnswerRecord]:
         """The answers as the store records them."""
-        from drill.store.types import QuizAnswerRecord
+        return [record_of(r) for r in self.results]
 
-        return [
-            QuizAnswerRecord(
-                item_id=r.item.id,
-                kind=r.item.kind,
-                chosen=r.chosen,
-                correct=r.correct,
-                timed_out=r.timed_out,
-                duration_ms=r.duration_ms,
-                answered_at=r.answered_at,
-            )
-            for r in self.results
-        ]
+
+def record_of(result: Result) -> QuizAnswerRecord:
+    """One answer as the store records it."""
+    from drill.store.types import QuizAnswerRecord
+
+    return QuizAnswerRecord(
+        item_id=result.item.id,
+        kind=result.item.kind,
+        chosen=result.chosen,
+        correct=result.correct,
+        timed_out=result.timed_out,
+        duration_ms=result.duration_ms,
+        answered_at=result.answered_at,
+    )

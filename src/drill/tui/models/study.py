@@ -164,10 +164,27 @@ def choose_card(
         return None
     if options.limit is not None and stats.reviewed >= options.limit:
         return None
-    # Due cards come before new ones, so once --new is used up a new card means the session is done.
+    # The session asks the store for no new card once --new is used up (learn-ahead cards still come); the
+    # peek does not know this session's count, so a new card it names then is not this session's.
     if due.kind == "new" and options.new_limit is not None and stats.new_seen >= options.new_limit:
         return None
     return library.cards.get(due.card_id)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Learning cards due later today than learn-ahead reaches: the study screen waits for them (Anki's
+    "learning cards due soon") instead of ending the session."""
+
+    count: int  # how many
+    first_due: datetime  # when the first falls due
+    last_due: datetime  # when the last does
+    first_id: str  # the card "show now" brings
+    shown_at: datetime  # when the first comes by itself: its due less learn-ahead
+
+    def minutes(self, now: datetime) -> int:
+        """Minutes until the last of them is due (the "≤ M min"), at least 1."""
+        return max(1, math.ceil((self.last_due - now) / timedelta(minutes=1)))
 
 
 @dataclass
@@ -282,14 +299,49 @@ class StudySession:
         """The content Card to show next, or None when the session is over (nothing due, or --limit)."""
         if self.limit_reached():
             return None
+        new = self.new_allowed()
         if self.queue is not None:
-            new_limit = self.options.new_limit
-            return self.queue.next_card(self.now(), new=new_limit is None or self.stats.new_seen < new_limit)
-        due = self.store.next_card(self.now(), section=self.options.section)
+            return self.queue.next_card(self.now(), new=new)
+        due = self.store.next_card(self.now(), section=self.options.section, new=new)
         return choose_card(self.library, due, self.stats, self.options)
+
+    def new_allowed(self) -> bool:
+        """Whether this session may still bring a new card (``--new N``): when not, the queue's rule goes on
+        to the learn-ahead cards (drill.store.queue.choose)."""
+        new_limit = self.options.new_limit
+        return new_limit is None or self.stats.new_seen < new_limit
 
     def card(self, card_id: str) -> Card | None:
         return self.library.cards.get(card_id)
+
+    def waiting(self) -> Waiting | None:
+        """When no card is left now: the learning and relearning cards of this session due later today (past
+        learn-ahead), or None (nothing will come today: the session is over). Today's schedule only (plain, a
+        section, or a custom study of it): review ahead, forgotten and preview have their own lists."""
+        if self.limit_reached() or self.preview or (self.queue is not None and self.mode != "due"):
+            return None
+        from drill.srs import day_bounds
+        from drill.srs.rules import learn_ahead
+
+        now = self.now()
+        _start, end = day_bounds(now, self.store.config.day_starts_at, self.store.tz)
+        rows = self.store.browse(None, self.options.section, None, now=now)
+        later = sorted(
+            (row.due, row.card_id)
+            for row in rows
+            if row.kind.value in ("learning", "relearning")
+            and row.due is not None
+            and now < row.due < end
+            and not row.suspended
+            and not row.buried
+            and row.card_id in self.library.cards
+            and (self.queue is None or self.queue.study.matches(self.library.cards[row.card_id]))
+        )
+        if not later:
+            return None
+        first_due, first_id = later[0]
+        ahead = learn_ahead(self.store.config)
+        return Waiting(len(later), first_due, later[-1][0], first_id, first_due - ahead)
 
     def counts(self) -> Counts:
         counts = self.store.counts(self.now(), section=self.options.section)

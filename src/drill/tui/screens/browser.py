@@ -146,9 +146,6 @@ class BrowserScreen(Screen[str | None]):
             return
         self._opening = False
         (self.query_one("#filter-text") if self.focus_search else self.query_one(CardTable)).focus()
-        reached = getattr(self.app, "reached", None)
-        if reached is not None:  # benchmarks/reveal_bench.py times / -> this screen painted
-            reached("search", via=self)
 
     def filters(self) -> tuple[str, str | None, str | None]:
         text = self.query_one("#filter-text", Input).value

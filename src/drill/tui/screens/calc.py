@@ -170,9 +170,8 @@ class CalcScreen(ModeScreen):
 
     def on_mount(self) -> None:
         self.query_one(MatrixEditor).display = False
-        # The paint milestone is queued before the loading worker, so the worker's imports (sqlalchemy,
-        # numpy) start only once the shell is on screen and never compete with the first paint.
-        self.drill_app.reached("paint", via=self)
+        # The loading worker starts once the shell is on screen: its imports (sqlalchemy, numpy) never compete
+        # with the first paint.
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -193,7 +192,6 @@ class CalcScreen(ModeScreen):
     def _ready(self, model: CalcModel) -> None:
         self.model = model
         self.show_trace(keep=None)
-        self.drill_app.reached("question")
 
     def _prepare_formulas(self, trace: Trace) -> None:
         from drill.content.latex import render_latex

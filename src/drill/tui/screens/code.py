@@ -121,7 +121,6 @@ class CodeScreen(ModeScreen):
             self.set_interval(1.0, self._tick)
         if self.in_study:
             return  # the study session's store is open and synced
-        self.drill_app.reached("paint", self)
         self._open_store()
 
     @work(thread=True, exclusive=True, group="code-store")
@@ -241,8 +240,6 @@ class CodeScreen(ModeScreen):
             self.failed_runs += 1
         self.query_one("#code-results", VerticalScroll).focus()  # 1-4 / enter grade from here
         self._beside_torch(verdict)
-        if not self.in_study:
-            self.drill_app.reached("results", self)
 
     def _beside_torch(self, verdict: Verdict) -> None:
         """When PyTorch is installed and has this task's building block: its result for the first case whose

@@ -120,7 +120,6 @@ class DemoScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.refresh_plot()
-        self._reached("question")
 
     # --- showing ------------------------------------------------------------------------------------------
 
@@ -163,12 +162,6 @@ class DemoScreen(Screen[None]):
             if hasattr(self.demo, "curve"):
                 self.demo.curve(self.query_one("#demo-curve", PlotWidget))
 
-    def _reached(self, milestone: str) -> None:
-        """Benchmarks time "question" (the demo shown) and each "update" (a control's move painted)."""
-        reached = getattr(self.app, "reached", None)
-        if reached is not None:
-            reached(milestone, via=self)
-
     def watch_focused_control(self) -> None:
         self.refresh_controls()
 
@@ -183,8 +176,6 @@ class DemoScreen(Screen[None]):
             return
         if self.demo.move(self.demo.controls[self.focused_control], steps):
             self._changed()
-        else:
-            self._reached("update")
 
     def _changed(self) -> None:
         """Redraw once for all the moves already queued: keys held down or typed fast are taken at once and
@@ -194,11 +185,9 @@ class DemoScreen(Screen[None]):
             self.call_later(self._redraw)
 
     def _redraw(self) -> None:
-        moves, self._pending = self._pending, 0
+        self._pending = 0
         self.refresh_controls()
         self.refresh_view()
-        for _move in range(moves):
-            self._reached("update")
 
     def action_next(self) -> None:
         linked = self.demo.opens()
@@ -269,7 +258,6 @@ class DemoListScreen(ModeScreen):
         return Option(text, id=info.name)
 
     def on_mount(self) -> None:
-        self.drill_app.reached("paint", via=self)
         name = self.options.extra.get("demo")
         if name:
             self.open(name)

@@ -85,7 +85,6 @@ class InterviewScreen(InterviewRubric):
 
     def on_mount(self) -> None:
         self._show_phase()
-        self.drill_app.reached("paint", via=self)
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -124,7 +123,6 @@ class InterviewScreen(InterviewRubric):
         self.session = session
         self.drill_app.interview_answers = self.answers
         self.ask_next()
-        self.drill_app.reached("question")
 
     # --- asking ------------------------------------------------------------------------------------------
 

@@ -230,8 +230,8 @@ class InterviewRubric(InterviewState):
             self.chosen = rating
 
     def action_confirm(self) -> None:
-        """Grade through the store (the one grade path), then save the question's scorecard row; only then move
-        on. A failure leaves the question on screen to retry (a committed grade is not given twice)."""
+        """Grade the question and save its scorecard row in one store transaction (``grade_interview_answer``:
+        a kill leaves both or neither); only then move on. A failure leaves the question on screen to retry."""
         if self.phase != "rubric" or self.rubric is None or self.asked is None or self.store is None:
             return
         from drill.srs.misses import miss_cap
@@ -242,10 +242,6 @@ class InterviewRubric(InterviewState):
         try:
             if self.interview_id is None:
                 self.interview_id = self.store.start_interview(now, self.settings.as_dict())
-            if self._graded_log is None:  # a missed point or a misconception: due sooner (drill.srs.misses)
-                cap = miss_cap(len(rubric.missed()), len(rubric.stated()))
-                graded = self.store.grade(asked.card.id, rating, now, self.duration_ms, due_cap=cap)
-                self._graded_log = graded.log_id
             record = InterviewAnswerRecord(
                 position=asked.position,
                 card_id=asked.card.id,
@@ -264,9 +260,10 @@ class InterviewRubric(InterviewState):
                 proposed=self.proposed,
                 rating=rating,
                 answered_at=now,
-                review_log_id=self._graded_log,
             )
-            self.store.record_interview_answer(self.interview_id, record)
+            # a missed point or a misconception: due sooner (drill.srs.misses)
+            cap = miss_cap(len(rubric.missed()), len(rubric.stated()))
+            record = self.store.grade_interview_answer(self.interview_id, record, due_cap=cap)
         except DrillError as err:
             self.notify(_("Not saved: {error}").format(error=err), severity="error")
             return

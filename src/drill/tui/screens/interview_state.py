@@ -108,7 +108,6 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
         self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
         self.errata: list[Erratum] = []  # drill's corrections, marked on a key point that restates a claim
         self.answers: list[InterviewAnswerRecord] = []
-        self._graded_log: int | None = None  # the current question's grade, once committed
 
     # --- the flow from question to question --------------------------------------------------------------
 
@@ -123,7 +122,6 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
         self.rubric = rubric_for(card, self.book, current_language())
         self.answer_text = None
         self.timed_out = False
-        self._graded_log = None
         meta = Text(no_wrap=True, overflow="ellipsis")
         meta.append(f"§{visible(card.section)}", style="bold")
         meta.append(" · " + _("bank question {number}").format(number=card.bank))

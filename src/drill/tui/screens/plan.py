@@ -20,12 +20,21 @@ from textual.widgets import Input, Static
 from drill.i18n import N_, _
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from drill.srs.readiness import Readiness
+    from drill.srs.skillready import SkillReadiness
     from drill.tui.models.study import StudySession
 
 
-def forecast_text(ready: Readiness, day: date, new_limit: int) -> Text:
-    """The forecast as plain Text (no markup): readiness, the new-card pace, the next days' workload."""
+def forecast_text(ready: Readiness, day: date, new_limit: int, skills: Sequence[SkillReadiness] = ()) -> Text:
+    """The forecast as plain Text (no markup): readiness overall and per skill (drill.srs.skillready: on the
+    day if the plan is followed / if you stop now, never-tried items named), the plan's new cards a day (the
+    one figure `drill plan` and the reports state) and the next days' workload."""
+    from drill.content.skills import never_tried_text, skill_name
+    from drill.i18n import pad
+    from drill.report.skills import new_cards_text
+
     text = Text()
     text.append(
         _(
@@ -39,14 +48,20 @@ def forecast_text(ready: Readiness, day: date, new_limit: int) -> Text:
         + "\n",
         style="bold",
     )
+    if skills:
+        text.append(_("By skill, on the day (if you follow the plan / if you stop now):") + "\n")
+        for row in skills:
+            followed = round(100 * (row.if_followed or 0.0))
+            stopped = round(100 * (row.if_stopped or 0.0))
+            text.append(f"  {pad(skill_name(row.skill), 10)} {followed:>3}% / {stopped:>3}%")
+            if row.never_tried:
+                text.append("  " + never_tried_text(row.skill, row.never_tried, row.items), style="yellow")
+            text.append("\n")
     pace = ready.pace
-    if pace.remaining and not pace.reachable:
+    if pace.remaining:
         text.append(
-            _("{need} new cards a day needed, your limit is {limit}").format(
-                need=pace.needed_per_day, limit=new_limit
-            )
-            + "\n",
-            style="yellow",
+            new_cards_text(pace.remaining, pace.needed_per_day, new_limit, ready.days_left) + "\n",
+            style="yellow" if not pace.reachable else "",
         )
     text.append(_("Daily workload (reviews + new):") + " ")
     text.append("  ".join(f"+{d.day}: {d.reviews}+{d.new}" for d in ready.days[:10]))
@@ -110,20 +125,26 @@ class PlanScreen(ModalScreen[bool]):
     @work(thread=True, exclusive=True, group="plan")
     def preview(self, day: date) -> None:
         from drill.srs.deadline import DEFAULT_TARGET
-        from drill.srs.readiness import readiness
         from drill.store.plans import Plan, deadline_of
 
         store, now = self.session.store, self.session.now()
         target = self.session.interview.deadline.target if self.session.interview else DEFAULT_TARGET
         deadline = deadline_of(store, Plan(day, target, now))
+        assert deadline is not None  # a plan always has one
         if deadline.at <= now:
             message = Text(
                 _("the interview day {day} has already begun").format(day=day.isoformat()), style="red"
             )
             self.app.call_from_thread(self._say, message)
             return
-        ready = readiness(store.plan_cards(), now, deadline, store.config)
-        text = forecast_text(ready, day, store.config.new_per_day)
+        from drill.report.skills import plan_cards, plan_for, plan_readiness
+        from drill.srs.skillready import skill_readiness
+
+        cards = plan_cards(store, self.session.library)
+        plan = plan_for(store, self.session.library, now, deadline, cards=cards)
+        ready = plan_readiness(store, now, deadline, plan)
+        skills = skill_readiness(cards, now, store.config, plan, deadline.at)
+        text = forecast_text(ready, day, store.config.new_per_day, skills)
         text.append("\n" + _("Press enter again to set this date."), style="italic")
         self.app.call_from_thread(self._previewed_day, day, text)
 

@@ -88,6 +88,9 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self.answered: Result | None = None  # the current question's result, once answered
         self.saved_attempt: int | None = None
         self.save_error: str | None = None
+        self.unsaved: list[
+            Result
+        ] = []  # answers whose write failed: retried with the next one and at the end
         self._started_clock: datetime | None = None
         self._started_timer: float | None = None
         self._finished_timer: float | None = None
@@ -113,9 +116,8 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self.query_one("#quiz-answer", Vertical).display = False
         self.query_one("#quiz-input-error", Static).display = False
         self.query_one("#quiz-feedback", Static).display = False
-        # The paint milestone is queued before the loading worker, so the worker's imports (sqlalchemy,
-        # numpy) start only once the shell is on screen and never compete with the first paint.
-        self.drill_app.reached("paint", via=self)
+        # The loading worker starts once the shell is on screen: its imports (sqlalchemy, numpy) never compete
+        # with the first paint.
         self.call_after_refresh(self.load)
 
     # --- loading ------------------------------------------------------------------------------------------
@@ -144,7 +146,6 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self._started_clock = self.options.clock()
         self._started_timer = self.options.timer()
         await self.show_item(self.run.current)
-        self.drill_app.reached("question")
 
     # --- showing a question ---------------------------------------------------------------------------------
 
@@ -236,6 +237,8 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
 
     def show_result(self, result: Result) -> None:
         self.answered = result
+        self.unsaved.append(result)
+        self.save_answers()  # written before the feedback acknowledges it
         self.query_one(Countdown).stop()
         item = result.item
         if not item.numeric:
@@ -264,6 +267,11 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
                 feedback.append("\n")
                 feedback.append(_("Your option is what this mistake gives: "), style="bold")
                 feedback.append(visible(note))
+        if self.save_error is not None:
+            feedback.append("\n")
+            feedback.append(
+                "⚠ " + _("Not saved: {error}").format(error=visible(self.save_error)), style="bold"
+            )
         feedback.append("\n\n")
         feedback.append(visible(item.explanation))
         last = self.run is not None and self.run.finished
@@ -298,23 +306,38 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         end = self._finished_timer if self._finished_timer is not None else self.options.timer()
         return max(0.0, end - self._started_timer)
 
-    def save(self, finished: bool) -> int | None:
-        """Store the attempt (once). Returns its id; a store error is kept for the score screen."""
-        if self.run is None or self.store is None or self.saved_attempt is not None or not self.run.results:
-            return self.saved_attempt
-        if self._started_clock is None:
-            return None
+    def save_answers(self) -> None:
+        """Write the answers not yet on disk, each in its own commit (the first makes the attempt row); a store
+        error is kept (shown under the feedback and on the score screen) and the answer retried later."""
+        if self.store is None or self._started_clock is None:
+            return
         if self.store.readonly:
             self.save_error = _("the database is open read-only")
-            return None
-        settings = self.settings.as_dict()
-        try:
-            self.saved_attempt = self.store.record_quiz_attempt(
-                self._started_clock, self.options.clock() if finished else None, settings, self.run.records()
-            )
-            self.save_error = None
-        except DrillError as err:
-            self.save_error = str(err)
+            return
+        from drill.tui.models.quiz import record_of
+
+        while self.unsaved:
+            try:
+                self.saved_attempt = self.store.record_quiz_answer(
+                    self.saved_attempt,
+                    record_of(self.unsaved[0]),
+                    started_at=self._started_clock,
+                    settings=self.settings.as_dict(),
+                )
+            except DrillError as err:
+                self.save_error = str(err)
+                return
+            self.unsaved.pop(0)
+        self.save_error = None
+
+    def save(self, finished: bool) -> int | None:
+        """Write what is left to write and, at the score screen, mark the attempt finished. Returns its id."""
+        self.save_answers()
+        if finished and not self.unsaved and self.saved_attempt is not None and self.store is not None:
+            try:
+                self.store.finish_quiz_attempt(self.saved_attempt, self.options.clock())
+            except DrillError as err:
+                self.save_error = str(err)
         return self.saved_attempt
 
     def finish(self) -> None:

@@ -53,7 +53,14 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
         Binding("4", "grade(4)", N_("Easy")),
         Binding("left", "step(-1)", N_("Previous step"), key_display="←", show=False, priority=True),
         Binding("right", "step(1)", N_("Next step"), key_display="→", show=False, priority=True),
+        Binding(
+            "n",
+            "show_now",
+            N_("Show now"),
+            tooltip=N_("while waiting for learning cards due later today: the first of them, now"),
+        ),
         Binding("u", "undo", N_("Undo")),
+        Binding("ctrl+z", "undo", N_("Undo"), key_display="ctrl+z", show=False),  # Anki's key
         Binding("slash", "search", N_("Search"), key_display="/"),
         Binding("l", "browse", N_("Browse")),
         Binding("p", "toggle_pane", N_("Steps pane")),
@@ -65,7 +72,11 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             tooltip=N_("the side pane's matrices shaded by value, or as plain numbers"),
         ),
         Binding("s", "suspend", N_("Suspend")),
+        Binding("at", "suspend", N_("Suspend"), key_display="@", show=False),  # Anki's key
         Binding("b", "bury", N_("Bury")),
+        Binding("minus", "bury", N_("Bury"), key_display="-", show=False),  # Anki's key
+        Binding("pageup", "page(-1)", N_("Scroll the card up a page"), key_display="PgUp", show=False),
+        Binding("pagedown", "page(1)", N_("Scroll the card down a page"), key_display="PgDn", show=False),
         Binding("i", "info", N_("Card info")),
         Binding(
             "c",
@@ -103,7 +114,6 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
 
     def on_mount(self) -> None:
         self.narrow = self.app.size.width < NARROW_WIDTH
-        self.drill_app.reached("paint", via=self)
         # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
         # compete with the first paint for the GIL.
         self.call_after_refresh(self._after_first_paint)
@@ -124,10 +134,23 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             view = self.card_view
             await view.reveal()
             self.revealed = view.revealed  # a code or calc card's answer is a screen of its own: not yet
-            self.drill_app.reached("answer", via=self)
+
+    async def on_reveal_button_pressed(self) -> None:
+        await self.action_reveal()
+
+    def action_show_now(self) -> None:
+        self.show_now()
 
     def action_step(self, delta: int) -> None:
         self.step_pane.move(delta)
+
+    def action_page(self, delta: int) -> None:
+        """PgUp / PgDn: the card a page up or down (the card view's own keys when it has the focus)."""
+        view = self.card_view
+        if delta < 0:
+            view.scroll_page_up()
+        else:
+            view.scroll_page_down()
 
     def action_toggle_pane(self) -> None:
         self.pane_wanted = not self.pane_shown

@@ -41,7 +41,7 @@ class StudyLoading(StudyState):
         await self.query_one("#body", Horizontal).mount(StepPane(id="steps"))
         self._place_pane()
         await self.mount(GradeBar(id="grades"), StudyFooter())
-        self.grade_bar.set_enabled(self.revealed)
+        self._follow_bar()
         self.refresh_bindings()  # a footer mounted late shows the keys once bindings are published
         if self.card is not None and self.session is None:
             self.step_pane.show_refs(tuple(self.card.steps))
@@ -82,14 +82,8 @@ class StudyLoading(StudyState):
             return
         self._show_question(card, steps=False)
         self.header.set_pack(pack_title(library))
-        self._question_reached()
         # The rest of the screen and the store's imports would compete with painting the question.
         self.call_after_refresh(self._complete_screen)
-
-    def _question_reached(self) -> None:
-        if not self.question_shown:
-            self.question_shown = True
-            self.drill_app.reached("question", via=self)
 
     @work(thread=True, exclusive=True, group="open")
     def load_session(self, library: Library | None) -> None:
@@ -111,15 +105,13 @@ class StudyLoading(StudyState):
     def _session_ready(self, session: StudySession) -> None:
         self.session = session
         self.drill_app.study_stats = session.stats
-        self.drill_app.reached("ready", via=self)
         card = session.next_card()
         if card is not None and self.card is not None and card.id == self.card.id:
             self._show_store_parts(card)  # the peek was right: the card stays as it is (revealed or not)
         elif card is None:
-            self.end_session()
+            self.nothing_now()
         else:
             self.show_card(card)
-        self._question_reached()
         cards = list(session.library.cards.values())
         self.warm_up(
             tuple(dict.fromkeys(tuple(card.steps) for card in cards if card.steps)),

@@ -4,7 +4,7 @@ side pane), what it has (the session once the store is open) and what it waits f
 `StudyState` is the base of `StudyScreen` (tui/screens/study.py) and of the screen's parts (loading in
 `study_loading.py`, grading in `study_grading.py`, the screens it opens in `study_navigation.py`); each part
 subclasses it and adds behaviour only. The state lives in reactives: the footer's keys (``bindings=True``:
-`check_action` reads them), the grade bar's lock (`watch_revealed`) and where the side pane shows
+`check_action` reads them), the bar under the card (`_follow_bar`) and where the side pane shows
 (`_follow_pane`) follow from them, so no code that changes the state refreshes by hand.
 The widgets get data (a card, step refs, intervals) and post messages (a grade button, a code or calc card's
 answer screen); none of them calls into this screen.
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from textual.containers import Horizontal
 from textual.reactive import var
 
-from drill.i18n import _
-from drill.tui.models.study import pack_title
+from drill.i18n import _, ngettext
+from drill.tui.models.study import Waiting, pack_title
 from drill.tui.screens.base import ModeScreen
 from drill.tui.widgets.card_view import CardView
 from drill.tui.widgets.header import StudyHeader
@@ -27,11 +27,13 @@ if TYPE_CHECKING:
     import queue
     from collections.abc import Callable
 
+    from textual.timer import Timer
+
     from drill.content.models import Card, Library
     from drill.tui.models.study import StudySession
     from drill.tui.options import AppOptions
     from drill.tui.screens.browser import BrowserScreen
-    from drill.tui.widgets.grade_bar import GradeBar
+    from drill.tui.widgets.grade_bar import GradeBar, Phase
     from drill.tui.widgets.step_pane import StepPane
 
 # Below this width the side pane is hidden unless asked for (and then it covers the card); the screen's
@@ -49,6 +51,9 @@ class StudyState(ModeScreen):
     revealed: var[bool] = var(False, bindings=True)  # its answer is shown
     saving: var[str | None] = var(None)  # the card whose grade is being written (a thread), or None
     ended: var[bool] = var(False)  # no more cards: the end-of-session message is shown
+    # No card now, but learning cards fall due later today: the waiting message is shown and a timer brings
+    # the first back by itself (`_wait_tick`); None otherwise.
+    waiting: var[Waiting | None] = var(None, bindings=True)
     narrow: var[bool] = var(False)  # the terminal is narrower than NARROW_WIDTH
     steps_named: var[bool] = var(False)  # the card shown last names engine steps
     pane_wanted: var[bool | None] = var(None)  # the learner toggled the pane (p); None: follow the width
@@ -57,7 +62,6 @@ class StudyState(ModeScreen):
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
         self.library: Library | None = None
-        self.question_shown = False  # the "question" milestone was reported
         self._shown_at = options.timer()  # when the card on screen was shown (a grade's duration)
         self._after_save: Callable[[], object] | None = None  # a key pressed while saving, run after it
         self._waiting_note: str | None = None  # the card whose slow save the learner was told about
@@ -65,6 +69,7 @@ class StudyState(ModeScreen):
             None  # the grade writer thread's queue, once a grade was given
         )
         self._browser: BrowserScreen | None = None  # the session's browser, once built
+        self._wait_timer: Timer | None = None  # while waiting: asks the queue again every WAIT_POLL_SECONDS
 
     # --- widgets --------------------------------------------------------------------------------------------
 
@@ -102,7 +107,10 @@ class StudyState(ModeScreen):
     def _follow_pane(self) -> None:
         """Unless the learner toggled it: the pane shows when there is room and the card names steps."""
         wanted = self.pane_wanted
-        self.pane_shown = wanted if wanted is not None else (not self.narrow and self.steps_named)
+        if self.ended:  # no card: no steps to show
+            self.pane_shown = False
+        else:
+            self.pane_shown = wanted if wanted is not None else (not self.narrow and self.steps_named)
         self._place_pane()
 
     def _place_pane(self) -> None:
@@ -114,12 +122,22 @@ class StudyState(ModeScreen):
         for node in self.query("#card"):
             node.display = not (self.narrow and shown)  # a narrow terminal: the asked-for pane takes the body
 
-    def watch_revealed(self, revealed: bool) -> None:
-        """The grade buttons look live only once the answer is shown."""
+    def watch_revealed(self) -> None:
+        self._follow_bar()
+
+    def watch_card(self) -> None:
+        self._follow_bar()
+
+    def watch_ended(self) -> None:
+        self._follow_pane()
+
+    def _follow_bar(self) -> None:
+        """The bar under the card offers the reveal before the answer, the grades after it, nothing at the end."""
         from drill.tui.widgets.grade_bar import GradeBar
 
+        phase: Phase = "none" if self.card is None else "answer" if self.revealed else "question"
         for bar in self.query("#grades").results(GradeBar):
-            bar.set_enabled(revealed)
+            bar.set_phase(phase)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """What the footer lists is what a key does now: the reveal before the answer, grades after it."""
@@ -127,6 +145,8 @@ class StudyState(ModeScreen):
             return self.card is not None and not self.revealed
         if action == "grade":
             return self.card is not None and self.revealed
+        if action == "show_now":
+            return self.waiting is not None
         if action in ("suspend", "bury", "info", "undo") and self.session is None:
             return None  # shown greyed until the store is open
         return True
@@ -137,9 +157,71 @@ class StudyState(ModeScreen):
         assert self.session is not None
         card = self.session.next_card()
         if card is None:
-            self.end_session()
+            self.nothing_now()
             return
         self.show_card(card)
+
+    # --- waiting for learning cards -------------------------------------------------------------------------
+
+    WAIT_POLL_SECONDS = 1.0  # how often the waiting screen asks the queue again (the app's clock decides)
+
+    def nothing_now(self) -> None:
+        """No card to show now: wait for the learning cards due later today, or end the session."""
+        assert self.session is not None
+        waiting = self.session.waiting()
+        if waiting is None:
+            self.end_session()
+            return
+        self.card = None
+        self.revealed = False
+        self.ended = False
+        self.waiting = waiting
+        self._show_waiting(waiting)
+        self.step_pane.show_loading(())
+        self.grade_bar.set_intervals({})
+        self.refresh_counts()
+        if self._wait_timer is None:
+            self._wait_timer = self.set_interval(self.WAIT_POLL_SECONDS, self._wait_tick)
+
+    def _show_waiting(self, waiting: Waiting) -> None:
+        assert self.session is not None
+        minutes = waiting.minutes(self.session.now())
+        title = ngettext(
+            "{count} learning card due in ≤ {minutes} min — wait, or show now",
+            "{count} learning cards due in ≤ {minutes} min — wait, or show now",
+            waiting.count,
+        ).format(count=waiting.count, minutes=minutes)
+        body = _("The first comes back by itself when it falls due; press n to show it now, q to quit.")
+        self.card_view.show_message(title, body)
+
+    def _wait_tick(self) -> None:
+        """While waiting: the card that fell due (within learn-ahead) is shown without a key press."""
+        if self.waiting is None or self.session is None or self.saving is not None:
+            return
+        card = self.session.next_card()
+        if card is not None:
+            self.show_card(card)
+            return
+        waiting = self.session.waiting()
+        if waiting is None:  # suspended or changed elsewhere: nothing will come today
+            self.waiting = None
+            self.end_session()
+        else:
+            self.waiting = waiting
+            self._show_waiting(waiting)  # the minutes count down
+
+    def watch_waiting(self, waiting: Waiting | None) -> None:
+        if waiting is None and self._wait_timer is not None:
+            self._wait_timer.stop()
+            self._wait_timer = None
+
+    def show_now(self) -> None:
+        """The first of the waiting learning cards, before it falls due (Anki's learn-ahead, by hand)."""
+        if self.waiting is None or self.session is None:
+            return
+        card = self.session.card(self.waiting.first_id)
+        if card is not None:
+            self.show_card(card)
 
     def show_card(self, card: Card) -> None:
         self._show_question(card)
@@ -153,6 +235,7 @@ class StudyState(ModeScreen):
         self.card = card
         self.revealed = False
         self.ended = False
+        self.waiting = None
         view_class = card_view_for(card_kind(card))
         if type(self.card_view) is not view_class:
             self.call_later(self._swap_card_view, view_class, card)
@@ -162,7 +245,6 @@ class StudyState(ModeScreen):
         self.steps_named = bool(card.steps)
         if steps:
             self.step_pane.show_refs(tuple(card.steps))
-        self.drill_app.reached("card", via=self)
 
     async def _swap_card_view(self, view_class: type[CardView], card: Card) -> None:
         """Another kind of card: its own view replaces the one on screen (card_views.card_view_for)."""
@@ -205,8 +287,7 @@ class StudyState(ModeScreen):
         assert self.session is not None
         counts = self.session.counts()
         pack = pack_title(self.session.library)
-        if self.session.readonly:
-            pack += " · " + _("READ-ONLY: grades are not saved")
+        notice = _("READ-ONLY: grades are not saved") if self.session.readonly else None
         mode = self.session.mode
         self.header.set_counts(
             pack=pack,
@@ -215,6 +296,7 @@ class StudyState(ModeScreen):
             review=counts.review,
             done=counts.done_today if mode is None else len(self.session.stats.card_ids),
             mode=None if mode is None else _(MODE_NAMES[mode]),
+            notice=notice,
         )
         status = self.session.interview
         self.header.set_interview(
@@ -244,6 +326,7 @@ class StudyState(ModeScreen):
         self.card = None
         self.revealed = False
         self.ended = True
+        self.waiting = None
         why = ""
         if self.session.limit_reached():
             title = _("Session limit reached ({count} reviews).").format(count=self.options.limit)

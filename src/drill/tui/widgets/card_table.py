@@ -3,7 +3,7 @@
 Each row's line is laid out once and kept until that row's cells, the table's width or its styles change, so
 showing the browser again (/ or l, after a grade) costs the rows that changed, not every visible cell: Textual's
 DataTable lays every visible cell out again each time its screen comes back, and that was most of what opening
-search cost (issue 13 §2, `benchmarks/reveal_bench.py`).
+search cost (issue 13 §2).
 
 Columns have fixed widths (widened to their heading's) but one (width ``None``), which takes what is left of
 the table's width (at least ``FLEX_MIN``). When the table is too narrow for them all, the columns with a ``drop``

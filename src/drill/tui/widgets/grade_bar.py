@@ -1,15 +1,21 @@
-"""The four answers, each labelled with its key, its name and the interval it would give.
+"""The bar under the card: before the answer, one button that shows it; after it, the four answers, each
+labelled with its key, its name and the interval it would give (Anki's bottom bar); nothing once no card is
+left.
 
-Before the answer is shown the bar is locked: the buttons are drawn muted (grey border, dim text) so they
-don't invite a grade; the study screen unlocks it on reveal (`set_enabled`). In a preview (custom
-study) each button says the grade is not saved.
+The four grades are not drawn before the answer is shown, so the question is answered first; the study screen
+sets the bar's phase (`set_phase`). In a preview (custom study) each grade says it is not saved. A grade
+button too narrow for ``1 Again · 10m`` (60 columns in Chinese) keeps its key and interval inside and moves
+its name to its border.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Literal
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -18,7 +24,27 @@ from textual.widgets import Static
 from drill.i18n import _
 from drill.tui.models.study import GRADE_NAMES
 
-LOCKED_BORDER = "#5a5a5a"  # a grey that reads as "not yet" on dark and light themes alike
+Phase = Literal["question", "answer", "none"]  # what the bar offers: the reveal, the grades, nothing
+
+
+class RevealButton(Static):
+    """``space  Show answer``: the bar before the answer is shown."""
+
+    class Pressed(Message):
+        pass
+
+    def __init__(self) -> None:
+        super().__init__("", classes="reveal", id="reveal-button")
+
+    def on_mount(self) -> None:
+        text = Text(justify="center")
+        text.append("space", style="bold")
+        text.append("  ")
+        text.append(_("Show answer"), style="bold")
+        self.update(text)
+
+    def on_click(self) -> None:
+        self.post_message(self.Pressed())
 
 
 class GradeButton(Static):
@@ -32,34 +58,41 @@ class GradeButton(Static):
     def __init__(self, rating: int) -> None:
         super().__init__("", classes=f"grade grade-{rating}", id=f"grade-{rating}")
         self.rating = rating
-        self.locked = False
         self._last: tuple[timedelta | None, str | None] = (None, None)
-        self.set_interval_text(None)
 
-    def set_locked(self, locked: bool) -> None:
-        self.locked = locked
-        if locked:
-            self.styles.border = ("round", LOCKED_BORDER)
-        else:
-            for edge in ("border_top", "border_right", "border_bottom", "border_left"):
-                self.styles.inline.clear_rule(edge)  # back to its colour from study.tcss
-            self.refresh()
+    def on_mount(self) -> None:
         self.set_interval_text(*self._last)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_interval_text(*self._last)
+
+    def interval_label(self) -> str:
+        interval, note = self._last
+        if note is not None:
+            return note
+        if interval is None:
+            return "…"
+        from drill.srs.scheduler import format_interval  # drill.srs is not needed for the first paint
+
+        return format_interval(interval)
 
     def set_interval_text(self, interval: timedelta | None, note: str | None = None) -> None:
         self._last = (interval, note)
-        text = Text(justify="center", style="dim" if self.locked else "")
+        name = _(GRADE_NAMES[self.rating])
+        label = self.interval_label()
+        text = Text(justify="center")
         text.append(f"{self.rating} ", style="bold")
-        text.append(_(GRADE_NAMES[self.rating]), style="bold")
-        text.append(" · ")
-        if note is not None:
-            text.append(note)
-        elif interval is None:
-            text.append("…")
+        full = cell_len(f"{self.rating} {name} · {label}")
+        width = self.content_size.width
+        if width and full > width:
+            # Too narrow for all three: the interval stays inside, the name goes to the border.
+            self.border_title = name
+            text.append("· ")
         else:
-            from drill.srs.scheduler import format_interval  # drill.srs is not needed for the first paint
-
-            text.append(format_interval(interval))
+            self.border_title = None
+            text.append(name, style="bold")
+            text.append(" · ")
+        text.append(label)
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text
 
     def on_click(self) -> None:
@@ -67,9 +100,16 @@ class GradeButton(Static):
 
 
 class GradeBar(Horizontal):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.phase: Phase = "question"
+
     def compose(self) -> ComposeResult:
+        yield RevealButton()
         for rating in GRADE_NAMES:
-            yield GradeButton(rating)
+            button = GradeButton(rating)
+            button.display = False
+            yield button
 
     def set_intervals(self, intervals: dict[int, timedelta]) -> None:
         for button in self.query(GradeButton):
@@ -80,16 +120,16 @@ class GradeBar(Horizontal):
         for button in self.query(GradeButton):
             button.set_interval_text(None, _("not saved"))
 
-    def set_enabled(self, enabled: bool) -> None:
-        """Live once the answer is shown; muted ("locked") before, so the question is answered first.
-        Set on the four buttons themselves (their text dimmed, their border greyed): a class on the bar would
-        restyle its whole subtree on every reveal and grade."""
-        if enabled == self.enabled:
+    def set_phase(self, phase: Phase) -> None:
+        """The reveal before the answer, the four grades after it, nothing once no card is left."""
+        if phase == self.phase:
             return
-        self._enabled = enabled
+        self.phase = phase
+        self.query_one(RevealButton).display = phase == "question"
         for button in self.query(GradeButton):
-            button.set_locked(not enabled)
+            button.display = phase == "answer"
 
     @property
     def enabled(self) -> bool:
-        return getattr(self, "_enabled", True)
+        """Whether the grades are offered (the answer is shown)."""
+        return self.phase == "answer"

@@ -4,7 +4,9 @@ today's work — then the pack and how long this sitting has lasted."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -36,7 +38,8 @@ def progress_bar(done: int, left: int, width: int = BAR_WIDTH) -> Text:
 
 
 class StudyHeader(Static):
-    """One line: ``new N · learning N · review N │ ▕██░░▏ d/t │ <pack> │ mm:ss``. Plain Text: never markup."""
+    """One line: ``new N · learning N · review N │ ▕██░░▏ d/t │ session mm:ss │ drill · <pack>``. Plain Text:
+    never markup. A part that does not fit whole is left out (`segments` ranks them), never cut."""
 
     def __init__(self, timer: Callable[[], float], **kwargs) -> None:
         super().__init__("", **kwargs)
@@ -48,6 +51,7 @@ class StudyHeader(Static):
         self.review: int | None = None
         self.done: int | None = None
         self.mode: str | None = None  # a custom session's name ("review ahead"...), shown first
+        self.notice: str | None = None  # what the learner must not miss ("READ-ONLY..."), shown at any width
         # (days left, readiness on the day if no more reviews, the weakest skill and its readiness)
         self.interview: tuple[int, float, tuple[str, float] | None] | None = None
 
@@ -63,10 +67,18 @@ class StudyHeader(Static):
         self._refresh_text()
 
     def set_counts(
-        self, *, pack: str, new: int, learning: int, review: int, done: int, mode: str | None = None
+        self,
+        *,
+        pack: str,
+        new: int,
+        learning: int,
+        review: int,
+        done: int,
+        mode: str | None = None,
+        notice: str | None = None,
     ) -> None:
         self.pack, self.new, self.learning, self.review, self.done = pack, new, learning, review, done
-        self.mode = mode
+        self.mode, self.notice = mode, notice
         self._refresh_text()
 
     def set_interview(self, interview: tuple[int, float, tuple[str, float] | None] | None) -> None:
@@ -77,42 +89,78 @@ class StudyHeader(Static):
     def left(self) -> int:
         return (self.new or 0) + (self.learning or 0) + (self.review or 0)
 
-    def _refresh_text(self) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
+    def on_resize(self) -> None:
+        self._refresh_text()
+
+    def segments(self) -> list[Part]:
+        """The header's parts in order, each with its rank — what is dropped first when the line is short
+        (higher first: the pack, the session's clock, the weakest skill, the progress bar; the counts and
+        the interview's readiness stay) — and what joins it to the part before."""
+        parts: list[Part] = []
         if self.mode is not None:
-            text.append(self.mode, style="bold reverse")
-            text.append(" ")
+            parts.append(Part(0, " ", Text(self.mode, style="bold reverse")))
+        if self.notice is not None:
+            parts.append(Part(0, " ", Text(self.notice, style="bold reverse")))
         if self.new is not None:
+            counts = Text()
             for name, label, count in (
                 ("new", _("new {count}"), self.new),
                 ("learning", _("learning {count}"), self.learning),
                 ("review", _("review {count}"), self.review),
             ):
                 if name != "new":
-                    text.append(" · ")
-                text.append(label.format(count=count), style=COUNT_STYLES[name])
-            text.append("  ")
-            text.append_text(progress_bar(self.done or 0, self.left))
-            text.append("  │  ")
+                    counts.append(" · ")
+                counts.append(label.format(count=count), style=COUNT_STYLES[name])
+            parts.append(Part(0, " ", counts))
+            parts.append(Part(2, "  ", progress_bar(self.done or 0, self.left)))
         if self.interview is not None:
             days, ready, weakest = self.interview
-            text.append(
-                _("interview in {days}d · ready now {ready}%").format(days=days, ready=round(100 * ready)),
-                style="bold",
+            interview = _("interview in {days}d · ready now {ready}%").format(
+                days=days, ready=round(100 * ready)
             )
+            parts.append(Part(1, SEPARATOR, Text(interview, style="bold")))
             if weakest is not None:
                 from drill.content.skills import skill_name
 
                 skill, value = weakest
-                text.append(
-                    _(" · weakest: {skill} {ready}%").format(
-                        skill=skill_name(skill), ready=round(100 * value)
-                    )
+                text = _(" · weakest: {skill} {ready}%").format(
+                    skill=skill_name(skill), ready=round(100 * value)
                 )
-            text.append("  │  ")
-        text.append(_("session {clock}").format(clock=format_clock(self.elapsed())))
-        text.append("  │  ")
-        text.append("drill", style="bold")
-        text.append(" · ")
-        text.append(self.pack)
+                parts.append(Part(3, "", Text(text)))
+        parts.append(
+            Part(4, SEPARATOR, Text(_("session {clock}").format(clock=format_clock(self.elapsed()))))
+        )
+        pack = Text()
+        pack.append("drill", style="bold")
+        pack.append(" · ")
+        pack.append(self.pack)
+        parts.append(Part(5, SEPARATOR, pack))
+        return parts
+
+    def _refresh_text(self) -> None:
+        parts = self.segments()
+        width = self.content_size.width
+        while width and _joined_width(parts) > width:
+            worst = max(range(len(parts)), key=lambda i: (parts[i].rank, i))
+            if parts[worst].rank == 0:
+                break  # the counts are kept, cut if they must be
+            del parts[worst]
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, part in enumerate(parts):
+            if index:
+                text.append(part.sep)
+            text.append_text(part.text)
         self.update(text, layout=False)  # fixed size (CSS): no layout pass for a new text
+
+
+SEPARATOR = "  │  "
+
+
+class Part(NamedTuple):
+    rank: int  # 0: always shown; the highest is left out first when the line is short
+    sep: str  # what joins it to the part before
+    text: Text
+
+
+def _joined_width(parts: list[Part]) -> int:
+    return sum(part.text.cell_len + (cell_len(part.sep) if i else 0) for i, part in enumerate(parts))

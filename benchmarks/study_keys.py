@@ -1,0 +1,123 @@
+"""What a learner feels at the keys of `drill study`: reveal (space), grade -> next card (3) and quit (q), each from
+the key to the screen, against a plain Textual app showing the same screens and taking the same keys, in one run.
+
+Both programs run as new processes on a pseudo-terminal (benchmarks/ptyrun.py); a time is "key written -> the
+first bytes after which the awaited screen is decoded" (no milestones inside either program):
+
+- reveal: the card's "show answer" hint is gone (the answer is drawn in its place);
+- grade -> next card: another card's heading and its "show answer" hint are on the screen; drill's grade is the
+  real one (committed to SQLite, WAL + synchronous=FULL, before the next card is chosen and drawn);
+- quit: the program has ended (its terminal is the shell's again), drill's session closed.
+
+Each key is pressed after a reader's pause of 0.3 s, one at a time, from the first grade the app takes (the grade
+bar shows its intervals: the store is open). Each drill session starts in a fresh data directory, as a
+learner's first day: new_per_day = 100, learning steps of 1 s. The baseline (benchmarks/baseline_app.py) shows
+the text drill drew for two cards (question, answer, question, answer, and round again), captured from a warm-up
+session on the same terminal. Sessions alternate, baseline first; medians; the load average is printed — on a
+shared 2-core machine the figures swing with the other processes: compare within one run only.
+
+The study process's peak memory (its own ru_maxrss) is printed too.
+
+    python benchmarks/study_keys.py [--rounds 3] [--grades 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from baseline_app import write_frames
+from ptyrun import SIZE, Terminal, drill_command, load_average, median_ms, study_env
+
+QUESTION = "show answer"  # the card's own hint, drawn with its question
+READY = re.compile(r"3 Good · \d")  # Good's interval: the store is open
+CARD = re.compile(r"§\S+ · (\S+) · ")  # a card's heading: section · id · kind
+BASELINE = str(Path(__file__).resolve().parent / "baseline_app.py")
+KEYS = ("reveal", "grade -> next card", "quit")
+
+
+def cards(screen: str) -> list[str]:
+    return CARD.findall(screen)
+
+
+def revealed(screen: str) -> bool:
+    return QUESTION not in screen
+
+
+def next_card(shown: list[str]) -> Callable[[str], bool]:
+    return lambda screen: QUESTION in screen and bool(cards(screen)) and cards(screen) != shown
+
+
+def session(term: Terminal, grades: int, times: dict[str, list[float]]) -> None:
+    """Reveal and grade ``grades`` cards, then quit; each key's time into ``times``."""
+    for _grade in range(grades):
+        shown = cards(term.update())
+        sent = term.press(" ")
+        times["reveal"].append(term.wait_for(revealed, after=sent) - sent)
+        sent = term.press("3")
+        times["grade -> next card"].append(term.wait_for(next_card(shown), after=sent) - sent)
+    sent = term.press("q")
+    times["quit"].append(term.wait_for_exit() - sent)
+    if term.finish().code != 0:
+        raise SystemExit(f"{term.argv} exited {term.result.code}")
+    times.setdefault("peak MB", []).append(term.result.maxrss_mb)
+
+
+def capture(drill: str, env: dict[str, str], path: Path) -> Path:
+    """drill's own screens for two cards, question and answer, as the baseline shows them."""
+    with Terminal([drill, "study"], env) as term:
+        term.wait_for(READY)
+        first = term.settled()
+        steps = []
+        for _card in range(2):
+            shown = cards(term.update())
+            term.wait_for(revealed, after=term.press(" "))
+            steps.append((" ", term.settled()))
+            term.wait_for(next_card(shown), after=term.press("3"))
+            steps.append(("3", term.settled()))
+        term.press("q")
+    steps[-1] = ("3", first)  # round again: the second card's grade shows the first card
+    return write_frames(path, first, steps)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="sessions of each program, alternating")
+    parser.add_argument("--grades", type=int, default=8, help="cards revealed and graded per session")
+    args = parser.parse_args()
+    drill = drill_command()
+    times = {"drill": {key: [] for key in KEYS}, "baseline": {key: [] for key in KEYS}}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        frames = capture(drill, study_env(drill, os.environ, tmp_path / "capture"), tmp_path / "frames.json")
+        for round_ in range(args.rounds):
+            with Terminal([sys.executable, BASELINE, str(frames)], os.environ) as term:
+                term.wait_for(QUESTION)
+                session(term, args.grades, times["baseline"])
+            env = study_env(drill, os.environ, tmp_path / f"learner-{round_}")
+            with Terminal([drill, "study"], env) as term:
+                term.wait_for(READY)
+                session(term, args.grades, times["drill"])
+    print(
+        f"{load_average()}; {args.rounds} sessions each of {args.grades} cards, interleaved, a {SIZE[0]}x{SIZE[1]}"
+        " terminal, each key after 0.3 s; key -> screen, medians:"
+    )
+    for key in KEYS:
+        drill_ms, base_ms = median_ms(times["drill"][key]), median_ms(times["baseline"][key])
+        print(
+            f"  {key:20s} drill {drill_ms:7.1f} ms   plain Textual {base_ms:6.1f} ms   "
+            f"{drill_ms / base_ms:5.2f}x   (n={len(times['drill'][key])})"
+        )
+    peaks = times["drill"]["peak MB"]
+    print(f"  drill study's peak memory over a session: {max(peaks):.0f} MB (goal <= 120 MB over 50 cards)")
+
+
+if __name__ == "__main__":
+    main()
