@@ -79,7 +79,7 @@ async def tui(runs: int) -> None:
 
     task = get_task("attention")
     screen_times, noop_times = [], []
-    app = make_app("code", task="attention", exit_after=None, db_url="sqlite:///:memory:")
+    app = make_app("code", task="attention", db_url="sqlite:///:memory:")
     async with app.run_test(size=(140, 40)) as pilot:
         screen = app.mode_screen
         screen.query_one("#code-editor", TextArea).load_text(task.solution())

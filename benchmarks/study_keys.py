@@ -18,7 +18,10 @@ shared 2-core machine the figures swing with the other processes: compare within
 
 The study process's peak memory (its own ru_maxrss) is printed too.
 
-    python benchmarks/study_keys.py [--rounds 3] [--grades 8]
+``--search`` also presses / (the card browser: its filter drawn) and esc (back: the question drawn) before each
+card.
+
+    python benchmarks/study_keys.py [--rounds 3] [--grades 8] [--search]
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ QUESTION = "show answer"  # the card's own hint, drawn with its question
 READY = re.compile(r"3 Good · \d")  # Good's interval: the store is open
 CARD = re.compile(r"§\S+ · (\S+) · ")  # a card's heading: section · id · kind
 BASELINE = str(Path(__file__).resolve().parent / "baseline_app.py")
-KEYS = ("reveal", "grade -> next card", "quit")
+SEARCH = "search id, question"  # the browser's filter, drawn with its table
+KEYS = ("search (/)", "back from search (esc)", "reveal", "grade -> next card", "quit")
 
 
 def cards(screen: str) -> list[str]:
@@ -55,10 +59,15 @@ def next_card(shown: list[str]) -> Callable[[str], bool]:
     return lambda screen: QUESTION in screen and bool(cards(screen)) and cards(screen) != shown
 
 
-def session(term: Terminal, grades: int, times: dict[str, list[float]]) -> None:
-    """Reveal and grade ``grades`` cards, then quit; each key's time into ``times``."""
+def session(term: Terminal, grades: int, times: dict[str, list[float]], search: bool) -> None:
+    """(Search and go back,) reveal and grade ``grades`` cards, then quit; each key's time into ``times``."""
     for _grade in range(grades):
         shown = cards(term.update())
+        if search:
+            sent = term.press("/")
+            times["search (/)"].append(term.wait_for(SEARCH, after=sent) - sent)
+            sent = term.press("\x1b")
+            times["back from search (esc)"].append(term.wait_for(next_card([]), after=sent) - sent)
         sent = term.press(" ")
         times["reveal"].append(term.wait_for(revealed, after=sent) - sent)
         sent = term.press("3")
@@ -70,14 +79,20 @@ def session(term: Terminal, grades: int, times: dict[str, list[float]]) -> None:
     times.setdefault("peak MB", []).append(term.result.maxrss_mb)
 
 
-def capture(drill: str, env: dict[str, str], path: Path) -> Path:
-    """drill's own screens for two cards, question and answer, as the baseline shows them."""
+def capture(drill: str, env: dict[str, str], path: Path, search: bool) -> Path:
+    """drill's own screens for two cards, (the browser and the question again,) question and answer, as the
+    baseline shows them."""
     with Terminal([drill, "study"], env) as term:
         term.wait_for(READY)
         first = term.settled()
         steps = []
         for _card in range(2):
             shown = cards(term.update())
+            if search:
+                term.wait_for(SEARCH, after=term.press("/"))
+                steps.append(("/", term.settled()))
+                term.wait_for(next_card([]), after=term.press("\x1b"))
+                steps.append(("escape", term.settled()))
             term.wait_for(revealed, after=term.press(" "))
             steps.append((" ", term.settled()))
             term.wait_for(next_card(shown), after=term.press("3"))
@@ -91,28 +106,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="sessions of each program, alternating")
     parser.add_argument("--grades", type=int, default=8, help="cards revealed and graded per session")
+    parser.add_argument("--search", action="store_true", help="also / (the browser) and esc before each card")
     args = parser.parse_args()
     drill = drill_command()
     times = {"drill": {key: [] for key in KEYS}, "baseline": {key: [] for key in KEYS}}
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
-        frames = capture(drill, study_env(drill, os.environ, tmp_path / "capture"), tmp_path / "frames.json")
+        env = study_env(drill, os.environ, tmp_path / "capture")
+        frames = capture(drill, env, tmp_path / "frames.json", args.search)
         for round_ in range(args.rounds):
             with Terminal([sys.executable, BASELINE, str(frames)], os.environ) as term:
                 term.wait_for(QUESTION)
-                session(term, args.grades, times["baseline"])
+                session(term, args.grades, times["baseline"], args.search)
             env = study_env(drill, os.environ, tmp_path / f"learner-{round_}")
             with Terminal([drill, "study"], env) as term:
                 term.wait_for(READY)
-                session(term, args.grades, times["drill"])
+                session(term, args.grades, times["drill"], args.search)
     print(
         f"{load_average()}; {args.rounds} sessions each of {args.grades} cards, interleaved, a {SIZE[0]}x{SIZE[1]}"
         " terminal, each key after 0.3 s; key -> screen, medians:"
     )
     for key in KEYS:
+        if not times["drill"][key]:
+            continue
         drill_ms, base_ms = median_ms(times["drill"][key]), median_ms(times["baseline"][key])
         print(
-            f"  {key:20s} drill {drill_ms:7.1f} ms   plain Textual {base_ms:6.1f} ms   "
+            f"  {key:24s} drill {drill_ms:7.1f} ms   plain Textual {base_ms:6.1f} ms   "
             f"{drill_ms / base_ms:5.2f}x   (n={len(times['drill'][key])})"
         )
     peaks = times["drill"]["peak MB"]

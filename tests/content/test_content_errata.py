@@ -348,6 +348,26 @@ def _outputs_differ():
     assert {"q09", "q10"} <= set(ERRATA["e7.11-outputs-differ"].cards)
 
 
+@recomputes("e7.13-mask-after-softmax")
+def _mask_after_softmax():
+    scores = torch.tensor([[1.0, 2.0, 3.0]], dtype=torch.float64)
+    masked = torch.tensor([[False, False, True]])
+    after = torch.softmax(scores, -1).masked_fill(masked, 0.0)  # "加在之后"
+    before = torch.softmax(scores.masked_fill(masked, float("-inf")), -1)
+    assert after[0, 2] == 0 == before[0, 2]  # the masked key is gone either way: not "no effect"
+    assert [round(v, 3) for v in after[0].tolist()] == [0.090, 0.245, 0.0]
+    assert round(float(after.sum()), 3) == 0.335  # what is wrong: the row no longer sums to 1
+    assert torch.allclose(after / after.sum(-1, keepdim=True), before)  # renormalised, it is the same
+    assert [round(v, 3) for v in before[0].tolist()] == [0.269, 0.731, 0.0]
+    g = torch.Generator().manual_seed(713)
+    s = torch.randn(4, 6, generator=g, dtype=torch.float64)
+    m = torch.rand(4, 6, generator=g) < 0.4
+    m[:, 0] = False  # every row keeps a key
+    a = torch.softmax(s, -1).masked_fill(m, 0.0)
+    assert torch.allclose(a / a.sum(-1, keepdim=True), torch.softmax(s.masked_fill(m, float("-inf")), -1))
+    assert {"f7.13-mask.to-code"} <= set(ERRATA["e7.13-mask-after-softmax"].cards)
+
+
 def test_the_7_3_variance_note_states_both_statistics():
     def pe(S, d):
         pos, i = np.arange(S)[:, None], np.arange(0, d, 2)[None, :]

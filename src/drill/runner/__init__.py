@@ -8,7 +8,8 @@ no pipe drill could wait on. A supervisor process dies with drill and kills the 
 (a PID namespace where the kernel allows one; the subreaper's sweep otherwise); Landlock confines the
 learner's process to the run folder and the Python install where the kernel has it. drill waits with its own
 deadline, kills the whole group on time-out, and reads results bounded in size and checked (case index,
-count, array size): anything else is an ``invalid`` run, never a traceback. The run folder is removed.
+count, array size): anything else is an ``invalid`` run, never a traceback. The run folder is removed (one a
+killed drill left is removed by the next run: `drill.runner.stale`).
 
 Pure Python + numpy; no textual, rich or sqlalchemy.
 """
@@ -165,15 +166,17 @@ def run_submission(
 
     drill waits for the child with its own deadline (``limits.time_s``, counted from the start), never for a
     pipe: the learner's output goes to a file in the run folder, read afterwards up to ``output_bytes``."""
-    from drill.runner import sandbox
+    from drill.runner import sandbox, stale
 
     limits = limits or Limits()
     memory = max(limits.memory_mb, TORCH_MEMORY_MB) if backend == "torch" else limits.memory_mb
     start = time.perf_counter()
     sandbox.protect_drill()
-    run = Path(tempfile.mkdtemp(prefix="drill-run-"))
-    proc = None
+    stale.prune_stale()  # what killed drills left behind
+    run = Path(tempfile.mkdtemp(prefix=stale.PREFIX))
+    proc = claim = None
     try:
+        claim = stale.claim(run)
         job = _serialise(function, code, filename, cases, backend, run)
         job.update(sandbox.prepare(run, backend))
         job.update(
@@ -220,6 +223,7 @@ def run_submission(
         if proc is not None and proc.returncode is None:
             _kill_group(proc.pid)
         shutil.rmtree(run, ignore_errors=True)
+        stale.release(claim)
     result.output_dropped = max(size - len(result.output.encode("utf-8", "replace")), 0)
     result.output_dropped = max(result.output_dropped, result.printed_chars - len(result.output))
     result.timed_out = timed_out

@@ -44,10 +44,20 @@ class Deadline:
 
 def recall(state: CardState, moment: datetime, config: SrsConfig = DEFAULT_CONFIG) -> float:
     """Predicted probability of recalling the card at ``moment`` with no review before it (0 for a new card)."""
+    return _recall(state, as_utc(moment), decay_of(config.parameters))
+
+
+def recalls(states: Iterable[CardState], moment: datetime, config: SrsConfig = DEFAULT_CONFIG) -> list[float]:
+    """`recall` of each of ``states`` at ``moment`` (the curve's exponent and the moment worked out once: a
+    collection's worth at a time, as the reports' readiness per skill reads it)."""
+    at, decay = as_utc(moment), decay_of(config.parameters)
+    return [_recall(state, at, decay) for state in states]
+
+
+def _recall(state: CardState, at: datetime, decay: float) -> float:
     if state.last_review is None or state.stability is None:
         return 0.0
-    elapsed = elapsed_days(state.last_review, as_utc(moment))
-    return retrievability(state.stability, elapsed, decay_of(config.parameters))
+    return retrievability(state.stability, elapsed_days(state.last_review, at), decay)
 
 
 def days_until_recall(stability: float, target: float, config: SrsConfig = DEFAULT_CONFIG) -> float:
@@ -222,6 +232,7 @@ __all__ = [
     "planned_due",
     "readiness",
     "recall",
+    "recalls",
     "schedule_for",
     "workload",
 ]

@@ -26,7 +26,7 @@ from datetime import datetime
 
 from drill.content.skills import CALCULATE, CODE, EXPLAIN, INTERVIEW, SKILLS, skill_of
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
-from drill.srs.deadline import DAY, Deadline, planned_due, recall, schedule_for
+from drill.srs.deadline import DAY, Deadline, planned_due, recall, recalls, schedule_for
 from drill.srs.mix import ranked
 from drill.srs.state import CardState, Grade, as_utc
 
@@ -287,7 +287,10 @@ def readiness_now(
     cards: Sequence[PlanCard], moment: datetime, config: SrsConfig = DEFAULT_CONFIG
 ) -> dict[str, float]:
     """Readiness per skill at ``moment`` with no more practice: mean recall, a never-tried item 0."""
-    return {s: _mean([recall(c.state, moment, config) for c in cards if c.skill == s]) for s in SKILLS}
+    by_skill: dict[str, list[float]] = {s: [] for s in SKILLS}
+    for card, value in zip(cards, recalls([c.state for c in cards], moment, config), strict=True):
+        by_skill[card.skill].append(value)
+    return {s: _mean(by_skill[s]) for s in SKILLS}
 
 
 __all__ = [

@@ -49,9 +49,12 @@ def skill_readiness(
     `SKILLS` order, skills without items included (their figures 0)."""
     now = readiness_now(cards, moment, config)
     stopped = readiness_now(cards, day, config) if plan is not None and day is not None else None
+    by_skill: dict[str, list[PlanCard]] = {s: [] for s in SKILLS}
+    for card in cards:
+        by_skill[card.skill].append(card)
     rows = []
     for skill in SKILLS:
-        items = [c for c in cards if c.skill == skill]
+        items = by_skill[skill]
         followed = None
         if stopped is not None and plan is not None:
             values = [plan.card_recall.get(c.card_id, 0.0) for c in items]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
@@ -241,7 +242,11 @@ def translate_errors(where: str) -> Iterator[None]:
         yield
     except StoreError:
         raise
-    except (exc.DBAPIError, OSError) as err:
+    except (
+        exc.DBAPIError,
+        sqlite3.Error,
+        OSError,
+    ) as err:  # sqlite3's own: the raw checks of opening._prepare
         described = describe(err, where)
         if described is None:
             raise

@@ -4,8 +4,8 @@ Left: the task (the prompt and the formula, in the chapter's terms). Right: a Py
 tree-sitter highlighting) above the results. ctrl+r runs the hidden tests in a separate process (a worker
 thread waits for it, so the screen never blocks); every run is saved in the store with its code, seed and
 outcome. After a pass the screen proposes a grade (Good; Easy on a first try within the time budget; Hard
-after failed runs; Again on a failure) that the learner confirms with 1-4; the reference solution shows only
-after a pass or when asked for twice (recorded). ctrl+o (or e outside the editor) opens $VISUAL/$EDITOR on the
+after failed runs; Again on a failure) that the learner confirms with 1-4; the reference solution shows at
+once after a pass, else only when asked for twice (recorded), and a pass after it is graded at most Hard. ctrl+o (or e outside the editor) opens $VISUAL/$EDITOR on the
 code with the app suspended, as `git commit` does.
 """
 
@@ -35,6 +35,8 @@ from drill.tui.screens.code_results import (
 
 if TYPE_CHECKING:
     from drill.runner.verdict import Verdict
+
+SOLUTION_CAP = N_("Graded at most Hard: the reference solution was seen before this pass.")
 
 
 def code_card_screen(options: AppOptions, task: str, store) -> CodeScreen:
@@ -88,6 +90,7 @@ class CodeScreen(ModeScreen):
         self.started = options.timer()
         self.last_run_at = self.started
         self._solution_asked = False
+        self.solution_seen = False  # the reference solution was shown before a pass on this screen
         self.graded = False
         self.runs = 0  # finished runs (tests wait on it)
         self.shown = Text()  # what the results pane shows
@@ -233,9 +236,15 @@ class CodeScreen(ModeScreen):
         self.show(result_text(lines(verdict, render_wording=plain_wording), verdict.all_passed))
         self._save(code, verdict, writing_ms)
         if not self.graded:
-            self.proposed = propose_grade(
+            proposed = propose_grade(
                 verdict.all_passed, self.failed_runs, now - self.started, self.code_task.budget_s
             )
+            if proposed > self.grade_cap:
+                proposed = self.grade_cap
+                text = self.shown.copy()
+                text.append("\n" + _(SOLUTION_CAP) + "\n", style="bold yellow")
+                self.show(text)
+            self.proposed = proposed
         if not verdict.all_passed:
             self.failed_runs += 1
         self.query_one("#code-results", VerticalScroll).focus()  # 1-4 / enter grade from here
@@ -286,10 +295,18 @@ class CodeScreen(ModeScreen):
 
     # --- grading --------------------------------------------------------------------------------------
 
+    @property
+    def grade_cap(self) -> int:
+        """The best grade a run may get: Hard once the reference solution was seen before the pass."""
+        return 2 if self.solution_seen else 4
+
     def action_grade(self, rating: int) -> None:
         if self.proposed is None or self.graded or self.running:
             return
         if rating:
+            if rating > self.grade_cap and self.verdict is not None and self.verdict.all_passed:
+                self.notify(_(SOLUTION_CAP), timeout=4)
+                rating = self.grade_cap
             self.proposed = rating
             return
         self._commit_grade(self.proposed)
@@ -318,11 +335,18 @@ class CodeScreen(ModeScreen):
         from drill.store.code_attempts import ASKED, PASSED
 
         passed = self.verdict is not None and self.verdict.all_passed
-        allowed = passed or (self.store is not None and self.store.may_show_solution(self.code_task.name))
-        if not allowed and not self._solution_asked:
+        if not passed and not self._solution_asked:  # asked first, whatever was seen on other days
             self._solution_asked = True
-            self.notify(_("Press ctrl+s again to see the reference solution (it is recorded)."))
+            self.notify(
+                _(
+                    "Press ctrl+s again to see the reference solution (it is recorded; a pass after it "
+                    "is graded at most Hard)."
+                ),
+                timeout=6,
+            )
             return
+        if not passed:
+            self.solution_seen = True
         if self.store is not None:
             self.store.record_solution_view(
                 self.code_task.name, self.options.clock(), PASSED if passed else ASKED
