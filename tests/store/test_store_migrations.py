@@ -167,7 +167,8 @@ def test_upgrade_from_revision_1_keeps_every_review(db_url, db_backend):
                 ).one()
                 from_log = conn.execute(
                     text(
-                        "SELECT count(*), sum(state_before = 'new'), sum(state_before = 'review') FROM review_logs"
+                        "SELECT count(*), sum(CASE WHEN state_before = 'new' THEN 1 ELSE 0 END), "
+                        "sum(CASE WHEN state_before = 'review' THEN 1 ELSE 0 END) FROM review_logs"
                     )
                 ).one()
                 # (this history has review grades only)

@@ -112,6 +112,7 @@ async def test_the_pane_shows_inputs_beside_the_output_and_the_softmax_work(stud
     )  # worked/softmax, worked/weighted_sum
     async with app.run_test(size=(200, 50)) as pilot:
         await card_shown(pilot)
+        await pilot.press("space")  # the answer out: the pane shows outputs too
         text = await pane_text(pilot)
         assert "in: scale [3, 3]" in text and "out: softmax [3, 3]" in text
         assert "① exponentials" in text and "② row sums" in text
@@ -126,6 +127,7 @@ async def test_a_multi_head_pane_names_heads_from_1(study_app, library):
     app = study_app(library=library_of([library.cards["q21"]], library))  # mha/softmax, mha/concat_heads
     async with app.run_test(size=(200, 60)) as pilot:
         await card_shown(pilot)
+        await pilot.press("space")  # the answer out: the pane shows outputs too
         text = await pane_text(pilot)
         assert "head 1" in text and "head 2" in text and "head 0" not in text
 
@@ -134,6 +136,7 @@ async def test_the_cross_attention_card_walks_scores_scale_softmax_weighted_sum(
     app = study_app(library=library_of([library.cards["q17"]], library))
     async with app.run_test(size=(200, 50)) as pilot:
         await card_shown(pilot)
+        await pilot.press("space")  # the answer out: the pane shows outputs too
         await pane_text(pilot)
         pane = app.screen.query_one(StepPane)
         assert [v.ref for v in pane.views] == [

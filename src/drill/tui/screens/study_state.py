@@ -122,8 +122,12 @@ class StudyState(ModeScreen):
         for node in self.query("#card"):
             node.display = not (self.narrow and shown)  # a narrow terminal: the asked-for pane takes the body
 
-    def watch_revealed(self) -> None:
+    def watch_revealed(self, revealed: bool) -> None:
         self._follow_bar()
+        from drill.tui.widgets.step_pane import StepPane
+
+        for pane in self.query("#steps").results(StepPane):
+            pane.show_answer(revealed)  # the pane never gives the answer away before it is shown
 
     def watch_card(self) -> None:
         self._follow_bar()

@@ -102,3 +102,20 @@ def step_tables(trace: Trace, step: Step, *, heatmap: bool = False) -> list[Rend
     label = _("out: {name} {shape}").format(name=step.name, shape=dims(step.output))
     tables.append(labelled(label, step.output, step.shape, heatmap=heatmap))
     return tables
+
+
+def given_tables(
+    trace: Trace, step: Step, computed: set[str], *, heatmap: bool = False
+) -> list[RenderableType]:
+    """The step's inputs that are not its output nor one of the ``computed`` steps' outputs (the study pane
+    before the answer is out: an answer is never among them)."""
+    tables: list[RenderableType] = []
+    for name in step.inputs:
+        value = input_value(trace, name)
+        if value is None or value is step.output or name in computed or name == step.name:
+            continue
+        if _same_given(trace, name, value, step.output):  # a given restated as the output: the output
+            continue
+        label = _("in: {name} {shape}").format(name=name, shape=dims(value))
+        tables.append(labelled(label, value, input_shape(trace, name), heatmap=heatmap))
+    return tables

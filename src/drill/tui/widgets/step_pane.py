@@ -1,6 +1,10 @@
 """The side pane: the engine steps a card is about, one at a time — each step's inputs beside its output, the
 chapter's 1-based element names, a softmax's intermediates, and the steps computed between the ones the card
-names (`drill.tui.steps.follow_computation`). Numbers as tables, or (h) as a shaded heatmap."""
+names (`drill.tui.steps.follow_computation`). Numbers as tables, or (h) as a shaded heatmap.
+
+The pane never gives the answer away: until the card's answer is shown (``show_answer(True)``, from the study
+screen's ``revealed``) a step shows only its given inputs — no output, no title, formula or note, no input
+that one of the pane's own steps computes (`question_body`); the rest appears on reveal."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from textual.widgets import Static
 
 from drill.i18n import _
 from drill.tui.steps import StepView
-from drill.tui.widgets.step_detail import labelled, step_tables
+from drill.tui.widgets.step_detail import given_tables, labelled, step_tables
 
 
 class StepPane(VerticalScroll):
@@ -29,6 +33,7 @@ class StepPane(VerticalScroll):
         self.index = 0
         self.refs: tuple[str, ...] = ()
         self._heatmap = False
+        self.answer_shown = False  # the card's answer is out: outputs, titles and formulas may show
 
     def compose(self) -> ComposeResult:
         yield Static(Text(_("steps")), id="step-title")
@@ -49,10 +54,10 @@ class StepPane(VerticalScroll):
         "computing…" until a thread worker has built them (numpy), if they are still the ones asked for."""
         from drill.tui.steps import cached_steps
 
-        if refs and refs == self.refs and self.views:
-            if self.index:  # same steps as the card before: just go back to the first
-                self.index = 0
-                self.render_step()
+        self.answer_shown = False  # a card's question: its steps' inputs only
+        if refs and refs == self.refs and self.views:  # same steps as the card before: back to the first
+            self.index = 0
+            self.render_step()
             return
         views = cached_steps(refs) if refs else None
         if views is not None:
@@ -86,6 +91,13 @@ class StepPane(VerticalScroll):
         self.index = 0
         self.render_step()
 
+    def show_answer(self, shown: bool) -> None:
+        """The card's answer is shown (or hidden again): the steps' outputs, titles and formulas follow."""
+        if shown != self.answer_shown:
+            self.answer_shown = shown
+            if self.views:
+                self.render_step()
+
     def move(self, delta: int) -> bool:
         if not self.views:
             return False
@@ -102,6 +114,15 @@ class StepPane(VerticalScroll):
         title.append(
             _("step {number}/{count}").format(number=self.index + 1, count=len(self.views)), style="bold"
         )
+        if not self.answer_shown:
+            title.append(" · " + _("its inputs; the rest with the answer"), style="italic")
+            title.append("   ← →", style="dim")
+            if view.step is None:
+                self._set(title, Text(_("unavailable")))
+                return
+            computed = {v.step.name for v in self.views if v.step is not None and v.trace is view.trace}
+            self._set(title, question_body(view, computed, heatmap=self._heatmap))
+            return
         title.append(f" · {view.ref}")
         if view.between:
             title.append(" · " + _("computed in between"), style="italic")
@@ -141,3 +162,18 @@ def step_body(view: StepView, *, heatmap: bool = False) -> Group:
         parts.append(Text(""))
         parts.append(Text(_("note: {note}").format(note=_(step.note)), style="italic"))
     return Group(*parts)
+
+
+def question_body(view: StepView, computed: set[str], *, heatmap: bool = False) -> RenderableType:
+    """A step before the card's answer is out: only the inputs it is given (a given matrix, or an earlier
+    step's output that is not one of ``computed``, the pane's own steps); its output, title, formula, shape
+    note and intermediates come with the answer."""
+    step = view.step
+    assert step is not None
+    hidden = Text(_("out: shown with the answer"), style="italic")
+    if view.trace is None:
+        return hidden
+    tables = given_tables(view.trace, step, computed, heatmap=heatmap)
+    if not tables:
+        return Group(Text(_("Every input of this step is worked out on the way."), style="italic"), hidden)
+    return Group(Columns(tables, padding=(0, 2)), Text(""), hidden)
