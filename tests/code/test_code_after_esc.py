@@ -49,3 +49,20 @@ async def test_digits_after_esc_do_not_change_the_proposed_grade(store):
         await wait_until(pilot, lambda: editor.text.startswith("31"))
         assert screen.proposed == 2 and not screen.graded
         assert "runs the tests again" in str(screen.query_one("#code-header").content)
+
+
+async def test_ctrl_q_in_a_code_card_from_study_asks_before_dropping_the_grade(study_app, library, store):
+    from tests.code.test_code_study import _open_code_card
+    from tests.tui.conftest import library_of
+
+    app = study_app(library=library_of([library.cards["code-softmax"]], library))
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await _open_code_card(pilot, app)
+        screen.query_one("#code-editor", TextArea).load_text(get_task("softmax").solution())
+        await run_and_wait(pilot, screen)
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: any("not saved yet" in n.message for n in app._notifications))
+        assert app.is_running and app.screen is screen
+        await pilot.press("enter")  # confirmed: graded like any card
+        await wait_until(pilot, lambda: app.mode_screen.saving is None and screen.graded)
+        await wait_until(pilot, lambda: store.card_info("code-softmax").reps == 1)

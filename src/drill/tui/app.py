@@ -84,6 +84,13 @@ class DrillApp(App[None]):
             translate_bindings(screen)
         return super().push_screen(screen, *args, **kwargs)
 
+    async def action_quit(self) -> None:
+        """ctrl+q / ctrl+c: a screen holding what is not saved yet (a code card's proposed grade) asks first."""
+        blocked = getattr(self.screen, "quit_blocked", None)
+        if blocked is not None and blocked():
+            return
+        self.exit()
+
     def action_command_palette(self) -> None:
         """Textual's palette (ctrl+p), its own words in the UI language."""
         if self.use_command_palette and not Palette.is_open(self):

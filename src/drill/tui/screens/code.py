@@ -93,6 +93,7 @@ class CodeScreen(ModeScreen):
         self.started = options.timer()
         self.last_run_at = self.started
         self._solution_asked = False
+        self._quit_asked = False  # ctrl+q was pressed once with a grade not confirmed
         self.solution_seen = False  # the reference solution was shown before a pass on this screen
         self.graded = False
         # 1-4 and enter grade only right after a run, its results focused; once the learner is back in the
@@ -407,6 +408,29 @@ class CodeScreen(ModeScreen):
         event.prevent_default()
         editor.focus()
         editor.insert(event.character)
+
+    def quit_blocked(self) -> bool:
+        """ctrl+q with a proposed grade not yet confirmed: asked first (enter saves it), never dropped silently;
+        True when this press only asked (the app's quit reads it)."""
+        if self.proposed is None or self.graded or self._quit_asked:
+            return False
+        self._quit_asked = True
+        self.notify(
+            _(
+                "The proposed grade ({grade}) is not saved yet: enter confirms it; ctrl+q again quits "
+                "without it."
+            ).format(grade=_(GRADE_NAMES[self.proposed])),
+            severity="warning",
+            timeout=8,
+        )
+        if self.verdict is not None:
+            self.grade_keys = True  # enter confirms from wherever the focus is
+            self.query_one("#code-results", VerticalScroll).focus()
+        return True
+
+    def action_quit(self) -> None:
+        if not self.quit_blocked():
+            super().action_quit()
 
     def action_leave_editor(self) -> None:
         editor = self.query_one("#code-editor", TextArea)
