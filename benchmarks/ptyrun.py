@@ -7,7 +7,7 @@ characters, the alternate screen's redraws) and returns the time of the first ch
 is on the screen. A time is then "spawn -> on the screen" or "key written -> on the screen".
 
     with Terminal([drill, "study"], env) as term:
-        shown = term.wait_for("Show answer") - term.start      # the first question
+        shown = term.wait_for("show answer") - term.start      # the first question
         sent = term.press(" ")                                 # after a reader's pause (0.3 s), one key
         revealed = term.wait_for("Again", after=sent) - sent   # bytes read after the key only
         sent = term.press("q")

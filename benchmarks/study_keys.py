@@ -9,8 +9,8 @@ first bytes after which the awaited screen is decoded" (no milestones inside eit
   real one (committed to SQLite, WAL + synchronous=FULL, before the next card is chosen and drawn);
 - quit: the program has ended (its terminal is the shell's again), drill's session closed.
 
-Each key is pressed after a reader's pause of 0.3 s, one at a time, from the first grade the app takes (the grade
-bar shows its intervals: the store is open). Each drill session starts in a fresh data directory, as a
+Each key is pressed after a reader's pause of 0.3 s, one at a time, from the first grade the app takes (the
+header shows today's counts: the store is open). Each drill session starts in a fresh data directory, as a
 learner's first day: new_per_day = 100, learning steps of 1 s. The baseline (benchmarks/baseline_app.py) shows
 the text drill drew for two cards (question, answer, question, answer, and round again), captured from a warm-up
 session on the same terminal. Sessions alternate, baseline first; medians; the load average is printed — on a
@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from baseline_app import write_frames
 from ptyrun import SIZE, Terminal, drill_command, load_average, median_ms, study_env
 
-QUESTION = "show answer"  # the card's own hint, drawn with its question
-READY = re.compile(r"3 Good · \d")  # Good's interval: the store is open
+QUESTION = "show answer"  # the card view's hint (with a card's heading: its question; gone with the answer)
+READY = re.compile(r"new \d+ · learning \d+ · review \d+")  # the header's counts: the store is open
 CARD = re.compile(r"§\S+ · (\S+) · ")  # a card's heading: section · id · kind
 BASELINE = str(Path(__file__).resolve().parent / "baseline_app.py")
 SEARCH = "search id, question"  # the browser's filter, drawn with its table

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from drill.engine.examples.common import W_K, W_Q, W_V, X
-from drill.tui.widgets.matrix import format_number
+from drill.engine.notation import number_format
 
 from .conftest import opened, shown
 
@@ -19,8 +19,11 @@ from .conftest import opened, shown
 def assert_rows_shown(text: str, matrix, decimals: int = 3) -> None:
     """Every row of ``matrix`` appears on one line of ``text``, its numbers in order."""
     rows = np.atleast_2d(np.asarray(matrix, dtype=np.float64))
+    fmt = number_format(
+        rows, decimals
+    )  # written as drill writes a matrix (its rule: tests/tui/test_calc_numbers.py)
     for row in rows:
-        cells = [re.escape(format_number(v, decimals)) for v in row]
+        cells = [re.escape(fmt(v)) for v in row]
         pattern = r"(?<![\d.])" + r"\s+".join(cells) + r"(?![\d])"
         assert re.search(pattern, text), f"row {cells} not on screen:\n{text}"
 
@@ -297,7 +300,8 @@ async def test_layernorm_steps_and_edits(demo_app):
             if stage >= 2:
                 assert_rows_shown(text, [torch.nn.functional.layer_norm(t, (4,), eps=1e-5).numpy()])
             if stage >= 3:
-                assert_rows_shown(text, [gamma, beta])
+                assert_rows_shown(text, [gamma])  # each named row is written by its own numbers
+                assert_rows_shown(text, [beta])
                 assert_rows_shown(text, [out.numpy()])  # PyTorch's LayerNorm with these γ, β
 
         check(0)

@@ -205,7 +205,7 @@ def test_drill_study_on_postgres_shows_its_question_before_sqlalchemy(pg_url, tm
     with reader.HeldTerminal(["study"], env, tmp_path / "loaded", size=(100, 30)) as term:
         term.wait_for(STUDY_QUESTION)
         assert term.loaded() == set()
-        first = card.findall(term.text())
+        first = card.findall(term.settled())  # held: nothing more is coming but the rest of this frame
         term.release()
         term.wait_for(ready)
         assert "sqlalchemy" in term.loaded()

@@ -15,7 +15,7 @@ from pathlib import Path
 from drill.content import load_content
 from drill.store import open_store
 from drill.store.engine import BUSY_TIMEOUT_MS
-from tests.tui.conftest import STUDY_QUESTION, STUDY_READY, ptyrun
+from tests.tui.conftest import STUDY_HINT, STUDY_READY, ptyrun
 
 SHIPPED = Path(__file__).resolve().parents[2] / "data"
 
@@ -30,7 +30,7 @@ def test_quitting_while_a_grade_waits_on_a_lock_ends_drill_with_the_lock_still_h
     with reader.Terminal([reader.drill_command(), "study"], env) as term:
         term.wait_for(STUDY_READY)  # the store is open: grades are taken
         term.press(" ", pause=0)
-        term.wait_for(lambda screen: STUDY_QUESTION not in screen)  # the answer is shown
+        term.wait_for(lambda screen: STUDY_HINT not in screen)  # the answer is shown
         holder = sqlite3.connect(db, isolation_level=None)  # another program holds the write lock
         try:
             holder.execute("BEGIN IMMEDIATE")

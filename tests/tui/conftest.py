@@ -108,10 +108,12 @@ async def card_shown(pilot) -> None:
 
 PTYRUN = Path(__file__).resolve().parents[2] / "benchmarks" / "ptyrun.py"
 
-# What `drill study` draws on a terminal (benchmarks/ptyrun.py reads it): the card's own hint, drawn with its
-# question; the header's counts, once the store is open and grades are taken (the grade buttons and their
+# What `drill study` draws on a terminal (benchmarks/ptyrun.py reads it): a card's heading (section · id · kind)
+# above the card view's hint, the question (the hint alone is drawn while the content loads; it goes when the
+# answer shows); the header's counts, once the store is open and grades are taken (the grade buttons and their
 # intervals are drawn only after the answer).
-STUDY_QUESTION = "show answer"
+STUDY_HINT = "show answer"
+STUDY_QUESTION = re.compile(r"§\S+ · \S+ · (?s:.*)" + STUDY_HINT)
 STUDY_READY = re.compile(r"new \d+ · learning \d+ · review \d+")
 
 
@@ -129,6 +131,7 @@ def ptyrun() -> ModuleType:
 
 __all__ = [
     "NOW",
+    "STUDY_HINT",
     "STUDY_QUESTION",
     "STUDY_READY",
     "card_shown",

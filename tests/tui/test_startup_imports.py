@@ -37,7 +37,7 @@ def test_first_ever_start_shows_its_question_before_sqlalchemy_and_numpy(tmp_pat
     with ptyrun().HeldTerminal(["study"], dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
         term.wait_for(QUESTION)
         assert term.loaded() == set()  # the question is on the screen: nothing heavy is loaded
-        first = cards_on(term.text())
+        first = cards_on(term.settled())  # held: nothing more is coming but the rest of this frame
         assert len(first) == 1
         assert READY.search(term.text()) is None  # grades wait for the store
         term.release()

@@ -351,7 +351,7 @@ async def test_new_option_caps_new_cards_in_the_session(study_app, store):
 
 async def test_side_pane_steps_through_the_cards_engine_steps(study_app, library):
     from drill.engine.examples import build_example
-    from drill.tui.widgets.matrix import format_number
+    from drill.engine.notation import format_number
     from tests.tui.conftest import library_of
 
     card = library.cards["q07"]

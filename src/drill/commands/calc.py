@@ -8,6 +8,7 @@ from __future__ import annotations
 import click
 
 from drill.commands.options import WholeNumber
+from drill.engine.notation import DECIMALS
 from drill.errors import InputError
 from drill.i18n import N_, _, pad
 from drill.i18n_click import DrillCommand
@@ -66,7 +67,11 @@ def _run_interactive(**options) -> None:
     "--step", "only_steps", multiple=True, metavar="NAME", help=N_("Show only this step (repeatable).")
 )
 @click.option(
-    "--decimals", type=WholeNumber(0, 12), default=4, show_default=True, help=N_("Digits in --plain.")
+    "--decimals",
+    type=WholeNumber(0, 12),
+    default=DECIMALS,
+    show_default=True,
+    help=N_("Digits in --plain (the default, 3, is how the chapter and the calc screen write them)."),
 )
 @click.option("--full", is_flag=True, help=N_("--plain: print whole matrices, however large."))
 def calc(
@@ -140,34 +145,17 @@ def calc(
 MAX_SHOWN = 12  # rows and columns shown per matrix unless --full
 
 
-def _formatter(values, decimals: int):
-    import numpy as np
-
-    finite = values[np.isfinite(values)] if values.size else values
-    integral = finite.size > 0 and bool(np.all(finite == np.round(finite))) and np.abs(finite).max() < 1e15
-    tiny = finite.size > 0 and 0 < np.abs(finite).max() < 10.0 ** (-min(decimals, 3))
-
-    def fmt(v: float) -> str:
-        if np.isnan(v):
-            return "nan"
-        if np.isinf(v):
-            return "−∞" if v < 0 else "∞"
-        if integral:
-            return f"{int(v)}"
-        if tiny:
-            return f"{v:.{max(decimals - 1, 1)}e}"
-        text = f"{v:.{decimals}f}"
-        return "0" if text.strip("-0.") == "" and decimals > 0 and v == 0 else text
-
-    return fmt
-
-
-def _matrix_table(values, fmt, full: bool, label=None, row_labels: bool = True):
+def _matrix_table(values, decimals: int, full: bool, label=None, row_labels: bool = True):
+    """One matrix as a table, its numbers written as every screen writes them (drill.engine.notation), from
+    the matrix's own numbers: the calc screen's heatmap of the same matrix shows the same text."""
     import numpy as np
     from rich.table import Table
     from rich.text import Text
 
+    from drill.engine.notation import number_format
+
     values = np.atleast_2d(values)
+    fmt = number_format(values, decimals)
     rows, cols = values.shape
     show_r = range(rows) if full or rows <= MAX_SHOWN else [*range(MAX_SHOWN - 2), None, rows - 1]
     show_c = list(range(cols)) if full or cols <= MAX_SHOWN else [*range(MAX_SHOWN - 2), None, cols - 1]
@@ -215,13 +203,14 @@ def _label(word: str) -> str:
     return pad(labels[word], 8) + " "
 
 
-def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -> None:
+def print_plain(trace, *, decimals: int = DECIMALS, full: bool = False, console=None) -> None:
     import numpy as np
     from rich.console import Console, Group
     from rich.panel import Panel
     from rich.text import Text
 
     from drill.content.latex import render_latex
+    from drill.engine.notation import number_format
 
     if console is None:
         console = Console(highlight=False)
@@ -233,7 +222,6 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
     console.print(head)
     for i, step in enumerate(trace.steps, 1):
         values = np.asarray(step.output, dtype=np.float64)
-        fmt = _formatter(values, decimals)
         try:
             formula = render_latex(step.formula, oneline=True)
         except Exception:  # a formula the renderer cannot handle is shown as written
@@ -247,11 +235,11 @@ def print_plain(trace, *, decimals: int = 4, full: bool = False, console=None) -
         if step.explanation:
             lines.append(Text(_(step.explanation), style="italic"))
         if values.ndim == 0:
-            body = [Text(fmt(float(values)), style="bold")]
+            body = [Text(number_format(values, decimals)(float(values)), style="bold")]
         elif values.ndim <= 2:
-            body = [_matrix_table(values, fmt, full, row_labels=values.ndim == 2)]
+            body = [_matrix_table(values, decimals, full, row_labels=values.ndim == 2)]
         else:
-            body = [_matrix_table(sl, fmt, full, label) for label, sl in _slices(values, step.shape)]
+            body = [_matrix_table(sl, decimals, full, label) for label, sl in _slices(values, step.shape)]
             if not full and len(body) > 4:
                 more = _("… {count} more slices (use --full or --json)").format(count=len(body) - 4)
                 body = body[:4] + [Text(more)]

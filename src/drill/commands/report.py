@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -47,15 +48,16 @@ def _choose_format(fmt: str | None, output: str | None) -> str:
     return SUFFIXES[suffix]
 
 
-def _write(text: str, output: str | None) -> None:
+def _write(chunks: Iterable[str], output: str | None) -> None:
     if output is None or output == "-":
-        sys.stdout.write(text)
+        for chunk in chunks:
+            sys.stdout.write(chunk)
         sys.stdout.flush()
         return
     from drill.report.files import write_text
 
     # A temporary file beside it, fsynced, then one rename: a kill or a full disk leaves the old file whole.
-    write_text(output, text, what="-o")
+    write_text(output, chunks, what="-o")
     click.echo(_("report written to {path}").format(path=output), err=True)
 
 
@@ -170,7 +172,20 @@ def report(fmt, output, since, section, cohort, excel, db_url, user_name, conten
 
         render(data, Console())
         return
-    _write(render_text(data, chosen, excel=excel), output)
+    _write(render_chunks(data, chosen, excel=excel), output)
+
+
+def render_chunks(data, fmt: str, *, excel: bool = False) -> Iterable[str]:
+    """The report's text in pieces: the exports (every card) a batch of cards at a time, written as they come."""
+    if fmt == "json":
+        from drill.report.jsonout import json_chunks
+
+        return json_chunks(data)
+    if fmt == "csv":
+        from drill.report.csvout import csv_chunks
+
+        return csv_chunks(data, excel=excel)
+    return [render_text(data, fmt, excel=excel)]
 
 
 def render_text(data, fmt: str, *, excel: bool = False) -> str:

@@ -6,12 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from drill.content.models import Library, Pack
+from drill.content.sections import section_key
 from drill.i18n import _
-
-
-def section_key(section: str) -> tuple[int, ...]:
-    """'7.10' sorts after '7.9'."""
-    return tuple(int(part) for part in section.split("."))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from drill.content.sections import covers
 from drill.errors import InputError
 from drill.i18n import _
 from drill.report import sanitise
@@ -262,10 +263,6 @@ def _tag(text: str) -> str:
     return re.sub(r"\s+", "_", sanitise.text(text).strip())
 
 
-def _in_section(of: str, section: str | None) -> bool:
-    return section is None or of == section or of.startswith(section + ".")
-
-
 def build_decks(library: Any, section: str | None = None, quizzes: bool = False) -> list:
     """One deck per content pack, one note per card (optionally only one section and its sub-sections);
     with ``quizzes``, one multiple-choice note per chapter quiz too."""
@@ -281,7 +278,7 @@ def build_decks(library: Any, section: str | None = None, quizzes: bool = False)
         return decks[pack]
 
     for card in library.cards.values():
-        if not _in_section(card.section, section):
+        if not covers(section, card.section):
             continue
         tags = [_tag(t) for t in card.tags if t.strip()] + [f"section::{_tag(card.section)}"]
         code = getattr(card, "kind", "") == "code"
@@ -302,7 +299,7 @@ def build_decks(library: Any, section: str | None = None, quizzes: bool = False)
     if quizzes:
         quiz_model = _quiz_model()
         for quiz in getattr(library, "quizzes", ()):
-            if not _in_section(quiz.section, section):
+            if not covers(section, quiz.section):
                 continue
             deck_of(quiz.pack).add_note(
                 genanki.Note(

@@ -77,22 +77,24 @@ class CardColumns:
         }
         return replace(self, **changes) if changes else self
 
-    def json_lines(self) -> list[str]:
-        """Each card as one compact JSON object (keys in CardFigure's order), as the JSON report lists them:
-        every column encoded at once, then each line joined from its pieces (C-level maps, no Python loop)."""
+    def json_lines(self, start: int = 0, stop: int | None = None) -> list[str]:
+        """Each card (of ``start:stop``) as one compact JSON object (keys in CardFigure's order), as the JSON
+        report lists them: every column encoded at once, then each line joined from its pieces (C-level maps,
+        no Python loop)."""
         text = encode_basestring
+        part = slice(start, stop)
         columns = [
-            map(text, self.id),
-            map(text, self.section),
-            map(text, self.question),
-            map(text, self.state),
-            ["null" if v is None else text(v) for v in self.due],
-            json_numbers(self.stability),
-            json_numbers(self.difficulty),
-            json_numbers(self.retrievability),
-            json_numbers(self.reviews),
-            json_numbers(self.lapses),
-            map(_RATINGS.__getitem__, self.last_rating),
+            map(text, self.id[part]),
+            map(text, self.section[part]),
+            map(text, self.question[part]),
+            map(text, self.state[part]),
+            ["null" if v is None else text(v) for v in self.due[part]],
+            json_numbers(self.stability[part]),
+            json_numbers(self.difficulty[part]),
+            json_numbers(self.retrievability[part]),
+            json_numbers(self.reviews[part]),
+            json_numbers(self.lapses[part]),
+            map(_RATINGS.__getitem__, self.last_rating[part]),
         ]
         pieces: list = []
         for i, (f, column) in enumerate(zip(fields(self), columns, strict=True)):

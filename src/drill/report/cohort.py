@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from drill.content.sections import section_key
 from drill.report.card_table import CardTable
 from drill.report.data import MASTERED_STABILITY_DAYS, Cohort, CohortUser, QuestionFailure, RetentionFigure
 from drill.report.queries import Queries
-from drill.report.sections import section_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 
 from drill.report import charts, sanitise
 from drill.report.card_columns import CardColumns
@@ -54,6 +55,7 @@ COLUMNS = (
 )
 CODE_CARD = "code-"  # a `drill code` task's card: code-<task> (drill.tui.screens.code)
 BOM = "\ufeff"
+BATCH = 5000  # cards per piece of csv_chunks
 
 
 def _numbers(values: list[float | None]) -> list[str]:
@@ -95,36 +97,48 @@ def _mock_columns(data: ReportData, ids: list[str]) -> list[list]:
 
 
 def to_csv(data: ReportData, *, excel: bool = False) -> str:
+    return "".join(csv_chunks(data, excel=excel))
+
+
+def csv_chunks(data: ReportData, *, excel: bool = False) -> Iterator[str]:
+    """``to_csv``'s text in pieces, ``BATCH`` cards at a time (a caller writing them as they come never holds
+    the whole file, nor every column of a million cards)."""
     if data.cards is None:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
     cards = CardColumns.of(data.cards)
     sections = {s: (sanitise.cell(s), sanitise.cell(sortable(s))) for s in set(cards.section)}
     questions = {q: sanitise.cell(charts.one_line(q)) for q in set(cards.question)}
     recall = {} if data.interview is None else data.interview.recall
-    columns = [
-        _cells(cards.id),
-        [sections[s][0] for s in cards.section],
-        [sections[s][1] for s in cards.section],
-        cards.state,
-        ["" if d is None else d for d in cards.due],
-        _numbers(cards.stability),
-        _numbers(cards.difficulty),
-        _numbers(cards.retrievability),
-        cards.reviews,
-        cards.lapses,
-        ["" if r is None else r for r in cards.last_rating],
-        list(map(questions.__getitem__, cards.question)),
-        _numbers([recall.get(cid) for cid in cards.id]) if recall else [""] * len(cards),
-        *_code_columns(data, cards.id),
-        *_mock_columns(data, cards.id),
-    ]
     out = io.StringIO()
     if excel:
         out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
-    writer.writerows(zip(*columns, strict=True))
-    return out.getvalue()
+    for start in range(0, len(cards), BATCH):
+        part = slice(start, start + BATCH)
+        ids, card_sections = cards.id[part], cards.section[part]
+        columns = [
+            _cells(ids),
+            [sections[s][0] for s in card_sections],
+            [sections[s][1] for s in card_sections],
+            cards.state[part],
+            ["" if d is None else d for d in cards.due[part]],
+            _numbers(cards.stability[part]),
+            _numbers(cards.difficulty[part]),
+            _numbers(cards.retrievability[part]),
+            cards.reviews[part],
+            cards.lapses[part],
+            ["" if r is None else r for r in cards.last_rating[part]],
+            list(map(questions.__getitem__, cards.question[part])),
+            _numbers([recall.get(cid) for cid in ids]) if recall else [""] * len(ids),
+            *_code_columns(data, ids),
+            *_mock_columns(data, ids),
+        ]
+        writer.writerows(zip(*columns, strict=True))
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
 
 
-__all__ = ["BOM", "COLUMNS", "FORMULA_STARTS", "neutralise", "to_csv"]
+__all__ = ["BOM", "COLUMNS", "FORMULA_STARTS", "csv_chunks", "neutralise", "to_csv"]

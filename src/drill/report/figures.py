@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
+from drill.content.sections import covers, section_key
 from drill.errors import InputError
 from drill.i18n import N_, deferred
 from drill.report import card_columns
@@ -43,7 +44,6 @@ from drill.report.data import (
 from drill.report.interview import interview_figure, skills_figure
 from drill.report.interview_scores import interview_scores
 from drill.report.queries import Queries, coding_figures
-from drill.report.sections import in_section, section_key
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
 from drill.srs.forgetting import decay_of
@@ -237,7 +237,7 @@ class _Report:
     def scope(self, table: CardTable, section: str | None) -> CardTable:
         if section is None:
             return table
-        chosen = table.where(table.in_sections(lambda card_section: in_section(card_section, section)))
+        chosen = table.where(table.in_sections(lambda card_section: covers(section, card_section)))
         if not len(chosen):
             known = sorted({s for s in table.sections if s}, key=section_key)
             raise InputError(

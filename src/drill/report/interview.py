@@ -5,11 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from drill.content.sections import covers
 from drill.report.data import Interview, InterviewCard, InterviewDay, InterviewSection
-
-
-def _in_section(section: str, wanted: str | None) -> bool:
-    return wanted is None or section == wanted or section.startswith(wanted + ".")
 
 
 def interview_figure(
@@ -27,7 +24,7 @@ def interview_figure(
     plan = store.interview_plan(now)
     if plan is None:
         return None
-    cards = [c for c in store.plan_cards() if _in_section(c[1], section)]
+    cards = [c for c in store.plan_cards() if covers(section, c[1])]
     deadline = deadline_of(store, plan)
     if skill_plan is None:
         ready = readiness(cards, now, deadline, store.config)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from drill.content.sections import covers
 from drill.i18n import _
 from drill.report.sanitise import text as visible
 
@@ -86,10 +87,6 @@ class InterviewScores:
     by_card: dict[str, CardScore] = field(default_factory=dict, metadata={"json": False})
 
 
-def _in_section(section: str, wanted: str | None) -> bool:
-    return wanted is None or section == wanted or section.startswith(wanted + ".")
-
-
 def interview_scores(
     conn: Any, user_id: int, since_at: datetime | None, section: str | None, questions: dict[str, str]
 ) -> InterviewScores | None:
@@ -119,7 +116,7 @@ def interview_scores(
     )
     if since_at is not None:
         query = query.where(s.started_at >= since_at)
-    rows = [r for r in conn.execute(query) if _in_section(r.section, section)]
+    rows = [r for r in conn.execute(query) if covers(section, r.section)]
     if not rows:
         return None
     sessions: dict[int, list] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from importlib import resources
 
 from drill.report import sanitise
@@ -17,9 +18,17 @@ from drill.report.card_columns import CardColumns
 from drill.report.data import ReportData, jsonable
 
 SCHEMA_ID = "https://drill.invalid/schemas/report-1.json"
+BATCH = 5000  # cards per piece of json_chunks
 
 
 def to_json(data: ReportData) -> str:
+    return "".join(json_chunks(data))
+
+
+def json_chunks(data: ReportData) -> Iterator[str]:
+    """``to_json``'s text in pieces, the cards a batch at a time: a caller writing them as they come never
+    holds the whole document (a million cards' text, or four bytes a character once one is outside the
+    Basic Multilingual Plane: Python's strings are as wide as their widest character)."""
     if data.cards is None:
         raise ValueError("this report was computed without its per-card list: compute(..., cards=True)")
     data = sanitise.clean(data)
@@ -33,10 +42,17 @@ def to_json(data: ReportData) -> str:
             if name == "cards" or name in fields
         },
     }
-    text = json.dumps(document, ensure_ascii=False, indent=2)
-    cards = ",\n    ".join(CardColumns.of(data.cards).json_lines())
-    cards_text = f"[\n    {cards}\n  ]" if cards else "[]"
-    return text.replace(json.dumps(placeholder), cards_text, 1) + "\n"
+    head, tail = json.dumps(document, ensure_ascii=False, indent=2).split(json.dumps(placeholder), 1)
+    cards = CardColumns.of(data.cards)
+    yield head
+    if not len(cards):
+        yield "[]"
+    for start in range(0, len(cards), BATCH):
+        lines = ",\n    ".join(cards.json_lines(start, start + BATCH))
+        yield ("[\n    " if start == 0 else ",\n    ") + lines
+    if len(cards):
+        yield "\n  ]"
+    yield tail + "\n"
 
 
 def schema() -> dict:

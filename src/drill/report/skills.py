@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from drill.content.sections import covers
 from drill.i18n import _
-from drill.report.sections import in_section
 from drill.srs.skillplan import PlanCard, SkillPlan, skill_plan, timings
 from drill.srs.skillready import SkillReadiness, skill_readiness
 
@@ -26,7 +26,7 @@ def plan_cards(store: Any, library: Any, section: str | None = None) -> list[Pla
     return [
         PlanCard(cid, known[cid].kind, card_section, state, getattr(known[cid], "bank", None) is not None)
         for cid, card_section, state in store.plan_cards()
-        if cid in known and (section is None or in_section(card_section, section))
+        if cid in known and covers(section, card_section)
     ]
 
 
@@ -108,7 +108,7 @@ def readiness_by_skill(
     if deadline is not None and deadline.at > now:
         plan = skill_plan(cards, now, deadline, store.config)  # readiness needs neither timings nor answers
     if section is not None:
-        cards = [c for c in cards if in_section(c.section, section)]
+        cards = [c for c in cards if covers(section, c.section)]
     day = deadline.at if plan is not None else None
     return skill_readiness(cards, now, store.config, plan, day), plan
 

@@ -78,10 +78,10 @@ def terminal(data: ReportData) -> list[RenderableType]:
     table = Table(box=box.SIMPLE_HEAD)
     names = headers(data)
     for i, name in enumerate(names):
-        table.add_column(name, justify="right" if 0 < i < len(names) - 1 else "left")
-    table.add_column("", min_width=10)
+        last = i == len(names) - 1  # the never-tried note: the column that gets the width
+        table.add_column(name, justify="left" if last or i == 0 else "right", ratio=1 if last else None)
     for row in rows(data):
-        table.add_row(*(Text(c) for c in cells(data, row)), Text(charts.bar(row.bar, 1, 10), style="green"))
+        table.add_row(*(Text(c) for c in cells(data, row)))
     return [Text(_("Readiness by skill"), style="bold"), Text(note(data), style="dim"), table]
 
 

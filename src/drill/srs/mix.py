@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from drill.content.sections import section_key
 from drill.content.skills import SKILLS, skill_of
-from drill.content.summary import section_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from drill.srs.config import SrsConfig
@@ -28,19 +28,12 @@ if TYPE_CHECKING:  # pragma: no cover
 K = TypeVar("K", bound=Hashable)
 
 
-def _section_order(section: str) -> tuple:
-    try:
-        return (0, section_key(section))
-    except ValueError:  # a pack whose sections are not numbers: after the numbered ones, by name
-        return (1, section)
-
-
 def _sections_taking_turns(items: Sequence[tuple[K, str]]) -> list[K]:
     """``items`` — (key, section) in content order — with the sections taking turns in chapter order."""
     by_section: dict[str, list[K]] = {}
     for key, section in items:
         by_section.setdefault(section, []).append(key)
-    queues = [by_section[s] for s in sorted(by_section, key=_section_order)]
+    queues = [by_section[s] for s in sorted(by_section, key=section_key)]
     out: list[K] = []
     depth = 0
     while len(out) < len(items):
@@ -79,7 +72,7 @@ def ranked(items: Sequence[tuple[K, str, str]], config: SrsConfig) -> list[K]:
     if order == "kind":
         return [key for key, _kind, _section in items]
     if order == "section":
-        indexed = sorted(enumerate(items), key=lambda pair: (_section_order(pair[1][2]), pair[0]))
+        indexed = sorted(enumerate(items), key=lambda pair: (section_key(pair[1][2]), pair[0]))
         return [item[0] for _index, item in indexed]
     by_skill: dict[str, list[tuple[K, str]]] = {}
     for key, kind, section in items:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from drill.content.sections import section_key
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
 from drill.srs.deadline import (
     DAY,
@@ -69,11 +70,6 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _section_key(section: str) -> tuple:
-    # numbers before names in each part, so a section named by text sorts beside numbered ones (no TypeError)
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in section.split("."))
-
-
 def readiness(
     cards: Sequence[tuple[str, str, CardState]],
     now: datetime,
@@ -126,7 +122,7 @@ def readiness(
             _mean([i.if_no_reviews for i in items]),
             _mean([i.if_followed for i in items]),
         )
-        for section, items in sorted(by_section.items(), key=lambda kv: _section_key(kv[0]))
+        for section, items in sorted(by_section.items(), key=lambda kv: section_key(kv[0]))
     )
     if days is None:
         days = workload([state for _, _, state in cards], now, deadline, config)

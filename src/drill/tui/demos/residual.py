@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from drill.engine.notation import format_number
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
 from drill.tui.demos.rows import row_table
-from drill.tui.widgets.matrix import format_number
 
 if TYPE_CHECKING:
     import numpy as np

@@ -7,17 +7,17 @@ from typing import Any
 from rich.cells import cell_len
 from rich.text import Text
 
-from drill.tui.widgets.matrix import format_number
+from drill.engine.notation import number_format
 
 
 def row_table(rows: list[tuple[str, Any]], decimals: int = 3) -> Text:
     """Named vectors or scalars, one per line: the names left-aligned, the numbers right-aligned in columns
     two spaces apart. Plain text laid out here (not a Rich table), so an unchanged table compares equal and a
     changed one costs a line of text to draw."""
-    cells = [
-        [format_number(v, decimals) for v in value]
+    cells = [  # each named row written by its own numbers, as every matrix is (drill.engine.notation)
+        [number_format(value, decimals)(v) for v in value]
         if getattr(value, "ndim", 0)
-        else [format_number(value, decimals)]
+        else [number_format(value, decimals)(value)]
         for _name, value in rows
     ]
     name_width = max(cell_len(name) for name, _value in rows)

@@ -8,20 +8,16 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from drill.engine.notation import dims, format_number
 from drill.i18n import N_, _
 from drill.tui.demos.base import Control, Demo
 from drill.tui.widgets.heatmap import heatmap
-from drill.tui.widgets.matrix import format_number
 
 if TYPE_CHECKING:
     import numpy as np
 
     from drill.content.models import Check
     from drill.engine.trace import Trace
-
-
-def dims(value) -> str:
-    return "(" + ", ".join(str(d) for d in value.shape) + ")"
 
 
 def matrix_block(trace: Trace, step_name: str, label: str, *, decimals: int = 3) -> RenderableType:

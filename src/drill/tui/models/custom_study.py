@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from drill.content.sections import section_key
 from drill.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -90,11 +91,6 @@ class StudyFilter:
                     raise InputError(message.format(option=option, value=value, listed=listed))
         if not any(self.matches(card) for card in cards):
             raise InputError(_("--section/--tag/--kind: no card matches all of them"))
-
-
-def section_key(section: str) -> tuple[int | str, ...]:
-    """7.2 < 7.10, numerically, part by part."""
-    return tuple(int(part) if part.isdigit() else part for part in section.split("."))
 
 
 class CustomQueue:

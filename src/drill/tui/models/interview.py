@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from drill.content.sections import covers
 from drill.errors import InputError
 from drill.i18n import _
 from drill.srs.config import DEFAULT_CONFIG, SrsConfig
@@ -217,13 +218,9 @@ def propose_grade(coverage: float, traps_hit: int = 0, thresholds: Thresholds | 
 # --- the session -------------------------------------------------------------------------------------------
 
 
-def in_section(card_section: str, wanted: str | None) -> bool:
-    return wanted is None or card_section == wanted or card_section.startswith(wanted + ".")
-
-
 def bank_cards(cards: Sequence[Card], section: str | None = None) -> list[Card]:
     """The 7.24 bank's cards that have a rubric (points), in content order, of ``section`` if given."""
-    return [c for c in cards if c.bank is not None and c.points and in_section(c.section, section)]
+    return [c for c in cards if c.bank is not None and c.points and covers(section, c.section)]
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from drill.content.sections import section_key
 from drill.i18n import N_
-from drill.tui.models.custom_study import section_key
 from drill.tui.options import AppOptions
 
 if TYPE_CHECKING:

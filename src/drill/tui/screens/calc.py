@@ -54,14 +54,14 @@ def matrix_parts(label: str, value, shape: str | None) -> list:
     a scalar is its number."""
     import numpy as np
 
+    from drill.engine.notation import number_format
     from drill.tui.widgets.heatmap import heatmap
-    from drill.tui.widgets.matrix import format_number
     from drill.tui.widgets.step_detail import AXIS_NAMES
 
     parts: list = [Text(label, style="bold", no_wrap=True)]
     array = np.asarray(value)
     if array.ndim == 0:
-        return [*parts, Text(format_number(float(array)))]
+        return [*parts, Text(number_format(array)(float(array)))]
     if array.ndim <= 2:
         return [*parts, heatmap(array)]
     axes = [a.strip() for a in (shape or "").strip("[]").split(",")]
@@ -76,7 +76,8 @@ def matrix_parts(label: str, value, shape: str | None) -> list:
 
 def step_blocks(trace: Trace, index: int) -> list[list]:
     """The step's inputs (those it does not merely restate) and its output, each as `matrix_parts`."""
-    from drill.tui.widgets.step_detail import dims, input_shape, input_value
+    from drill.engine.notation import dims
+    from drill.tui.widgets.step_detail import input_shape, input_value
 
     step = trace.steps[index]
     blocks = []
@@ -93,7 +94,7 @@ def step_blocks(trace: Trace, index: int) -> list[list]:
 
 def step_head(trace: Trace, index: int, formula: str) -> Group:
     """Title, formula, shape and explanation of the step."""
-    from drill.tui.widgets.step_detail import dims
+    from drill.engine.notation import dims
 
     step = trace.steps[index]
     head = Text()
@@ -284,8 +285,8 @@ class CalcScreen(ModeScreen):
         if state is None:
             editor.load({})
             return
+        from drill.engine.notation import dims
         from drill.tui.models.calc import matrix_text
-        from drill.tui.widgets.step_detail import dims
 
         values = {}
         for name, value in state.matrices().items():

@@ -2,8 +2,9 @@
 (the bank's, then the section's), the card's key points and its misconceptions in two checklists pre-ticked by
 the answer judge, the corrections of the misconceptions ticked, the grade
 proposed from what is ticked (drill.tui.models.interview), changed with 1-4 and confirmed with enter — through
-``Store.grade`` (FSRS, as in study), then the question's scorecard row. A mixin of `InterviewScreen`
-(tui/screens/interview.py), which owns the layout, the loading and the asking.
+``Store.grade`` (FSRS, as in study), then the question's scorecard row. Built on the screen's state
+(`interview_state.InterviewState`); `InterviewScreen` (tui/screens/interview.py) adds the layout, the loading
+and the asking.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.widgets import Static
 from drill.errors import DrillError
 from drill.i18n import _
 from drill.tui.models.study import GRADE_NAMES
+from drill.tui.screens.interview_state import InterviewState, shown
 from drill.tui.text import visible
 from drill.tui.widgets.checklist import Checklist
 
@@ -23,18 +25,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from drill.content.models import Card, Erratum
-    from drill.store import Store
-    from drill.store.interviews import InterviewAnswerRecord
-    from drill.tui.models.interview import Asked, Rubric
-    from drill.tui.options import AppOptions
-    from drill.tui.screens.interview import InterviewSettings
+    from drill.tui.models.interview import Rubric
 
-
-def shown(text: str) -> str:
-    """Chapter text for a terminal: formulas rendered, control characters made visible."""
-    from drill.content.latex import render_text
-
-    return visible(render_text(text).replace("**", ""))
+__all__ = ["POINT_STYLE", "TRAP_STYLE", "InterviewRubric", "erratum_notes", "point_item", "shown"]
 
 
 POINT_STYLE = "underline bold"  # a key point's evidence in the learner's answer
@@ -95,28 +88,18 @@ def model_answer_text(card: Card | None) -> Text:
     return text
 
 
-class InterviewRubric:
-    """The rubric phase; expects the InterviewScreen's attributes (rubric, asked, store, settings...) and its
-    ``ask_next``."""
+class InterviewRubric(InterviewState):
+    """The rubric phase, on the screen's state (`InterviewState`): filled when the phase turns to "rubric", then
+    following the ticks (`covered`, `hit`) and the grade chosen."""
 
-    options: AppOptions
-    settings: InterviewSettings
-    store: Store | None
-    phase: str
-    chosen: int | None
-    covered: frozenset[int]  # the ticked points and misconceptions: reactives of InterviewScreen
-    hit: frozenset[int]
-    rubric: Rubric | None
-    asked: Asked | None
-    answer_text: str | None
-    duration_ms: int
-    timed_out: bool
-    interview_id: int | None
-    answers: list[InterviewAnswerRecord]
-    missed_last: tuple[str, ...]
-    errata: Sequence[Erratum]
+    def watch_phase(self) -> None:
+        super().watch_phase()
+        if self.phase == "rubric":
+            self.fill_rubric()
 
     def fill_rubric(self) -> None:
+        """The rubric of the question just answered, its ticks from the state (the judge's, set before the
+        phase turned)."""
         rubric = self.rubric
         assert rubric is not None
         given = Text()
@@ -150,10 +133,10 @@ class InterviewRubric:
                 point_item(p, rubric.evidence.get(i, ()), erratum_notes(p, errata))
                 for i, p in enumerate(rubric.points)
             ),
-            rubric.covered,
+            self.covered,
         )
         traps = self.query_one("#iv-traps", Checklist)
-        traps.set_items((trap_item(t) for t in rubric.traps), rubric.hit)
+        traps.set_items((trap_item(t) for t in rubric.traps), self.hit)
         head = (
             _("Misconceptions (drill's wording of the mistakes) — did your answer state one?")
             if rubric.traps
@@ -161,8 +144,7 @@ class InterviewRubric:
         )
         self.query_one("#iv-traps-head", Static).update(Text(head, style="bold"))
         traps.display = bool(rubric.traps)
-        self.set_reactive(type(self).covered, frozenset(rubric.covered))  # the judge's ticks, no watcher yet
-        self.set_reactive(type(self).hit, frozenset(rubric.hit))
+        rubric.covered, rubric.hit = set(self.covered), set(self.hit)  # the model follows the state
         self._show_corrections()
         self._show_proposal()
 

@@ -12,10 +12,12 @@ from rich.text import Text
 
 from drill.i18n import _
 from drill.tui.models.study import GRADE_NAMES
-from drill.tui.screens.interview_rubric import shown
+from drill.tui.screens.interview_state import shown
 from drill.tui.text import visible
 
 if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+
     from drill.store.interviews import InterviewAnswerRecord
 
 
@@ -30,14 +32,15 @@ def scorecard(
 
     table = Table(title=Text(_("Scorecard"), style="bold"), expand=True, show_edge=False, pad_edge=False)
     question_title = _("question")
-    for title, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("#", "right"),
         (question_title, "left"),
         (_("points"), "right"),
         (_("time"), "right"),
         (_("traps"), "right"),
         (_("grade"), "left"),
-    ):
+    )
+    for title, justify in columns:
         table.add_column(Text(title), justify=justify, no_wrap=title != question_title, overflow="ellipsis")
     for a in answers:
         seconds = a.duration_ms // 1000

@@ -41,8 +41,8 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from drill.engine.notation import number_format
 from drill.tui.text import visible
-from drill.tui.widgets.matrix import format_number
 
 SHADES = " ░▒▓█"  # NO_COLOR: low → high
 # Low → high: a pale paper colour to a deep blue (legible numbers on both ends, distinct in 256 colours).
@@ -139,6 +139,7 @@ def heatmap_table(
         show_header=True,
         header_style="bold",
     )
+    fmt = number_format(rows, decimals)  # the matrix is written by its own numbers (drill.engine.notation)
     table.add_column(Text(""), justify="right", no_wrap=True)
     for name in col_names:
         table.add_column(Text(f" {visible(name)} "), justify="center", no_wrap=True)  # names never touch
@@ -148,7 +149,7 @@ def heatmap_table(
         cells = []
         for value in row:
             fraction = level(value, low, high)
-            number = format_number(value, decimals)
+            number = fmt(value)
             if chars:
                 cells.append(Text(f" {shade_char(fraction)}{number} "))
             else:
@@ -229,12 +230,13 @@ def _cells(values: list[list[float]], options: dict[str, Any]) -> _Cells:
     if len(row_names) != n_rows or len(col_names) != n_cols:
         raise ValueError(f"labels {len(row_names)}×{len(col_names)} for a {n_rows}×{n_cols} matrix")
     highlight = options.get("highlight_row")
+    fmt = number_format(values, decimals)
     cells = []
     for row in values:
         out = []
         for value in row:
             fraction = level(value, low, high)
-            number = format_number(value, decimals)
+            number = fmt(value)
             if chars:
                 out.append((f" {shade_char(fraction)}{number} ", Style()))
             else:

@@ -7,26 +7,13 @@ column 2); indices in code stay 0-based.
 
 from __future__ import annotations
 
-import math
-from typing import Any, SupportsFloat
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-
-def format_number(value: SupportsFloat, decimals: int = 3) -> str:
-    number = float(value)
-    if math.isnan(number):
-        return "nan"
-    if math.isinf(number):
-        return "−∞" if number < 0 else "∞"
-    text = f"{number:.{decimals}f}"
-    if text.startswith("-"):
-        text = "−" + text[1:]
-        if float(text[1:]) == 0:
-            text = text[1:]
-    return text
+from drill.engine.notation import number_format
 
 
 def _as_lists(array: Any) -> Any:
@@ -55,7 +42,7 @@ def matrix_table(
     if depth == 0:
         table = Table(title=title, show_header=False, box=None)
         table.add_column(justify="right")
-        table.add_row(format_number(values, decimals))
+        table.add_row(number_format(values, decimals)(values))
         return table
     if depth == 1:
         values = [values]
@@ -83,7 +70,8 @@ def matrix_table(
     labels = col_labels or [str(c + 1) for c in range(cols)]
     for label in labels:
         table.add_column(Text(label), justify="right")
+    fmt = number_format(values, decimals)  # the matrix is written by its own numbers (drill.engine.notation)
     for r, row in enumerate(values):
         label = (row_labels or [str(i + 1) for i in range(rows)])[r]
-        table.add_row(Text(label), *(Text(format_number(v, decimals)) for v in row))
+        table.add_row(Text(label), *(Text(fmt(v)) for v in row))
     return table

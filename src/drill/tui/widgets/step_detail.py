@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from drill.engine.notation import dims
 from drill.i18n import N_, _
 from drill.tui.widgets.matrix import matrix_table
 
@@ -22,13 +23,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from drill.engine.trace import Step, Trace
-
-
-def dims(value: np.ndarray | None) -> str:
-    shape = getattr(value, "shape", None)
-    if shape is None:
-        return ""
-    return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
 def compact(renderable: RenderableType) -> RenderableType:
