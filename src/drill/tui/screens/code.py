@@ -5,8 +5,9 @@ tree-sitter highlighting) above the results. ctrl+r runs the hidden tests in a s
 thread waits for it, so the screen never blocks); every run is saved in the store with its code, seed and
 outcome. After a pass the screen proposes a grade (Good; Easy on a first try within the time budget; Hard
 after failed runs; Again on a failure) that the learner confirms with 1-4; the reference solution shows at
-once after a pass, else only when asked for twice (recorded), and a pass after it is graded at most Hard. ctrl+o (or e outside the editor) opens $VISUAL/$EDITOR on the
-code with the app suspended, as `git commit` does.
+once after a pass, else only when asked for twice (recorded), and a pass after it is graded at most Hard. ctrl+o opens $VISUAL/$EDITOR on the code with the app
+suspended, as `git commit` does. Outside the editor (after esc) typed characters go back into it: no letter or
+digit is a shortcut there, except 1-4 and enter right after a run (its grade).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -56,7 +57,6 @@ class CodeScreen(ModeScreen):
     BINDINGS = [
         Binding("ctrl+r", "run", N_("Run tests"), priority=True),
         Binding("ctrl+o", "external_editor", N_("$EDITOR"), priority=True),
-        Binding("e", "external_editor", N_("$EDITOR"), show=False),
         Binding("ctrl+l", "last_attempt", N_("Last attempt"), priority=True),
         Binding("ctrl+t", "history", N_("History"), priority=True),
         Binding("ctrl+s", "solution", N_("Solution"), priority=True),
@@ -73,6 +73,9 @@ class CodeScreen(ModeScreen):
     running: reactive[bool] = reactive(False, init=False)
     remaining: reactive[int | None] = reactive(None, init=False)
     proposed: reactive[int | None] = reactive(None, init=False)
+    # 1-4 and enter grade only right after a run, its results focused; once the learner is back in the
+    # editor (or left it with esc), typed keys are code: they go to the editor, never act as shortcuts.
+    grade_keys: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
@@ -92,6 +95,8 @@ class CodeScreen(ModeScreen):
         self._solution_asked = False
         self.solution_seen = False  # the reference solution was shown before a pass on this screen
         self.graded = False
+        # 1-4 and enter grade only right after a run, its results focused; once the learner is back in the
+        # editor (or left it with esc), typed keys are code: they go to the editor, never act as shortcuts.
         self.runs = 0  # finished runs (tests wait on it)
         self.shown = Text()  # what the results pane shows
         self.torch_shown: Verdict | None = (
@@ -164,7 +169,13 @@ class CodeScreen(ModeScreen):
             )
         if self.running:
             parts.append(_("running…"))
-        if self.proposed is not None and not self.graded:
+        if self.proposed is not None and not self.graded and not self.grade_keys:
+            parts.append(
+                _("proposed grade: {grade} — ctrl+r runs the tests again to grade").format(
+                    grade=_(GRADE_NAMES[self.proposed])
+                )
+            )
+        elif self.proposed is not None and not self.graded:
             parts.append(
                 _("proposed grade: {grade} — 1-4 to change, enter to confirm").format(
                     grade=_(GRADE_NAMES[self.proposed])
@@ -184,6 +195,9 @@ class CodeScreen(ModeScreen):
         self._refresh_header()
 
     def watch_proposed(self) -> None:
+        self._refresh_header()
+
+    def watch_grade_keys(self) -> None:
         self._refresh_header()
 
     def _tick(self) -> None:
@@ -248,6 +262,7 @@ class CodeScreen(ModeScreen):
         if not verdict.all_passed:
             self.failed_runs += 1
         self.query_one("#code-results", VerticalScroll).focus()  # 1-4 / enter grade from here
+        self.grade_keys = not self.graded
         self._beside_torch(verdict)
 
     def _beside_torch(self, verdict: Verdict) -> None:
@@ -371,6 +386,27 @@ class CodeScreen(ModeScreen):
             self.notify(_("No progress database is open."))
             return
         self.show(history_text(self.store.code_attempts(self.code_task.name, limit=50)))
+
+    def on_descendant_focus(self, event) -> None:
+        if isinstance(event.widget, TextArea):
+            self.grade_keys = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "grade":
+            return self.grade_keys
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed outside the editor (after esc) is code: back into the editor with it."""
+        editor = self.query_one("#code-editor", TextArea)
+        if editor.has_focus or not event.is_printable or event.character is None:
+            return
+        if self.grade_keys and event.character in "1234":
+            return  # grades the run just made (its binding)
+        event.stop()
+        event.prevent_default()
+        editor.focus()
+        editor.insert(event.character)
 
     def action_leave_editor(self) -> None:
         editor = self.query_one("#code-editor", TextArea)
