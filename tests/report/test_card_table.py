@@ -144,3 +144,24 @@ def test_figures_carry_each_cards_own_values(rows):
         assert (figure.stability, figure.reviews, figure.lapses) == (row[5], row[9] or 0, row[10] or 0)
         reviewed = (row[4] or "new") != "new"
         assert figure.due == (datetime.fromisoformat(row[7]).replace(tzinfo=UTC) if reviewed else None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(card_rows(), st.integers(1, 7))
+def test_rows_in_batches_make_the_same_table(rows, size):
+    """A streamed query's batches (sections spread unevenly over them) give the table the rows give at once."""
+    import numpy as np
+
+    whole = CardTable.from_rows(rows)
+    batched = CardTable.from_batches(rows[i : i + size] for i in range(0, len(rows), size))
+    assert batched.sections == whole.sections
+    for name in whole.__dataclass_fields__:
+        left, right = getattr(whole, name), getattr(batched, name)
+        if isinstance(left, np.ndarray):
+            assert left.dtype == right.dtype and np.array_equal(
+                left, right, equal_nan=left.dtype.kind == "f"
+            ), name
+        else:
+            assert left == right, name
+    # Each card's section as written, through its code.
+    assert [batched.sections[c] for c in batched.section_code.tolist()] == [row[2] or "" for row in rows]

@@ -112,13 +112,19 @@ def zygote(mode: str, url: str) -> None:
         import drill.engine.mistakes
         import drill.tui.models.quiz_order
         import drill.tui.screens.quiz
-        import drill.tui.screens.quiz_score  # noqa: F401
+        import drill.tui.screens.quiz_score
         import tests.tui.conftest  # noqa: F401
         from drill.content import load_content
         from drill.store import open_store
 
         library = load_content()
         open_store(url, "tester").close()
+    if mode == "interview":  # the same: imports and the database made before the forks
+        import drill.srs.misses
+        import drill.store.interviews  # noqa: F401
+        from tests.store.store_support import open_test_store
+
+        open_test_store(url, "alice").close()
     for line in sys.stdin:
         command, *args = line.split()
         assert command == "fork", line

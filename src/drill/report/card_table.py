@@ -8,7 +8,7 @@ listed: the top tens, or every card for the CSV and JSON exports (``figures``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from itertools import repeat
@@ -113,6 +113,27 @@ class CardTable:
             lapses=np.array(lapses, dtype=np.int64).reshape(n),
             first_reviews=np.array(first_reviews, dtype=np.int64).reshape(n),
             first_passes=np.array(first_passes, dtype=np.int64).reshape(n),
+        )
+
+    @classmethod
+    def from_batches(cls, batches: Iterable[Sequence[tuple]]) -> CardTable:
+        """``from_rows`` over rows that come a batch at a time (a streamed query): each batch becomes columns at
+        once, so a million cards are never a million row objects; the sections are coded over all of them."""
+        parts = [cls.from_rows(rows) for rows in batches]
+        if len(parts) <= 1:
+            return parts[0] if parts else cls.from_rows([])
+        names = sorted({name for part in parts for name in part.sections})
+        codes = {name: code for code, name in enumerate(names)}
+        recoded = [
+            replace(
+                part, section_code=np.array([codes[n] for n in part.sections], np.int64)[part.section_code]
+            )
+            for part in parts
+        ]
+        return replace(
+            parts[0],
+            sections=tuple(names),
+            **{name: np.concatenate([getattr(part, name) for part in recoded]) for name in _ARRAYS},
         )
 
     def __len__(self) -> int:

@@ -31,6 +31,8 @@ from drill.store.tables import (
     users_t,
 )
 
+CARD_BATCH = 20_000  # card rows fetched (and made columns) at a time
+
 
 class Queries:
     def __init__(self, conn: Connection) -> None:
@@ -92,8 +94,9 @@ class Queries:
             )
             .select_from(joined)
             .order_by(cards_t.c.position, cards_t.c.id)
+            .execution_options(yield_per=CARD_BATCH)  # streamed (a server-side cursor on PostgreSQL)
         )
-        return CardTable.from_rows(self.conn.execute(query).all())
+        return CardTable.from_batches(self.conn.execute(query).partitions())
 
     def _timestamp(self, column):
         """A timestamp column fetched cheaply: SQLite's stored text (parsed at once by numpy in
