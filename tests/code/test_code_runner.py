@@ -179,5 +179,6 @@ def test_torch_tensors_in_and_out():
         "    A = torch.softmax(s, dim=-1).nan_to_num(0.0)\n"
         "    return A @ V, A\n"
     )
-    verdict = check(get_task("attention"), code, seed=4, backend="torch")
+    # time: importing torch in a fresh sandboxed process took over 10 s on a loaded 2-core CI machine
+    verdict = check(get_task("attention"), code, seed=4, backend="torch", limits=Limits(time_s=90))
     assert verdict.all_passed, "\n".join(lines(verdict))

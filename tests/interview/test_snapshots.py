@@ -33,7 +33,10 @@ def build(library, store, timer=None):
 async def typed(pilot) -> None:
     await phase(pilot, "asking")
     screen = pilot.app.mode_screen
-    screen.query_one("#iv-answer").insert(
+    editor = screen.query_one("#iv-answer")
+    # the cursor's cell is drawn on or off by a 0.5 s timer: not part of the layout
+    editor.cursor_blink = False
+    editor.insert(
         "每个 query 都要和每个 key 打分：行是 query 位置，列是 key 位置，共 S×S 个元素。所以代价随序列长度线性增长。"
     )
     screen.options.timer.now = 75
