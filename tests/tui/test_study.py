@@ -359,6 +359,8 @@ async def test_side_pane_steps_through_the_cards_engine_steps(study_app, library
     app = study_app(library=library_of([card], library))
     async with app.run_test(size=(140, 40)) as pilot:
         await card_shown(pilot)
+        await pilot.press("space")  # the pane's titles and results come with the answer
+        await wait_until(pilot, lambda: app.screen.revealed)
         pane = app.screen.query_one("#steps")
         await wait_until(pilot, lambda: len(pane.views) == len(card.steps))
         assert pane.index == 0

@@ -82,10 +82,11 @@ def test_matrix_tables_name_rows_and_columns_from_1():
     def cells(line: str) -> list[str]:
         return [cell.strip() for cell in line.strip("┃│ ").replace("┃", "│").split("│")]
 
-    lines = plain_lines(matrix_table([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    # not all integers, so the cells keep the chapter's three decimals (an all-integer matrix prints integers)
+    lines = plain_lines(matrix_table([[1.5, 2.0, 3.0], [4.5, 5.0, 6.0]]))
     header = next(line for line in lines if "┃" in line)
     assert [cell for cell in cells(header) if cell] == ["1", "2", "3"]
-    rows = [cells(line) for line in lines if "1.000" in line or "4.000" in line]
+    rows = [cells(line) for line in lines if "1.500" in line or "4.500" in line]
     assert [row[0] for row in rows] == ["1", "2"]
 
 

@@ -12,9 +12,9 @@ import pytest
 
 from drill.content.latex import render_latex
 from drill.engine.examples import build_example
+from drill.engine.notation import number_format
 from drill.tui.models.custom_study import card_kind
 from drill.tui.widgets.card_views import card_view_for
-from drill.tui.widgets.matrix import format_number
 from drill.tui.widgets.step_pane import StepPane
 from tests.helpers import plain
 from tests.tui.conftest import card_shown, library_of, wait_until
@@ -65,8 +65,11 @@ def target_row(card) -> re.Pattern | None:
         return None
     output = build_example(card.example)[card.step].output
     row, _column = card.index
-    cells = [re.escape(format_number(value)) for value in output[row]]
-    return re.compile(rf"(?<![\d.]){row + 1}[\s│┃]+" + r"[\s│┃]+".join(cells) + r"(?![\d])")
+    written = number_format(output)  # one format for the whole table, as the pane writes it
+    cells = [re.escape(written(value)) for value in output[row]]
+    # within one table's row (cells a few columns apart), not across two tables drawn side by side
+    gap = r"[ │┃]{1,5}"
+    return re.compile(rf"(?<![\d.]){row + 1}{gap}" + gap.join(cells) + r"(?![\d])")
 
 
 def step_outputs(card) -> list[str]:
@@ -136,9 +139,9 @@ async def test_the_handcalc_q31_pane_at_200_columns_shows_its_inputs_then_the_an
         await pilot.pause()
         before = screen_text(app) + pane_text(app)
         assert "in: x [3, 2]" in before and "in: W_Q [2, 2]" in before  # the inputs, from the engine
-        assert "2.000" not in before and "out: project_q" not in before
+        target = target_row(card)  # Q's row 3 as the pane writes it: '3 2 1' (an all-integer table)
+        assert not target.search(before) and "out: project_q" not in before
         assert "shown with the answer" in before
         screen.revealed = True  # as the calc answer screen does once the learner has answered
         await wait_until(pilot, lambda: "out: project_q" in pane_text(app))
-        row = next(line for line in pane_text(app).splitlines() if "2.000" in line)
-        assert re.search(r"3\s*│?\s*2\.000\s*│?\s*1\.000", row), row
+        assert target.search(pane_text(app)), pane_text(app)
