@@ -13,7 +13,7 @@ from drill.engine.codetasks import get_task
 from drill.runner import NOT_RUN, TIMEOUT, Limits, run_submission
 from drill.runner.verdict import check, lines
 
-HELD_IMPORT = '''import builtins as _held_builtins, time as _held_time
+HELD_IMPORT = """import builtins as _held_builtins, time as _held_time
 _held_since = _held_time.monotonic()
 _held_real_import = _held_builtins.__import__
 
@@ -26,7 +26,7 @@ def _held_import(name, *args, **kwargs):
 
 
 _held_builtins.__import__ = _held_import
-'''
+"""
 
 
 @pytest.fixture

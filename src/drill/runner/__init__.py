@@ -215,11 +215,12 @@ def run_submission(
         timed_out = False
         began = start
         try:
-            began = _await_ready(ready_r, start + HARNESS_START_S)
-            if began is None:  # the harness died, or took longer than its own budget, before it was ready
+            ready = _await_ready(ready_r, start + HARNESS_START_S)
+            if ready is None:  # the harness died, or took longer than its own budget, before it was ready
                 began = time.perf_counter()
                 proc.wait(timeout=max(0.1, start + HARNESS_START_S - began))
             else:
+                began = ready
                 proc.wait(timeout=max(0.1, limits.time_s - (time.perf_counter() - began)))
         except subprocess.TimeoutExpired:
             timed_out = True

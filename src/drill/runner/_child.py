@@ -246,8 +246,6 @@ def ready(fd, cpu_s):
     os.close(fd)
 
 
-
-
 class Capped(io.TextIOBase):
     """sys.stdout/sys.stderr for the learner: keeps the first ``cap`` characters, counts the rest."""
 

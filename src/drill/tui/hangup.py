@@ -22,7 +22,9 @@ SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 # What Textual's Linux driver turns on, turned off: mouse reporting (1000/1003/1015/1006), bracketed paste,
 # focus events, the Kitty keyboard protocol; then the main screen again, the cursor shown, line wrap on.
-RESTORE = "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?1004l\x1b[<u\x1b[?1049l\x1b[?25h\x1b[?7h"
+RESTORE = (
+    "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?1004l\x1b[<u\x1b[?1049l\x1b[?25h\x1b[?7h"
+)
 
 
 def _tty_state():

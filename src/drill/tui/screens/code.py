@@ -150,7 +150,9 @@ class CodeScreen(ModeScreen):
                 sync_code_cards(store, self.options)
             except Exception as err:
                 self.app.call_from_thread(
-                    self.notify, _("Attempts will not be saved: {error}").format(error=err), severity="warning"
+                    self.notify,
+                    _("Attempts will not be saved: {error}").format(error=err),
+                    severity="warning",
                 )
                 return
             self.app.call_from_thread(setattr, self, "store", store)
