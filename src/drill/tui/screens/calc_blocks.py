@@ -106,10 +106,14 @@ def worked_blocks(trace: Trace, index: int) -> list[list]:
     from drill.tui.steps import softmax_intermediates
 
     step = trace.steps[index]
-    return _row([(_(label), values, step.shape) for label, values in softmax_intermediates(step, trace)])
+    worked = softmax_intermediates(step, trace)  # (exponentials, row sums), the pane's ①/② labels
+    return _row([(_(label), values, step.shape) for label, (_pane, values) in zip(WORKED, worked, strict=False)])
 
 
-WORKED_TITLE = N_("worked as the chapter does: weights = ① / ②")
+# The calc screen's words for them: ① and ② are ambiguous-width characters that a Chinese font draws two cells
+# wide, running into their neighbours in a saved screenshot (tests/tui/test_screenshot_cjk.py).
+WORKED_TITLE = N_("worked as the chapter does: weights = exponentials / row sums")
+WORKED = (N_("exponentials e^s_ij"), N_("row sums Σ_j e^s_ij"))
 
 
 def step_head(trace: Trace, index: int, formula: str) -> Group:
