@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -29,7 +29,7 @@ from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.screens.calc_blocks import (
     WORKED_TITLE,
-    fits_side_by_side,
+    pack_lines,
     step_blocks,
     step_head,
     worked_blocks,
@@ -94,9 +94,9 @@ class CalcScreen(ModeScreen):
             yield OptionList(id="calc-steps")
             with VerticalScroll(id="calc-view"):
                 yield Static(Text(_("computing…"), style="italic"), id="calc-step")
-                yield Horizontal(id="calc-matrices")
+                yield Vertical(id="calc-matrices")
                 yield Static(id="calc-worked-title")
-                yield Horizontal(id="calc-worked")
+                yield Vertical(id="calc-worked")
                 yield Static(id="calc-note")
         yield MatrixEditor(EDITOR_NAMES, id="calc-editor")
         yield StudyFooter()
@@ -164,30 +164,34 @@ class CalcScreen(ModeScreen):
         step = self.trace.steps[self.index]
         formula = self._formulas.get(step.formula, step.formula)
         self.query_one("#calc-step", Static).update(step_head(self.trace, self.index, formula))
-        self._fill(self.query_one("#calc-matrices", Horizontal), step_blocks(self.trace, self.index))
+        self._fill(self.query_one("#calc-matrices", Vertical), step_blocks(self.trace, self.index))
         worked = worked_blocks(self.trace, self.index)
         title = Text(_(WORKED_TITLE), style="bold") if worked else Text("")
         self.query_one("#calc-worked-title", Static).update(title)
         self.query_one("#calc-worked-title").display = bool(worked)
-        self._fill(self.query_one("#calc-worked", Horizontal), worked)
+        self._fill(self.query_one("#calc-worked", Vertical), worked)
         note = Text(_("note: {note}").format(note=_(step.note)), style="bold") if step.note else Text("")
         self.query_one("#calc-note", Static).update(note)
         self.query_one("#calc-view", VerticalScroll).scroll_home(animate=False)
 
-    def _fill(self, row: Horizontal, blocks: list[list]) -> None:
-        """Show ``blocks`` in ``row``, updating its views in place when their number stays the same: side by
-        side when they fit the pane's width, one under another when not (80 columns: W_O's step)."""
+    def _fill(self, box: Vertical, blocks: list[list]) -> None:
+        """Show ``blocks`` in ``box``, as many side by side on a line as the pane's width takes (80 columns:
+        W_O's step puts the output under its two inputs); the views are updated in place when the lines
+        keep their lengths."""
         view = self.query_one("#calc-view", VerticalScroll)
-        width = view.content_size.width or max(1, self.app.size.width - 30)
-        row.styles.layout = "horizontal" if fits_side_by_side(blocks, width) else "vertical"
-        views = list(row.query_children(PartsView))
-        if len(views) == len(blocks):
-            for view, parts in zip(views, blocks, strict=True):
-                view.show(parts)
+        lines = pack_lines(blocks, view.content_size.width or max(1, self.app.size.width - 30))
+        rows = list(box.query_children(Horizontal))
+        if [len(line) for line in lines] == [len(list(row.query_children(PartsView))) for row in rows]:
+            for row, line in zip(rows, lines, strict=True):
+                for part_view, parts in zip(row.query_children(PartsView), line, strict=True):
+                    part_view.show(parts)
         else:
-            row.remove_children()
-            row.mount_all(PartsView(parts, classes="calc-matrix") for parts in blocks)
-        row.display = bool(blocks)
+            box.remove_children()
+            box.mount_all(
+                Horizontal(*(PartsView(parts, classes="calc-matrix") for parts in line), classes="calc-line")
+                for line in lines
+            )
+        box.display = bool(blocks)
 
     def on_resize(self) -> None:
         if self.model is not None:
@@ -195,11 +199,11 @@ class CalcScreen(ModeScreen):
 
     def matrix_views(self) -> list[PartsView]:
         """The step's matrices as shown: inputs, then the output (tests read them)."""
-        return list(self.query_one("#calc-matrices", Horizontal).query_children(PartsView))
+        return list(self.query_one("#calc-matrices", Vertical).query(PartsView).results(PartsView))
 
     def worked_views(self) -> list[PartsView]:
         """A softmax's exponentials and row sums as shown (empty for other steps)."""
-        return list(self.query_one("#calc-worked", Horizontal).query_children(PartsView))
+        return list(self.query_one("#calc-worked", Vertical).query(PartsView).results(PartsView))
 
     def refresh_header(self) -> None:
         """The switches first (they change with a key), then the title: all words, colour only accents. On a

@@ -158,6 +158,16 @@ def block_width(parts: list) -> int:
     return widest
 
 
-def fits_side_by_side(blocks: list[list], width: int) -> bool:
-    """Whether ``blocks`` fit in ``width`` columns side by side; if not, the screen stacks them."""
-    return sum(block_width(parts) for parts in blocks) + GAP * max(0, len(blocks) - 1) <= width
+def pack_lines(blocks: list[list], width: int) -> list[list[list]]:
+    """``blocks`` in order, as many side by side on each line as fit in ``width`` columns (at least one)."""
+    lines: list[list[list]] = []
+    used = 0
+    for parts in blocks:
+        needed = block_width(parts)
+        if lines and used + GAP + needed <= width:
+            lines[-1].append(parts)
+            used += GAP + needed
+        else:
+            lines.append([parts])
+            used = needed
+    return lines

@@ -73,6 +73,8 @@ def info_text(info: DemoInfo) -> Text:
 
 
 PLOT_ROWS = 12  # the least a plot gets: axes, ticks and a label around 7 or 8 rows of curve
+VIEW_ROWS = 6  # ... unless that leaves the numbers above it fewer rows than this
+PLOT_MIN_ROWS = 8  # and never fewer than demo.tcss's min-height (or the screen itself would scroll)
 
 
 class DemoScreen(Screen[None]):
@@ -132,13 +134,14 @@ class DemoScreen(Screen[None]):
     def fit_plots(self) -> None:
         """The numbers above a plot take at most half of what the title, the controls and the footer leave,
         and never so much that the plots get fewer than PLOT_ROWS lines (at 80×24 they were squashed into
-        4): on a short terminal the numbers scroll instead."""
+        4) unless the numbers would get fewer than VIEW_ROWS: on a short terminal the numbers scroll."""
         if not hasattr(self.demo, "plot") or not self.is_mounted:
             return
         fixed = sum(self.query_one(name).outer_size.height for name in ("#demo-title", "#demo-controls")) + 1
         left = self.size.height - fixed
         view = self.query_one("#demo-view", VerticalScroll)
-        view.styles.max_height = max(3, min(left // 2, left - PLOT_ROWS))
+        rows = max(min(VIEW_ROWS, left // 2), min(left // 2, left - PLOT_ROWS))
+        view.styles.max_height = max(2, min(rows, left - PLOT_MIN_ROWS))
 
     # --- showing ------------------------------------------------------------------------------------------
 
