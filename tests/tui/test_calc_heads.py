@@ -100,7 +100,10 @@ async def test_a_broadcast_mask_sits_level_with_the_per_head_scores():
         scores, mask, _out = screen.matrix_views()
         first_scores = next(p for p in scores.parts() if isinstance(p, Heatmap))
         mask_map = next(p for p in mask.parts() if isinstance(p, Heatmap))
-        assert mask_map.region.y == first_scores.region.y and mask_map.region.height == first_scores.region.height
+        assert (
+            mask_map.region.y == first_scores.region.y
+            and mask_map.region.height == first_scores.region.height
+        )
         assert "every head" in plain(mask.parts()[1])
 
 

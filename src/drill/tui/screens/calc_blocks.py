@@ -9,7 +9,7 @@ per-head matrices have their "head 1" label, so its rows sit level with theirs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.text import Text
@@ -65,7 +65,7 @@ def matrix_parts(label: str, value, shape: str | None, *, broadcast: str | None 
     return parts
 
 
-def _row(entries: list[tuple[str, object, str | None]]) -> list[list]:
+def _row(entries: list[tuple[str, Any, str | None]]) -> list[list]:
     """(label, value, shape) side by side. Beside a value shown slice by slice (head 1, head 2, ...), a 2-D
     value of one slice's shape is the same for every slice (a mask broadcast over the heads): it says so on
     the line where the slices have their names, which keeps its rows level with theirs."""
@@ -88,7 +88,7 @@ def step_blocks(trace: Trace, index: int) -> list[list]:
     from drill.tui.widgets.step_detail import input_shape, input_value
 
     step = trace.steps[index]
-    entries = []
+    entries: list[tuple[str, Any, str | None]] = []
     for name in step.inputs:
         value = input_value(trace, name)
         if value is None or value is step.output or _same_given(trace, name, value, step.output):
@@ -107,7 +107,9 @@ def worked_blocks(trace: Trace, index: int) -> list[list]:
 
     step = trace.steps[index]
     worked = softmax_intermediates(step, trace)  # (exponentials, row sums), the pane's ①/② labels
-    return _row([(_(label), values, step.shape) for label, (_pane, values) in zip(WORKED, worked, strict=False)])
+    return _row(
+        [(_(label), values, step.shape) for label, (_pane, values) in zip(WORKED, worked, strict=False)]
+    )
 
 
 # The calc screen's words for them: ① and ② are ambiguous-width characters that a Chinese font draws two cells

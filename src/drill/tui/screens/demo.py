@@ -95,7 +95,9 @@ class DemoScreen(Screen[None]):
         Binding("plus", "move(1)", N_("Increase"), key_display="+", show=False),
         Binding("left", "move(-1)", N_("Decrease"), key_display="←", priority=True),
         Binding("minus", "move(-1)", N_("Decrease"), key_display="−", show=False),
-        Binding("enter", "next", N_("Next"), tooltip=N_("the chapter's “next”, or the demo the selection names")),
+        Binding(
+            "enter", "next", N_("Next"), tooltip=N_("the chapter's “next”, or the demo the selection names")
+        ),
         Binding("escape", "back", N_("Back")),
         Binding("question_mark", "help", N_("Help"), key_display="?"),
         Binding("q", "quit", N_("Quit")),
