@@ -4,11 +4,14 @@ correction; spoken answers keep the self-check with the model answer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.widgets import Static, TextArea
 
 from drill.tui.models.interview import AGAIN, propose_grade
 from drill.tui.screens.interview_rubric import POINT_STYLE, TRAP_STYLE
 from drill.tui.widgets.checklist import Checklist
+from drill.tui.widgets.rubric_views import RubricCorrections
 from tests.helpers import plain
 from tests.interview.pilot import interview_app, phase
 from tests.tui.conftest import wait_until
@@ -51,7 +54,7 @@ async def test_the_judge_ticks_shows_evidence_and_the_learner_changes_a_tick(lib
         assert traps.selected == {speed}
         trap_spans = {given.plain[s.start : s.end] for s in given.spans if str(s.style) == TRAP_STYLE}
         assert any("更快" in t for t in trap_spans)
-        corrections = plain(screen.query_one("#iv-corrections", Static))
+        corrections = plain(screen.query_one("#iv-corrections", RubricCorrections))
         assert "Scaling is there to make the computation faster" in corrections
         assert "Correction:" in corrections and "数值稳定和梯度健康" in corrections
         before = screen.proposed
@@ -68,7 +71,7 @@ async def test_the_judge_ticks_shows_evidence_and_the_learner_changes_a_tick(lib
         await pilot.press("space")
         await wait_until(pilot, lambda: rubric.hit == set())
         assert screen.proposed == propose_grade(3 / len(card.points), 0, screen.settings.thresholds)
-        assert not screen.query_one("#iv-corrections", Static).display
+        assert not screen.query_one("#iv-corrections", RubricCorrections).display
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(screen.answers) == 1)
     (interview,) = store.interview_history()
@@ -100,6 +103,13 @@ async def test_aloud_keeps_the_self_check_with_the_model_answer(library, store):
 
 
 async def test_a_point_restating_a_corrected_claim_carries_drills_correction(library, store):
+    # The shipped points no longer restate corrected claims (the judge must not reward them; issue 25): a pack
+    # whose q25 point still quotes the chapter's "PyTorch attn_mask 是 True=遮住" shows drill's correction beside it.
+    q25 = library.cards["q25"]
+    restated = "注意框架约定：HuggingFace 是 1=保留，PyTorch attn_mask 是 True=遮住"
+    assert restated.startswith(q25.points[1]) and restated in (q25.bank_answer or "")
+    card = replace(q25, points=(q25.points[0], restated, *q25.points[2:]))
+    library = replace(library, cards={**library.cards, "q25": card})
     app = interview_app(library, store, questions=1, section="7.16", seed=1)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _answered(pilot, "PyTorch 的 attn_mask 是 True=遮住，HuggingFace 是 1=保留。")
