@@ -1,4 +1,4 @@
-""""Study more today" (issue 23 #5): Store.study_more adds new cards and reviews to one study day's limits;
+"""Study more today (issue 23 #5): Store.study_more adds new cards and reviews to one study day's limits;
 next_card and counts both follow it, the next study day starts from the settings again, undo of a grade on an
 extra card brings that card back, bad values are refused, and migration 0012 goes up, down and up again."""
 

@@ -1,4 +1,4 @@
-""""Study more today" (Anki's custom study: "increase today's new card limit" / "increase today's review
+"""Study more today (Anki's custom study: "increase today's new card limit" / "increase today's review
 limit"): the learner adds N new cards and M reviews to one study day's limits. The day's row of
 study_day_extras keeps the sums; the queue (drill.store.queue: ``_left``) adds them to ``new_per_day`` and
 ``reviews_per_day`` for that study day only, for ``next_card``, ``counts`` and the read-only peek alike. The
@@ -9,7 +9,7 @@ extra card undone comes back within the raised limit.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drill.errors import InputError
 from drill.store.times import aware
@@ -50,13 +50,13 @@ def study_more(store: Store, now: datetime, new: int = 0, reviews: int = 0) -> t
     return int(got[0]), int(got[1])
 
 
-def _upsert(dialect: str):
+def _upsert(dialect: str) -> Any:
+    """INSERT … ON CONFLICT DO UPDATE adding to the day's row (SQLite and PostgreSQL both have it)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
     from drill.store.tables import extras_t
 
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     stmt = insert(extras_t)
     return stmt.on_conflict_do_update(
         index_elements=[extras_t.c.user_id, extras_t.c.study_day],

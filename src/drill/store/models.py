@@ -195,7 +195,7 @@ class StudyDayTotal(Base):
 
 
 class StudyDayExtra(Base):
-    """"Study more today" (Anki's custom study "increase today's new card limit" / "review limit"): how many
+    """Study more today (Anki's custom study "increase today's new card limit" / "review limit"): how many
     new cards and reviews the learner added to one study day's limits. The queue adds them to ``new_per_day``
     and ``reviews_per_day`` for that day only (drill.store.queue, drill.store.extras)."""
 

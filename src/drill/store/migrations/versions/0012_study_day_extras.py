@@ -1,4 +1,4 @@
-""""Study more today": study_day_extras holds the new cards and reviews a learner added to one study day's
+"""Study more today: study_day_extras holds the new cards and reviews a learner added to one study day's
 daily limits (user, study day, extra new, extra reviews); the queue adds them to that day's limits.
 
 Revision ID: 0012
