@@ -327,6 +327,10 @@ class Store:
         """(content id, section, drill.srs.CardState) of every studied card, for readiness figures."""
         return plans.card_states(self)
 
+    def review_durations(self) -> list[tuple[str, int]]:
+        """(content id, ms) of every timed grade of a studied card (``plans.review_durations``)."""
+        return plans.review_durations(self)
+
     def deadline(self) -> Any:
         """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change)."""
         if self._deadline is None:
