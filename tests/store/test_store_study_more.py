@@ -1,6 +1,6 @@
 """Study more today (issue 23 #5): Store.study_more adds new cards and reviews to one study day's limits;
 next_card and counts both follow it, the next study day starts from the settings again, undo of a grade on an
-extra card brings that card back, bad values are refused, and migration 0012 goes up, down and up again."""
+extra card brings that card back, bad values are refused, and migration 0013 goes up, down and up again."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def test_a_read_only_store_refuses_it(sqlite_url):
         store.close()
 
 
-def test_migration_0012_up_down_up(db_url):
+def test_migration_0013_up_down_up(db_url):
     from drill.store import migrate
 
     migrate.upgrade(db_url)
@@ -139,10 +139,10 @@ def test_migration_0012_up_down_up(db_url):
     engine = create_engine(db_url)
     try:
         assert "study_day_extras" in inspect(engine).get_table_names()
-        _downgrade(engine, "0011")
+        _downgrade(engine, "0012")
         assert "study_day_extras" not in inspect(engine).get_table_names()
         with engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0011"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
             assert conn.execute(text("SELECT count(*) FROM review_logs")).scalar() == 1  # kept
         migrate.upgrade(db_url)
         assert "study_day_extras" in inspect(engine).get_table_names()
