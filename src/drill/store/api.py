@@ -258,7 +258,8 @@ class Store:
         reviewing.set_flags(self, card_id, action=undoing.UNBURY, buried_until=None)
 
     def reset(self, card_id: str) -> None:
-        """Make a card new again: its schedule, flags and leech tag go (its review history stays). Undoable."""
+        """Make a card new again: its schedule, suspension, burial and leech tag go (its review history, flag
+        and mark stay, as Anki's Forget keeps them). Undoable."""
         reviewing.set_flags(self, card_id, action=undoing.RESET, **undoing.reset_values())
 
     def set_flag(self, card_id: str, flag: int) -> None:
