@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from itertools import repeat
 from json.encoder import encode_basestring  # the C encoder of one JSON string (with ensure_ascii=False)
+from typing import Any
 
 import numpy as np
 
@@ -74,7 +75,7 @@ class CardColumns:
 
     def sanitised(self) -> CardColumns:
         """The text columns through the output sanitiser (drill.report.sanitise); the same object when clean."""
-        changes = {
+        changes: dict[str, Any] = {  # (text columns only: typed loosely for replace's other fields)
             name: cleaned
             for name in ("id", "section", "question")
             if (cleaned := sanitise.texts(getattr(self, name))) is not getattr(self, name)
