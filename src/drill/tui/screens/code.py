@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets._markdown import MarkdownFence  # textual pinned exactly (pyproject): Markdown.BLOCKS
 
 from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES
@@ -38,6 +39,24 @@ if TYPE_CHECKING:
     from drill.runner.verdict import Verdict
 
 SOLUTION_CAP = N_("Graded at most Hard: the reference solution was seen before this pass.")
+
+
+WIDE = 160  # from this many columns the results sit beside the editor, not below it
+
+
+class FormulaFence(MarkdownFence):
+    """A display formula of the prompt, never cut: one line wraps to the pane; a drawn one (a matrix, cases:
+    several lines that must stay aligned) keeps its lines and scrolls sideways, with a scrollbar, when the pane
+    is narrower than it."""
+
+    def on_mount(self) -> None:
+        self.set_class("\n" not in self.code, "one-line")
+
+
+class PromptMarkdown(Markdown):
+    """The task's prompt: Markdown whose display formulas are `FormulaFence`s."""
+
+    BLOCKS = {**Markdown.BLOCKS, "fence": FormulaFence, "code_block": FormulaFence}
 
 
 def code_card_screen(options: AppOptions, task: str, store) -> CodeScreen:
@@ -110,7 +129,7 @@ class CodeScreen(ModeScreen):
         yield Static(self._header(), id="code-header")
         with Horizontal(id="code-body"):
             with VerticalScroll(id="code-prompt"):
-                yield Markdown(self._prompt_markdown(), id="code-prompt-text")
+                yield PromptMarkdown(self._prompt_markdown(), id="code-prompt-text")
             with Vertical(id="code-right"):
                 yield TextArea.code_editor(
                     self.options.extra.get("code") or self.code_task.starter(),
@@ -124,7 +143,11 @@ class CodeScreen(ModeScreen):
                     )
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "wide")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width >= WIDE, "wide")
         if self.timed:
             self.remaining = self.code_task.budget_s
             self.set_interval(1.0, self._tick)
@@ -391,6 +414,8 @@ class CodeScreen(ModeScreen):
     def on_descendant_focus(self, event) -> None:
         if isinstance(event.widget, TextArea):
             self.grade_keys = False
+        # the results focused (after a run, or esc): the editor closes up so they show (code.tcss)
+        self.set_class(event.widget.id == "code-results", "results")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "grade":
