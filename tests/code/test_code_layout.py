@@ -11,7 +11,7 @@ import re
 
 import pytest
 from textual.widgets import Markdown, TextArea
-from textual.widgets._markdown import MarkdownFence
+from textual.widgets.markdown import MarkdownFence
 
 import drill.i18n
 from drill.content.latex import render_text

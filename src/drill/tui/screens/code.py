@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Footer, Markdown, Static, TextArea
-from textual.widgets._markdown import MarkdownFence  # textual pinned exactly (pyproject): Markdown.BLOCKS
+from textual.widgets.markdown import MarkdownFence
 
 from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES
