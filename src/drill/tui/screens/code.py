@@ -1,7 +1,8 @@
 """`drill code TASK`: write one of the chapter's functions and run the engine's hidden tests on it.
 
-Left: the task (the prompt and the formula, in the chapter's terms). Right: a Python editor (TextArea with
-tree-sitter highlighting) above the results. ctrl+r runs the hidden tests in a separate process (a worker
+Left: the task (the prompt, drill's words in the UI language, and the formula, never cut: it wraps, or a drawn
+one scrolls sideways). Right: a Python editor (TextArea with tree-sitter highlighting) as tall as its code, above
+the results (beside them from 160 columns; closed up to 8 rows while the results are focused after a run). ctrl+r runs the hidden tests in a separate process (a worker
 thread waits for it, so the screen never blocks); every run is saved in the store with its code, seed and
 outcome. After a pass the screen proposes a grade (Good; Easy on a first try within the time budget; Hard
 after failed runs; Again on a failure) that the learner confirms with 1-4; the reference solution shows at
