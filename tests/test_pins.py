@@ -147,6 +147,7 @@ def drill_names(modules: list[Module]) -> set[str]:
     return names
 
 
+@cache  # the scan of src/drill is read by several tests
 def touched(src: Path = SRC) -> dict[str, dict[str, set[str]]]:
     """distribution -> private name -> the places (file:line) that touch it."""
     modules = [Module(p) for p in sorted(src.rglob("*.py"))]
@@ -278,8 +279,51 @@ def problems(text: str, found: dict[str, dict[str, set[str]]]) -> list[str]:
     return out
 
 
+def stale(text: str, found: dict[str, dict[str, set[str]]], root: Path = ROOT) -> list[str]:
+    """What an exact pin's comment names that is no longer so: a file it names that does not exist (under
+    src/drill or the repository), a private name drill's source no longer touches (unless a test file the
+    comment names touches it: a test-only pin)."""
+    out = []
+    for dist, pin in sorted(exact_pins(text).items()):
+        comment = "\n".join(line.partition("#")[2] for line in pin.splitlines())
+        files = re.findall(r"[\w/]+\.py\b", comment)
+        for f in files:
+            if not ((root / "src" / "drill" / f).is_file() or (root / f).is_file()):
+                out.append(f"{dist}'s pin comment names {f}, which does not exist")
+        tests_text = "".join(
+            (root / f).read_text(encoding="utf-8")
+            for f in files
+            if f.startswith("tests/") and (root / f).is_file()
+        )
+        for name in sorted(set(filter(private, re.findall(r"(?<!\w)(_[A-Za-z]\w*)", comment)))):
+            if name not in found.get(dist, {}) and f".{name}" not in tests_text:
+                out.append(f"{dist}'s pin comment says drill touches {name}, which it no longer does")
+    return out
+
+
 def test_every_touched_private_api_is_pinned_exactly_with_a_comment():
     assert problems(PYPROJECT.read_text(encoding="utf-8"), touched()) == []
+
+
+def test_no_pin_comment_names_what_is_no_longer_touched():
+    assert stale(PYPROJECT.read_text(encoding="utf-8"), touched()) == []
+
+
+def test_a_stale_pin_comment_is_refused(tmp_path):
+    (tmp_path / "src" / "drill" / "tui").mkdir(parents=True)
+    (tmp_path / "src" / "drill" / "tui" / "keys.py").write_text("")
+    found = {"textual": {"_bindings": {"drill/tui/keys.py:89"}}}
+    head = '[project]\nname = "x"\nversion = "0"\ndependencies = [\n'
+    fine = head + '    "textual==8.2.8",  # DOMNode._bindings (tui/keys.py)\n]\n'
+    assert stale(fine, found, tmp_path) == []
+    gone_file = head + '    "textual==8.2.8",  # DOMNode._bindings (tui/widgets/settled.py)\n]\n'
+    assert stale(gone_file, found, tmp_path) == [
+        "textual's pin comment names tui/widgets/settled.py, which does not exist"
+    ]
+    gone_name = head + '    # App._get_screen\n    "textual==8.2.8",  # DOMNode._bindings (tui/keys.py)\n]\n'
+    assert stale(gone_name, found, tmp_path) == [
+        "textual's pin comment says drill touches _get_screen, which it no longer does"
+    ]
 
 
 def test_the_scan_finds_what_drill_is_known_to_touch():

@@ -6,6 +6,10 @@ and whole quizzes (`generate_questions(seed, 24)`, seeds 0..2) are kept in order
 (stem, the four options, the explanation), the right letter, the mistake behind each wrong letter, the value
 behind each option and the inputs. ``python -m tests.content.golden_generated [--lang zh|en]`` writes the
 record; the test compares the current code with it.
+
+Written again once, when the card text took drill.engine.notation's number rule (issue 26): the only bytes that
+changed are a ``-`` before a digit, now the typographic ``−``, and a vector mixing integers and fractions, now
+written by its own numbers (``[−1.155, 0.577, 0.000]``, not ``[-1.155, 0.577, 0]``).
 """
 
 from __future__ import annotations

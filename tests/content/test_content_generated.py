@@ -299,6 +299,49 @@ def test_stems_name_no_matrix_with_an_option_letter():
         assert not any(letter.search(t) for t in q.options.values()), q.options
 
 
+def _written_matrix(prompt: str, name: str) -> list[list[str]] | None:
+    """The cells of the matrix ``name`` as a stem writes it (``name =`` then one ``[ … ]`` line a row)."""
+    lines = prompt.splitlines()
+    if f"{name} =" not in lines:
+        return None
+    rows = []
+    for line in lines[lines.index(f"{name} =") + 1 :]:
+        if not line.lstrip().startswith("["):
+            break
+        rows.append(line.strip().strip("[]").split())
+    return rows
+
+
+def test_card_numbers_are_the_notation_rule_of_every_other_surface():
+    """A stem's given matrices are written as the calc screen, the study pane and `drill calc --plain` write the
+    same numbers (drill.engine.notation: the matrix by its own numbers, the typographic minus), read back from
+    the text against the question's inputs."""
+    from drill.engine.notation import number_format
+
+    checked = negative = 0
+    for q in THOUSAND:
+        for name in ("X", "W_Q", "W_K", "W_V"):
+            written = _written_matrix(q.prompt, name)
+            if written is None or name not in q.inputs:
+                continue
+            rows = np.asarray(q.inputs[name]).tolist()
+            fmt = number_format(rows)
+            assert written == [[fmt(v) for v in row] for row in rows], (q.id, name, q.prompt)
+            checked += 1
+            negative += any(v < 0 for row in rows for v in row)
+    assert checked > 500 and negative > 100, (checked, negative)
+
+
+def test_card_numbers_against_numbers_written_by_hand():
+    from drill.content.generated import format_matrix, format_scalar, format_vector
+
+    assert format_matrix("x", [[1, -2], [0.5, 0]]) == "x =\n  [  1.000  −2.000 ]\n  [  0.500   0.000 ]"
+    assert format_matrix("x", [[1, -2], [0, 3]]) == "x =\n  [  1  −2 ]\n  [  0   3 ]"
+    assert format_vector([0, -1.1547]) == "[0.000, −1.155]" and format_vector([2.0, -1.0]) == "[2, −1]"
+    assert format_scalar(-6.0) == "−6" and format_scalar(0.70710678) == "0.707"
+    assert quizgen.base.f3(-0.5) == "−0.500" and quizgen.base.f3(-0.0004) == "0.000"
+
+
 def test_stems_are_in_the_ui_language():
     """THOUSAND was generated in English (the tests' default); in Chinese the same seed gives Chinese stems
     (tests/i18n/test_generated_words.py holds both languages against the golden record)."""

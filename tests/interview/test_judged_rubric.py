@@ -9,6 +9,7 @@ from textual.widgets import Static, TextArea
 from drill.tui.models.interview import AGAIN, propose_grade
 from drill.tui.screens.interview_rubric import POINT_STYLE, TRAP_STYLE
 from drill.tui.widgets.checklist import Checklist
+from drill.tui.widgets.rubric_views import RubricCorrections
 from tests.helpers import plain
 from tests.interview.pilot import interview_app, phase
 from tests.tui.conftest import wait_until
@@ -51,7 +52,7 @@ async def test_the_judge_ticks_shows_evidence_and_the_learner_changes_a_tick(lib
         assert traps.selected == {speed}
         trap_spans = {given.plain[s.start : s.end] for s in given.spans if str(s.style) == TRAP_STYLE}
         assert any("更快" in t for t in trap_spans)
-        corrections = plain(screen.query_one("#iv-corrections", Static))
+        corrections = plain(screen.query_one("#iv-corrections", RubricCorrections))
         assert "Scaling is there to make the computation faster" in corrections
         assert "Correction:" in corrections and "数值稳定和梯度健康" in corrections
         before = screen.proposed
@@ -68,7 +69,7 @@ async def test_the_judge_ticks_shows_evidence_and_the_learner_changes_a_tick(lib
         await pilot.press("space")
         await wait_until(pilot, lambda: rubric.hit == set())
         assert screen.proposed == propose_grade(3 / len(card.points), 0, screen.settings.thresholds)
-        assert not screen.query_one("#iv-corrections", Static).display
+        assert not screen.query_one("#iv-corrections", RubricCorrections).display
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(screen.answers) == 1)
     (interview,) = store.interview_history()

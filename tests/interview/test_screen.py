@@ -7,6 +7,7 @@ from textual.widgets import Static, TextArea
 from drill.tui.models.interview import AGAIN, EASY, GOOD, HARD, propose_grade
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.countdown import Countdown
+from drill.tui.widgets.rubric_views import RubricProposal
 from tests.helpers import plain
 from tests.interview.pilot import ManualTimer, interview_app, phase
 from tests.tui.conftest import NOW, wait_until
@@ -38,7 +39,7 @@ async def test_a_whole_interview_ask_type_rubric_grade_time_out_scorecard(librar
         expected = propose_grade(1 / len(first.points), 0, screen.settings.thresholds)
         assert screen.proposed == expected
         assert f"proposed grade {('Again', 'Hard', 'Good', 'Easy')[expected - 1]}" in plain(
-            screen.query_one("#iv-proposal", Static)
+            screen.query_one("#iv-proposal", RubricProposal)
         )
         await pilot.press("enter")  # confirm the proposal: FSRS schedules the card
         await wait_until(pilot, lambda: len(screen.answers) == 1)

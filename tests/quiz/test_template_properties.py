@@ -295,7 +295,7 @@ def expected(topic, i):
 
 def _far_enough(fmt_name, texts, values):
     if fmt_name == "f3":
-        shown = [float(t) for t in texts]
+        shown = [float(t.replace("−", "-")) for t in texts]  # the typographic minus (drill.engine.notation)
         return min(abs(a - b) for n, a in enumerate(shown) for b in shown[n + 1 :]) >= 0.01 - 1e-9
     gaps = {"sci": 0.10, "count": 0.05, "mib": 0.05, "times": 0.05}
     if fmt_name in gaps:

@@ -19,6 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from drill.engine.notation import number_format
 from drill.errors import InputError
 from drill.i18n import _
 
@@ -193,12 +194,21 @@ def check_answer(text: str, q: GeneratedQuestion) -> bool:
 # ---------------------------------------------------------------- formatting (used by the templates)
 
 
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.3f}"
+def format_scalar(value: float) -> str:
+    """One number of a stem or a working, as every surface writes it (drill.engine.notation)."""
+    return number_format(value)(value)
+
+
+def format_vector(values) -> str:
+    """A row or a column, written by its own numbers (drill.engine.notation): ``[1, −2, 0]``."""
+    fmt = number_format(values)
+    return "[" + ", ".join(fmt(v) for v in values) + "]"
 
 
 def format_matrix(name: str, rows) -> str:
-    cells = [[_num(v) for v in row] for row in rows]
+    """A named matrix, written by its own numbers as the calc screen and `drill calc --plain` write it."""
+    fmt = number_format(rows)
+    cells = [[fmt(v) for v in row] for row in rows]
     width = max(len(c) for row in cells for c in row)
     body = "\n".join("  [ " + "  ".join(c.rjust(width) for c in row) + " ]" for row in cells)
     return f"{name} =\n{body}"

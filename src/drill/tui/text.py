@@ -9,4 +9,11 @@ from __future__ import annotations
 
 from drill.content.control import visible
 
-__all__ = ["visible"]
+__all__ = ["shown", "visible"]
+
+
+def shown(text: str) -> str:
+    """Chapter text for a terminal: formulas rendered, control characters made visible."""
+    from drill.content.latex import render_text
+
+    return visible(render_text(text).replace("**", ""))

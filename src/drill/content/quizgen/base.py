@@ -8,7 +8,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from drill.content.generated import _num, format_matrix
+from drill.content.generated import format_matrix, format_vector, parse_number
+from drill.engine.notation import format_number
 from drill.i18n import LIST_SEPARATOR, _, ngettext
 
 
@@ -79,8 +80,7 @@ def _plain(value):
 
 
 def f3(v) -> str:
-    text = f"{float(v):.3f}"
-    return "0.000" if text == "-0.000" else text
+    return format_number(float(v), 3)  # drill.engine.notation: −0.500, a rounded −0 is 0.000
 
 
 def shape(v) -> str:
@@ -136,7 +136,7 @@ def options_apart(fmt: Callable[[object], str], values: list[object]) -> bool:
     if len(set(texts)) != len(texts):
         return False
     if fmt in ABSOLUTE_GAP:
-        shown = [float(t) for t in texts]
+        shown = [parse_number(t) for t in texts]
         gap = ABSOLUTE_GAP[fmt]
         return all(abs(a - b) >= gap - 1e-9 for n, a in enumerate(shown) for b in shown[n + 1 :])
     if fmt in RELATIVE_GAP:
@@ -176,4 +176,4 @@ def _givens(x, wq, wk, d_k, wv=None) -> str:
 
 
 def _vec(values) -> str:
-    return "[" + ", ".join(_num(v) for v in values) + "]"
+    return format_vector(values)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drill.content.generated import _num
+from drill.content.generated import format_scalar
 from drill.content.quizgen.base import (
     CONCEPT,
     FORMULA,
@@ -221,7 +221,7 @@ def _raw(rng):
             j,
         ),
         _("q{row} = {query}, k{column} = {key}, dot product {score}.").format(
-            row=i + 1, query=_vec(q[i]), column=j + 1, key=_vec(k[j]), score=_num(right)
+            row=i + 1, query=_vec(q[i]), column=j + 1, key=_vec(k[j]), score=format_scalar(right)
         ),
         {"X": x, "W_Q": wq, "W_K": wk, "i": i, "j": j},
     )

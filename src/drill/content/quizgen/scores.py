@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from drill.content.generated import _num, format_matrix
+from drill.content.generated import format_matrix, format_scalar
 from drill.content.quizgen.base import (
     FORMULA,
     HAND,
@@ -42,7 +42,7 @@ def _scaled(rng):
         _("S[{row},{column}] = {score}, √d_k = √{d_k} ≈ {root:.3f}, divided ≈ {scaled:.4f}.").format(
             row=i + 1,
             column=j + 1,
-            score=_num(raw),
+            score=format_scalar(raw),
             d_k=d_k,
             root=math.sqrt(d_k),
             scaled=float(trace["scale"].output[i, j]),

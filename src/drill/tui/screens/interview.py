@@ -28,6 +28,7 @@ from drill.tui.screens.interview_rubric import InterviewRubric
 from drill.tui.screens.interview_state import InterviewSettings, InterviewState, shown
 from drill.tui.widgets.checklist import Checklist
 from drill.tui.widgets.countdown import Countdown
+from drill.tui.widgets.rubric_views import RubricCorrections, RubricProposal
 
 if TYPE_CHECKING:
     from drill.content.models import Card, Library
@@ -77,8 +78,11 @@ class InterviewScreen(InterviewRubric):
             yield Checklist(id="iv-points", classes="rubric")
             yield Static("", id="iv-traps-head", classes="rubric")
             yield Checklist(id="iv-traps", classes="rubric")
-            yield Static("", id="iv-corrections", classes="rubric")
-            yield Static("", id="iv-proposal", classes="rubric")
+            state = InterviewState  # the views follow the screen's reactives (data binding)
+            yield RubricCorrections(id="iv-corrections").data_bind(state.rubric, state.hit, state.phase)
+            yield RubricProposal(id="iv-proposal", classes="rubric").data_bind(
+                state.rubric, state.covered, state.hit, state.chosen
+            )
             yield Static("", id="iv-scorecard")
         yield TextArea(id="iv-answer", soft_wrap=True, show_line_numbers=False)
         yield Footer()
@@ -121,6 +125,7 @@ class InterviewScreen(InterviewRubric):
 
     def ready(self, session: InterviewSession) -> None:
         self.session = session
+        self.query_one(RubricProposal).thresholds = self.settings.thresholds  # drill config's, loaded
         self.drill_app.interview_answers = self.answers
         self.ask_next()
 

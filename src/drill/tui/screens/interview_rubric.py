@@ -90,7 +90,8 @@ def model_answer_text(card: Card | None) -> Text:
 
 class InterviewRubric(InterviewState):
     """The rubric phase, on the screen's state (`InterviewState`): filled when the phase turns to "rubric", then
-    following the ticks (`covered`, `hit`) and the grade chosen."""
+    following the ticks (`covered`, `hit`) and the grade chosen: the corrections and the proposed grade are
+    drawn from that state by their widgets (data-bound in `InterviewScreen.compose`)."""
 
     def watch_phase(self) -> None:
         super().watch_phase()
@@ -145,12 +146,10 @@ class InterviewRubric(InterviewState):
         self.query_one("#iv-traps-head", Static).update(Text(head, style="bold"))
         traps.display = bool(rubric.traps)
         rubric.covered, rubric.hit = set(self.covered), set(self.hit)  # the model follows the state
-        self._show_corrections()
-        self._show_proposal()
 
     def on_checklist_changed(self, message: Checklist.Changed) -> None:
         """A list's ticks changed (the widget's message): the screen's reactive state takes them; the watchers
-        bring the rubric model and the views along."""
+        bring the rubric model along, the views (tui/widgets/rubric_views.py) are data-bound to the state."""
         if self.rubric is None or self.phase != "rubric":
             return
         selected = frozenset(message.checklist.selected)
@@ -161,31 +160,11 @@ class InterviewRubric(InterviewState):
 
     def watch_covered(self, covered: frozenset[int]) -> None:
         if self.rubric is not None and self.phase == "rubric":
-            self.rubric.covered = set(covered)
-            self._show_proposal()
+            self.rubric.covered = set(covered)  # the model follows the state (the views are data-bound to it)
 
     def watch_hit(self, hit: frozenset[int]) -> None:
         if self.rubric is not None and self.phase == "rubric":
             self.rubric.hit = set(hit)
-            self._show_corrections()
-            self._show_proposal()
-
-    def _show_corrections(self) -> None:
-        rubric = self.rubric
-        assert rubric is not None
-        text = Text()
-        for i in sorted(rubric.hit):
-            if text:
-                text.append("\n")
-            text.append("✗ " + shown(rubric.traps[i]), style="bold")
-            found = rubric.trap_evidence.get(i)
-            if found:
-                text.append("  «" + visible(" … ".join(s.text for s in found)) + "»", style="italic")
-            text.append("\n  " + _("Correction:") + " ", style="bold")
-            text.append(shown(rubric.corrections[i]) if i < len(rubric.corrections) else "")
-        widget = self.query_one("#iv-corrections", Static)
-        widget.update(text)
-        widget.display = bool(rubric.hit)
 
     @property
     def proposed(self) -> int:
@@ -195,35 +174,6 @@ class InterviewRubric(InterviewState):
     @property
     def grade(self) -> int:
         return self.chosen if self.chosen is not None else self.proposed
-
-    def watch_chosen(self) -> None:
-        if self.phase == "rubric":
-            self._show_proposal()
-
-    def _show_proposal(self) -> None:
-        rubric = self.rubric
-        assert rubric is not None
-        text = Text()
-        text.append(
-            _(
-                "Covered {covered} of {points} points ({coverage:.0%}), {traps} traps hit: proposed grade {grade}."
-            ).format(
-                covered=len(rubric.covered),
-                points=len(rubric.points),
-                coverage=rubric.coverage,
-                traps=len(rubric.hit),
-                grade=_(GRADE_NAMES[self.proposed]),
-            )
-        )
-        if self.chosen is not None and self.chosen != self.proposed:
-            text.append(
-                " " + _("Your grade: {grade}.").format(grade=_(GRADE_NAMES[self.chosen])), style="bold"
-            )
-        text.append("\n")
-        text.append(
-            _("enter confirms {grade} · 1-4 changes it").format(grade=_(GRADE_NAMES[self.grade])), style="dim"
-        )
-        self.query_one("#iv-proposal", Static).update(text)
 
     def action_grade(self, rating: int) -> None:
         if self.phase == "rubric":

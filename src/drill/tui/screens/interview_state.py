@@ -33,20 +33,13 @@ from drill.tui.models.interview import (
 )
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
-from drill.tui.text import visible
+from drill.tui.text import shown, visible
 from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
     from drill.content.misconceptions import Book
     from drill.content.models import Card, Erratum
     from drill.store.interviews import InterviewAnswerRecord
-
-
-def shown(text: str) -> str:
-    """Chapter text for a terminal: formulas rendered, control characters made visible."""
-    from drill.content.latex import render_text
-
-    return visible(render_text(text).replace("**", ""))
 
 
 @dataclass
@@ -79,9 +72,12 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
     typed: reactive[bool] = reactive(True, init=False)
     chosen: reactive[int | None] = reactive(None, init=False)  # the learner's grade, when changed
     # the rubric's ticks (the judge's first, then the learner's): the one place they live on screen; the
-    # Checklists post Changed, the watchers (interview_rubric.py) update the Rubric model and the views
+    # Checklists post Changed, the watchers (interview_rubric.py) update the Rubric model, and the views
+    # (tui/widgets/rubric_views.py) are data-bound to these reactives
     covered: reactive[frozenset[int]] = reactive(frozenset(), init=False)
     hit: reactive[frozenset[int]] = reactive(frozenset(), init=False)
+    # the question's rubric (drill.tui.models.interview.Rubric): the model the ticks are counted on
+    rubric: reactive[Rubric | None] = reactive(None, init=False, always_update=True)
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
@@ -98,7 +94,6 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
         self.typed = not self.settings.aloud
         self.session: InterviewSession | None = None
         self.asked: Asked | None = None
-        self.rubric: Rubric | None = None
         self.answer_text: str | None = None
         self.duration_ms = 0
         self.timed_out = False
