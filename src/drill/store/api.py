@@ -195,6 +195,13 @@ class Store:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
         return queue.counts(self, now, section)
 
+    def study_more(self, now: datetime, new: int = 0, reviews: int = 0) -> tuple[int, int]:
+        """Study more today: add ``new`` new cards and ``reviews`` reviews to the limits of ``now``'s study
+        day (drill.store.extras); returns the day's extras after it (extra new, extra reviews)."""
+        from drill.store.extras import study_more
+
+        return study_more(self, now, new, reviews)
+
     # -- reviewing -----------------------------------------------------------------------------------
 
     def grade(

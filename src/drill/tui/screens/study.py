@@ -88,6 +88,16 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             tooltip=N_("study a section now, review ahead, today's forgotten cards, preview new cards"),
         ),
         Binding(
+            "plus",
+            "study_more",
+            N_("Study more today"),
+            key_display="+",
+            show=False,
+            tooltip=N_(
+                "add new cards or reviews to today's limits (drill study --more N / --more-reviews N)"
+            ),
+        ),
+        Binding(
             "d",
             "demo",
             N_("Demo"),
