@@ -95,7 +95,8 @@ def test_the_interview_section_in_every_format(store):
 
     html = to_html(data)
     assert 'id="interview"' in html and 'aria-label="readiness over the days to the interview"' in html
-    assert html.count("<circle", html.index('id="interview"'), html.index('id="mastery"')) == 21
+    # one dot a day, in the chart drawn for a desktop and in the one drawn for a phone
+    assert html.count("<circle", html.index('id="interview"'), html.index('id="mastery"')) == 2 * 21
 
     from rich.console import Console
 

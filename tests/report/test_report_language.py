@@ -227,7 +227,8 @@ def history_content(report) -> tuple[str, ...]:
     return content + tuple(
         text
         for c in (*report.weakest, *report.most_lapses, *report.cohort.questions)
-        for text in (c.question, display_text(c.question))
+        for text in (c.question, display_text(c.question), *display_text(c.question).splitlines())
+        if text.strip()
     )
 
 

@@ -237,7 +237,7 @@ def test_the_html_report_has_the_mock_interview_section(store):
     # The coverage chart: one dot per interview, at its mean coverage.
     start = page.index('aria-labelledby="mock-interviews"')
     section = page[start : page.index("</section>", start)]
-    assert section.count("<circle") == len(INTERVIEWS)
+    assert section.count("<circle") == 2 * len(INTERVIEWS)  # the chart for a desktop, and for a phone
     assert 'aria-label="mean coverage of the key points over time"' in section
 
 

@@ -136,11 +136,29 @@ def _connectable(source: Any) -> tuple[Engine | Connection, Any]:
 
 
 def _questions(library: Any) -> dict[str, str]:
-    """Each card's question as an interviewer asks it: a bank card's 7.24 wording (``Card.front``)."""
+    """Each card's question as an interviewer asks it: a bank card's 7.24 wording (``Card.front``); a table
+    card the row it asks (``asked_line``: its front's prompt and table are shared by every row of the table, so
+    the reports' rows all read alike); a code card what its task asks (`drill code`'s prompt; its front is the
+    study screen's "space opens the code editor"); with drill's correction of what the question quotes."""
     from drill.content.errata import annotate  # drill's correction beside any span the question quotes
 
+    def asked(card: Any) -> str:
+        line = getattr(card, "asked_line", None)
+        if line is not None:
+            return line()
+        task = getattr(card, "task", None)
+        if isinstance(task, str):
+            from drill.engine.codetasks import get_task
+            from drill.errors import DrillError
+
+            try:  # the prompt's first paragraph: what to write (the formula and shapes follow it)
+                return get_task(task).prompt.strip().split("\n\n")[0]
+            except DrillError:  # a task this drill does not know: its front as it is
+                pass
+        return getattr(card, "front", card.question)
+
     cards = getattr(library, "cards", None) or {}
-    return {cid: annotate(getattr(card, "front", card.question), sep=" ") for cid, card in cards.items()}
+    return {cid: annotate(asked(card), sep=" ") for cid, card in cards.items()}
 
 
 @dataclass(frozen=True)

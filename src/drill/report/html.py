@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from drill.i18n import _, current_language, ngettext, text_width
+from drill.i18n import _, current_language, ngettext
 from drill.report import charts, sanitise, skills_view
 from drill.report.data import STATES, ReportData
 from drill.report.skills import new_cards_text
@@ -27,7 +27,6 @@ CELL = 15
 GAP = 4
 HEAT_LEFT = 34
 HEAT_TOP = 18
-LABEL_CHAR = 7  # px a column of chart text takes (11 px text; a Chinese character takes two)
 
 
 @dataclass(frozen=True)
@@ -48,9 +47,29 @@ class Label:
     anchor: str = "start"
 
 
-def heatmap(data: ReportData) -> dict:
+NARROW = 340  # px a chart is drawn at for a phone (390 px less the page's and the card's padding)
+
+
+def heatmap(data: ReportData, blocks: int = 1) -> dict:
+    """The calendar as ``blocks`` SVG blocks of consecutive weeks, each with its month and weekday labels (a
+    phone gets two blocks of 13 weeks, one above the other, rather than a strip scrolled sideways), and the
+    legend's colour levels (drawn in HTML under the blocks, where it wraps)."""
     cal = data.calendar
     weeks = charts.heat_weeks(cal)
+    per_block = -(-len(weeks) // blocks) if weeks else 1
+    drawn = [_heat_block(weeks[i : i + per_block]) for i in range(0, max(len(weeks), 1), per_block)]
+    legend = [
+        {
+            "colour": HEAT_COLOURS[level],
+            "text": str(lo) if lo == hi else f"{lo}–{hi}",
+            "title": _("{low}–{high} reviews").format(low=lo, high=hi),
+        }
+        for level, lo, hi in charts.level_ranges(cal.max_reviews)
+    ]
+    return {"blocks": drawn, "legend": legend}
+
+
+def _heat_block(weeks: list) -> dict:
     rects, labels = [], []
     for i, week in enumerate(weeks):
         for weekday, cell in enumerate(week):
@@ -79,39 +98,18 @@ def heatmap(data: ReportData) -> dict:
                 "end",
             )
         )
-    width = HEAT_LEFT + len(weeks) * (CELL + GAP)
-    legend_y = HEAT_TOP + 7 * (CELL + GAP) + 10
-    legend = []
-    x = HEAT_LEFT
-    less = _("less")
-    labels.append(Label(x, legend_y + CELL - 2, less))
-    x += 4 + LABEL_CHAR * text_width(less)
-    for level, lo, hi in charts.level_ranges(cal.max_reviews):
-        legend.append(
-            Rect(
-                x,
-                legend_y,
-                CELL,
-                CELL,
-                HEAT_COLOURS[level],
-                _("{low}–{high} reviews").format(low=lo, high=hi),
-            )
-        )
-        text = str(lo) if lo == hi else f"{lo}–{hi}"
-        labels.append(Label(x + CELL + 4, legend_y + CELL - 2, text))
-        x += CELL + 12 + 7 * len(text)
-    labels.append(Label(x, legend_y + CELL - 2, _("more")))
     return {
-        "width": max(width, x + 40),
-        "height": legend_y + CELL + 6,
-        "rects": rects + legend,
+        "width": HEAT_LEFT + len(weeks) * (CELL + GAP),
+        "height": HEAT_TOP + 7 * (CELL + GAP),
+        "rects": rects,
         "labels": labels,
     }
 
 
-def forecast(data: ReportData) -> dict:
+def forecast(data: ReportData, width: int = 640) -> dict:
+    """The next 30 days' due cards as bars, drawn ``width`` px wide (a day's bar narrower on a phone)."""
     days = data.forecast.days
-    width, height, left, bottom, top_pad = 640, 170, 34, 26, 12
+    height, left, bottom, top_pad = 170, 34, 26, 12
     plot_h = height - bottom - top_pad
     top = max((d.due for d in days), default=0)
     scale_top = max(top, 1)
@@ -150,17 +148,18 @@ def forecast(data: ReportData) -> dict:
     }
 
 
-def quiz_chart(data: ReportData) -> dict | None:
+def quiz_chart(data: ReportData, width: int = 640) -> dict | None:
     points = [q for q in data.quizzes if q.percent is not None]
     return _time_chart(
         [
             (q.started_at, q.percent, f"{q.started_at:%Y-%m-%d %H:%M} {q.quiz}: {q.correct}/{q.total}")
             for q in points
-        ]
+        ],
+        width,
     )
 
 
-def coverage_chart(data: ReportData) -> dict | None:
+def coverage_chart(data: ReportData, width: int = 640) -> dict | None:
     """Mock interviews' mean coverage of the key points over time (the terminal's sparkline, drawn)."""
     scores = data.interview_scores
     if scores is None:
@@ -169,15 +168,16 @@ def coverage_chart(data: ReportData) -> dict | None:
         [
             (i.started_at, i.coverage, f"{i.started_at:%Y-%m-%d %H:%M}: {charts.pct(i.coverage, 0)}")
             for i in scores.interviews
-        ]
+        ],
+        width,
     )
 
 
-def _time_chart(points: list[tuple[datetime, float, str]]) -> dict | None:
-    """A line of (moment, share 0..1, tooltip) points, oldest first, placed by time."""
+def _time_chart(points: list[tuple[datetime, float, str]], width: int = 640) -> dict | None:
+    """A line of (moment, share 0..1, tooltip) points, oldest first, placed by time, ``width`` px wide."""
     if not points:
         return None
-    width, height, left, bottom, top_pad, right = 640, 180, 40, 28, 12, 16
+    height, left, bottom, top_pad, right = 180, 40, 28, 12, 16
     plot_w, plot_h = width - left - right, height - bottom - top_pad
     t0 = points[0][0].timestamp()
     t1 = points[-1][0].timestamp()
@@ -210,12 +210,13 @@ def _time_chart(points: list[tuple[datetime, float, str]]) -> dict | None:
     }
 
 
-def readiness_chart(data: ReportData) -> dict | None:
-    """Readiness over the days to the interview (if the plan is followed), with the target as a dashed line."""
+def readiness_chart(data: ReportData, width: int = 640) -> dict | None:
+    """Readiness over the days to the interview (if the plan is followed), with the target as a dashed line,
+    ``width`` px wide."""
     iv = data.interview
     if iv is None:
         return None
-    width, height, left, bottom, top_pad, right = 640, 180, 40, 28, 12, 16
+    height, left, bottom, top_pad, right = 180, 40, 28, 12, 16
     plot_w, plot_h = width - left - right, height - bottom - top_pad
     span = max(1, len(iv.days) - 1)
 
@@ -285,25 +286,57 @@ def mastery_rows(data: ReportData) -> list[dict]:
     return rows
 
 
-def reading(text: str):
-    """Card text in a report cell: formulas as Unicode; a table card's table as a small HTML table of the row it
-    asks under its header (charts.asked_rows), every cell escaped."""
-    from markupsafe import Markup, escape
+def _prose(text: str) -> str:
+    """Displayed card text as HTML, escaped once: a display formula (a matrix, drawn over several lines by
+    drill.content.latex, indented) in a ``<pre>`` that keeps its lines and scrolls when wider than the cell
+    (focusable, so a keyboard can scroll it); the rest as running text."""
+    from markupsafe import escape
 
-    if "|" not in text:
-        return charts.display_text(text)
+    out: list[str] = []
+    run: list[str] = []
+    math = False  # the run is a display formula's lines (drawn indented), else prose
+
+    def close() -> None:
+        shown = str(escape(sanitise.text("\n".join(run))))
+        out.append(f'<pre class="math" tabindex="0">{shown}</pre>' if math else f"<span>{shown}</span>")
+        run.clear()
+
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        indented = line.startswith("  ")
+        if run and indented != math:
+            close()
+        math = indented
+        run.append(line if indented else line.strip())
+    if run:
+        close()
+    return " ".join(out)
+
+
+def _cell(text: str, tag: str) -> str:
+    from markupsafe import escape
+
+    shown = escape(sanitise.text(charts.display_text(text)))
+    if tag == "th" and not text.strip():  # a table's empty corner: no header without a name
+        tag = "td"
+    return f"<{tag}>{shown}</{tag}>"
+
+
+def reading(text: str):
+    """Card text in a report cell: formulas as Unicode (a display formula keeps its lines); a table card's
+    table as a small HTML table of the row it asks under its header (charts.asked_rows); every piece of text
+    escaped exactly once."""
+    from markupsafe import Markup
+
     out = []
-    for part in charts.split_tables(text):
+    for part in charts.split_tables(text) if "|" in text else [text]:
         if isinstance(part, str):
-            out.append(str(escape(sanitise.text(charts.display_text(part)))))
+            out.append(_prose(charts.display_text(part)))
             continue
         head, *body = charts.asked_rows(part)
-
-        def cells(row, tag):
-            return "".join(f"<{tag}>{escape(sanitise.text(charts.display_text(c)))}</{tag}>" for c in row)
-
-        rows = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in body)
-        out.append(f'<table class="asked"><tr>{cells(head, "th")}</tr>{rows}</table>')
+        rows = "".join("<tr>" + "".join(_cell(c, "td") for c in row) + "</tr>" for row in body)
+        out.append(f'<table class="asked"><tr>{"".join(_cell(c, "th") for c in head)}</tr>{rows}</table>')
     return Markup(" ".join(out))
 
 
@@ -364,13 +397,18 @@ def to_html(data: ReportData) -> str:
         states=state_bar(data),
         state_colours=STATE_COLOURS,
         heat=heatmap(data),
+        heat_narrow=heatmap(data, blocks=2),
         heat_colours=HEAT_COLOURS,
         forecast=forecast(data),
+        forecast_narrow=forecast(data, NARROW),
         forecast_week=sum(d.due for d in data.forecast.days[:7]),
         forecast_month=sum(d.due for d in data.forecast.days),
         quiz=quiz_chart(data),
+        quiz_narrow=quiz_chart(data, NARROW),
         coverage=coverage_chart(data),
+        coverage_narrow=coverage_chart(data, NARROW),
         readiness=readiness_chart(data),
+        readiness_narrow=readiness_chart(data, NARROW),
         mastery=mastery_rows(data),
         skills=skills_context(data),
         new_cards=None

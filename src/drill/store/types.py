@@ -8,13 +8,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from drill.i18n import N_
 from drill.srs.state import Phase, ReviewOutcome
 
 # ``browse(state=...)`` takes a Phase value ("new", "learning", "review", "relearning") or one of these flags.
 SUSPENDED = "suspended"
 BURIED = "buried"
 LEECH = "leech"
-BROWSE_STATES = (*(p.value for p in Phase), SUSPENDED, BURIED, LEECH)
+MARKED = "marked"
+BROWSE_STATES = (*(p.value for p in Phase), SUSPENDED, BURIED, LEECH, MARKED)
+
+# Anki's card flags: 0 none, 1-7 its colours in its order (ctrl+1 … ctrl+7 in study). card_states.flag holds the
+# number (drill.store.checks refuses any other); the names are drill's words (translate with ``_()``).
+FLAG_NAMES: tuple[str, ...] = (
+    N_("no flag"),
+    N_("red"),
+    N_("orange"),
+    N_("green"),
+    N_("blue"),
+    N_("pink"),
+    N_("turquoise"),
+    N_("purple"),
+)
+NO_FLAG = 0
+FLAGS = range(len(FLAG_NAMES))
 
 
 @dataclass(frozen=True)
@@ -114,6 +131,8 @@ class CardInfo:
     buried_until: datetime | None
     leech: bool
     history: list[ReviewEntry] = field(default_factory=list)
+    flag: int = NO_FLAG  # FLAGS: 0 none, 1-7 Anki's colours
+    marked: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +149,8 @@ class BrowseRow:
     suspended: bool
     buried: bool
     leech: bool
+    flag: int = NO_FLAG
+    marked: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ made from the UI thread, so a grade is on disk before the next card is painted. 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ STATE_NAMES = {
     "suspended": N_("suspended"),
     "buried": N_("buried"),
     "leech": N_("leech"),
+    "marked": N_("marked"),
 }
 
 
@@ -397,13 +399,27 @@ class StudySession:
     def bury(self, card_id: str) -> None:
         self.store.bury(card_id, self.now())
 
+    def marks(self, card_id: str) -> tuple[int, bool]:
+        """The card's flag (drill.store.types.FLAGS) and whether it is marked."""
+        return self.store.card_marks(card_id)
+
+    def set_flag(self, card_id: str, flag: int) -> None:
+        self.store.set_flag(card_id, flag)
+
+    def toggle_mark(self, card_id: str) -> bool:
+        return self.store.toggle_mark(card_id)
+
     def card_info(self, card_id: str) -> CardInfo:
         return self.store.card_info(card_id, self.now())
 
     def browse(self, text: str = "", section: str | None = None, state: str | None = None) -> list[BrowseRow]:
+        """The browser's rows. ``text``: words each card's id, section, question, answer or tags must hold, and
+        Anki's ``flag:N`` (0: no flag, 1-7 a colour) and ``tag:marked`` (the store matches those)."""
         # The store matches ids and sections only; the question and answer text live in the Library.
-        rows = self.store.browse(None, section, state, now=self.now())
-        needle = text.strip().lower()
+        flag, marked, needle = search_terms(text)
+        rows = self.store.browse(None, section, state, now=self.now(), flag=flag)
+        if marked:
+            rows = [row for row in rows if row.marked]
         if not needle:
             return list(rows)
         return [row for row in rows if needle in self._haystack(row.card_id)]
@@ -426,6 +442,21 @@ class StudySession:
         if self.session_id is not None:
             session_id, self.session_id = self.session_id, None
             self.store.end_session(session_id, self.now())
+
+
+FLAG_TERM = re.compile(r"(?<!\S)flag:([0-7])(?!\S)", re.IGNORECASE)
+MARKED_TERM = re.compile(r"(?<!\S)tag:marked(?!\S)", re.IGNORECASE)
+
+
+def search_terms(text: str) -> tuple[int | None, bool, str]:
+    """(the ``flag:N`` asked for, whether ``tag:marked`` is, the rest of the search, lower-cased)."""
+    found = FLAG_TERM.findall(text)
+    rest = FLAG_TERM.sub(" ", text)
+    marked = MARKED_TERM.search(rest) is not None
+    rest = MARKED_TERM.sub(" ", rest)
+    if not found and not marked:
+        return None, False, text.strip().lower()
+    return (int(found[-1]) if found else None), marked, " ".join(rest.split()).lower()
 
 
 def pack_title(library: Library) -> str:

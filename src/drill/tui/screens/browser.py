@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
 from drill.i18n import N_, _, ngettext
+from drill.tui.marks import marks_text
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
@@ -35,6 +36,7 @@ COLUMNS = (
     ("id", N_("id"), 11, 0),  # most ids fit (t7.9-1.2.3: 10); the long ones end in …
     ("section", N_("section"), 20, 0),
     ("state", N_("state"), 12, 0),
+    ("flag", N_("flag"), 4, 2),  # Anki's flag in its colour, ★ marked
     ("due", N_("due"), 16, 1),
     ("stability", N_("stability"), 9, 2),
     ("lapses", N_("lapses"), 6, 3),
@@ -67,6 +69,7 @@ def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None 
         Text(visible(row.card_id)),
         Text(visible(section_label(row.section, titles or {})), no_wrap=True, overflow="ellipsis"),
         Text(state),
+        marks_text(row.flag, row.marked, short=True),
         Text("—" if row.kind.value == "new" else _when(row.due)),
         Text(stability, justify="right"),
         Text(str(row.lapses), justify="right"),
@@ -108,7 +111,9 @@ class BrowserScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="browser"):
             with Horizontal(id="filters"):
-                yield Input(placeholder=_("search id, question, answer, tags…"), id="filter-text")
+                yield Input(
+                    placeholder=_("search id, question, answer, tags, flag:1, tag:marked…"), id="filter-text"
+                )
                 yield Select(
                     [(section_label(s, self.titles), s) for s in self.session.sections()],
                     prompt=_("any section"),

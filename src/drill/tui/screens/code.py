@@ -12,6 +12,7 @@ digit is a shortcut there, except 1-4 and enter right after a run (its grade).
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -88,6 +89,9 @@ class CodeScreen(ModeScreen):
         self.timed: bool = bool(options.extra.get("timed"))
         self.seed: int | None = options.extra.get("seed")
         self.store = options.store
+        # Set once the store is open (or failed to open: said so): a run that ends first waits for it before
+        # its verdict is shown, so the attempt is saved before it is acknowledged, never dropped (store None).
+        self._store_settled = threading.Event()
         self.verdict: Verdict | None = None
         self.failed_runs = 0
         self.started = options.timer()
@@ -129,6 +133,7 @@ class CodeScreen(ModeScreen):
             self.remaining = self.code_task.budget_s
             self.set_interval(1.0, self._tick)
         if self.in_study:
+            self._store_settled.set()
             return  # the study session's store is open and synced
         self._open_store()
 
@@ -136,18 +141,23 @@ class CodeScreen(ModeScreen):
     def _open_store(self) -> None:
         """Open the progress store (unless one was given) and make sure the task's card is in it."""
         try:
-            store = self.store
-            if store is None:
-                from drill.store import open_store
+            try:
+                store = self.store
+                if store is None:
+                    from drill.store import open_store
 
-                store = open_store(self.options.db_url, self.options.user)
-            sync_code_cards(store, self.options)
-        except Exception as err:
-            self.app.call_from_thread(
-                self.notify, _("Attempts will not be saved: {error}").format(error=err), severity="warning"
-            )
-            return
-        self.app.call_from_thread(setattr, self, "store", store)
+                    store = open_store(self.options.db_url, self.options.user)
+                sync_code_cards(store, self.options)
+            except Exception as err:
+                self.app.call_from_thread(
+                    self.notify,
+                    _("Attempts will not be saved: {error}").format(error=err),
+                    severity="warning",
+                )
+                return
+            self.app.call_from_thread(setattr, self, "store", store)
+        finally:
+            self._store_settled.set()
 
     def _prompt_markdown(self) -> str:
         from drill.content.latex import render_text
@@ -237,6 +247,7 @@ class CodeScreen(ModeScreen):
             limits=Limits(time_s=self.options.extra.get("time_limit", 10.0)),
             filename="solution.py",
         )
+        self._store_settled.wait()  # the attempt is saved (or said unsaved) before its verdict is shown
         self.app.call_from_thread(self._ran, code, verdict)
 
     def _ran(self, code: str, verdict: Verdict) -> None:
