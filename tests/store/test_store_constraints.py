@@ -233,8 +233,10 @@ def test_a_database_with_a_row_the_constraints_refuse_is_refused_in_one_line(
     assert "\x1b" not in after_screen
     lines = after_screen.splitlines()
     assert len(lines) == 1, out.stderr
-    assert lines[0].startswith(
-        f"drill: error: {path}: the schema upgrade to {migrate.HEAD_REVISION} was refused"
+    assert lines[
+        0
+    ].startswith(
+        f"drill: error: {path}: the schema upgrade to {CHECKS[0].since} was refused"  # the revision adding them
     )
     assert named in lines[0], lines[0]
     assert _dump(path) == before  # nothing was changed (the revision too: it is in the dump)

@@ -31,6 +31,7 @@ def test_head_revision_constant_matches_the_scripts():
         "0010",
         "0011",
         "0012",
+        "0013",
     ]
 
 

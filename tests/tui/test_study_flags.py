@@ -1,6 +1,7 @@
 """Anki's flags and mark (issue 28): ctrl+1 … ctrl+7 flag the card in study (the same key again, or ctrl+0,
 removes it), * marks or unmarks it; the header shows them, undo takes them back, help and the palette list the
-keys; the browser shows them in a column and finds them with ``flag:N`` / ``tag:marked`` or the state filter."""
+keys; the browser shows them in a column, finds them with ``flag:N`` / ``tag:marked`` or the state filter, and
+has the same keys for the selected card."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from drill.tui.widgets.header import StudyHeader
 from tests.helpers import plain
 from tests.tui.conftest import NOW, card_shown, wait_until
 from tests.tui.test_browser import open_browser, row_ids
+from tests.tui.test_browser_actions import _select, _status
 
 
 def _header(app) -> str:
@@ -97,7 +99,18 @@ async def test_the_browser_shows_and_finds_flags_and_marks(study_app, library, s
         search.value = ""
         app.screen.query_one("#filter-state", Select).value = "marked"
         await wait_until(pilot, lambda: row_ids(app) == [green])
-    assert store.browse(now=NOW, flag=1)[0].card_id == red
+
+        app.screen.query_one("#filter-state", Select).clear()  # the browser's own keys, as study's
+        await wait_until(pilot, lambda: len(row_ids(app)) == len(ids))
+        await _select(pilot, red)
+        await pilot.press("ctrl+1")  # red again: no flag
+        await wait_until(pilot, lambda: store.card_marks(red) == (0, False))
+        await wait_until(pilot, lambda: table.cell(red, "flag").plain == "")
+        await pilot.press("ctrl+6", "asterisk")
+        await wait_until(pilot, lambda: store.card_marks(red) == (6, True))
+        await wait_until(pilot, lambda: table.cell(red, "flag").plain == "⚑★")
+        assert "marked" in _status(app)
+    assert store.browse(now=NOW, flag=6)[0].card_id == red
 
 
 def test_card_info_names_the_flag_and_the_mark(library, store):

@@ -194,6 +194,13 @@ class Store:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
         return queue.counts(self, now, section)
 
+    def study_more(self, now: datetime, new: int = 0, reviews: int = 0) -> tuple[int, int]:
+        """Study more today: add ``new`` new cards and ``reviews`` reviews to the limits of ``now``'s study
+        day (drill.store.extras); returns the day's extras after it (extra new, extra reviews)."""
+        from drill.store.extras import study_more
+
+        return study_more(self, now, new, reviews)
+
     # -- reviewing -----------------------------------------------------------------------------------
 
     grade = (
@@ -232,7 +239,8 @@ class Store:
         reviewing.set_flags(self, card_id, action=undoing.UNBURY, buried_until=None)
 
     def reset(self, card_id: str) -> None:
-        """Make a card new again: its schedule, flags and leech tag go (its review history stays). Undoable."""
+        """Make a card new again: its schedule, suspension, burial and leech tag go (its review history, flag
+        and mark stay, as Anki's Forget keeps them). Undoable."""
         reviewing.set_flags(self, card_id, action=undoing.RESET, **undoing.reset_values())
 
     def set_flag(self, card_id: str, flag: int) -> None:

@@ -40,7 +40,7 @@ from drill.store.checks import checks_of
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0012"
+HEAD_REVISION = "0013"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -210,6 +210,19 @@ class StudyDayTotal(Base):
     # day's counters), not today's log rows, so they cost the same whatever the day held.
     new_grades: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     review_grades: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class StudyDayExtra(Base):
+    """Study more today (Anki's custom study "increase today's new card limit" / "review limit"): how many
+    new cards and reviews the learner added to one study day's limits. The queue adds them to ``new_per_day``
+    and ``reviews_per_day`` for that day only (drill.store.queue, drill.store.extras)."""
+
+    __tablename__ = "study_day_extras"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    study_day: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    extra_new: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    extra_reviews: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class StudySession(Base):

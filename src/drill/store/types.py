@@ -59,6 +59,10 @@ class Counts:
     next_due: datetime | None  # the earliest future due time among active cards (e.g. a learning step)
     learning: int = 0  # of ``due``: learning and relearning cards (no daily limit)
     review: int = 0  # of ``due``: review cards (within the daily review limit)
+    extra_new: int = 0  # what "study more today" added to today's new limit (drill.store.extras)
+    extra_reviews: int = 0  # ... and to today's review limit
+    new_held: bool = False  # new cards are left that today's new limit holds back
+    reviews_held: bool = False  # due review cards are left that today's review limit holds back
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
 from drill.i18n import N_, _, ngettext
-from drill.tui.marks import marks_text
+from drill.store.types import NO_FLAG
+from drill.tui.marks import flag_bindings, flag_name, marks_text
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
@@ -97,6 +98,7 @@ class BrowserScreen(Screen[str | None]):
         Binding("d", "make_due", N_("Due now"), tooltip=N_("Make the selected card due now")),
         Binding("i", "info", N_("Info"), tooltip=N_("Open the selected card's details and history")),
         Binding("r", "reset", N_("Reset"), tooltip=N_("Reset the selected card's progress (press twice)")),
+        *flag_bindings(),
     ]
 
     def __init__(self, session: StudySession, *, focus_search: bool = False) -> None:
@@ -254,7 +256,8 @@ class BrowserScreen(Screen[str | None]):
             self._confirm = ("reset", card_id)
             self.say(
                 _(
-                    "Reset {id}: its schedule, flags and leech tag go (history stays). Press r again to reset."
+                    "Reset {id}: its schedule, suspension, burial and leech tag go (history, flag and mark stay). "
+                    "Press r again to reset."
                 ).format(id=visible(card_id)),
                 "bold yellow",
             )
@@ -287,6 +290,27 @@ class BrowserScreen(Screen[str | None]):
             return
         self._confirm = None
         self.dismiss(card_id)
+
+    def action_flag(self, flag: int) -> None:
+        """ctrl+1 … ctrl+7 as in study: flag the selected card, or remove that flag (ctrl+0: remove any)."""
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        flag = NO_FLAG if flag == row.flag else flag
+        if flag == NO_FLAG:
+            self._act(_("{card}: no flag.").replace("{card}", "{id}"), self.session.set_flag, NO_FLAG)
+        else:
+            done = (
+                _("{card} flagged {colour}.").replace("{card}", "{id}").replace("{colour}", flag_name(flag))
+            )
+            self._act(done, self.session.set_flag, flag)
+
+    def action_toggle_mark(self) -> None:
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        done = _("{card} unmarked.") if row.marked else _("{card} marked.")
+        self._act(done.replace("{card}", "{id}"), self.session.toggle_mark)
 
     def action_focus_search(self) -> None:
         self.query_one("#filter-text").focus()

@@ -357,6 +357,8 @@ class StudyState(ModeScreen):
             await self.run_action("browse")
         elif result == "continue" and self.session is not None:
             self.show_next()
+        elif result == "more":
+            await self.run_action("study_more")
 
     # --- the store's keys -----------------------------------------------------------------------------------
 

@@ -52,7 +52,7 @@ class StudyHeader(Static):
         self.done: int | None = None
         self.mode: str | None = None  # a custom session's name ("review ahead"...), shown first
         self.notice: str | None = None  # what the learner must not miss ("READ-ONLY..."), shown at any width
-        # (days left, readiness on the day if no more reviews, the weakest skill and its readiness)
+        # (days left, readiness on the day if no more reviews, the weakest skill and its readiness on that figure)
         self.interview: tuple[int, float, tuple[str, float] | None] | None = None
         self.flag = 0  # the card's Anki flag (drill.store.types.FLAGS) and mark
         self.marked = False
@@ -126,7 +126,8 @@ class StudyHeader(Static):
             parts.append(Part(1, SEPARATOR, marks_text(self.flag, self.marked)))
         if self.interview is not None:
             days, ready, weakest = self.interview
-            interview = _("interview in {days}d · ready now {ready}%").format(
+            # The figure named: recall on the day if no more reviews (not "if you follow the plan").
+            interview = _("interview in {days}d · if you stop now: {ready}%").format(
                 days=days, ready=round(100 * ready)
             )
             parts.append(Part(1, SEPARATOR, Text(interview, style="bold")))
@@ -134,7 +135,7 @@ class StudyHeader(Static):
                 from drill.content.skills import skill_name
 
                 skill, value = weakest
-                text = _(" · weakest: {skill} {ready}%").format(
+                text = _(" · weakest {skill} {ready}%").format(
                     skill=skill_name(skill), ready=round(100 * value)
                 )
                 parts.append(Part(3, "", Text(text)))
