@@ -203,9 +203,9 @@ class Store:
 
     # -- reviewing -----------------------------------------------------------------------------------
 
-    grade = (
-        reviewing.grade
-    )  # reviewing.grade_in's parameters (but the connection), in a transaction of its own
+    # grade(card_id, rating, now, ...): reviewing.grade_in's parameters but the connection, in a write
+    # transaction of its own (its docstring says what is written and what it raises)
+    grade = reviewing.grade
 
     def preview(self, card_id: str, now: datetime) -> dict[int, datetime]:
         """When the card would next be due for each rating, without writing anything."""
