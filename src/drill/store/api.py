@@ -46,7 +46,6 @@ from drill.store.types import (
     CardInfo,
     Counts,
     DueCard,
-    GradeResult,
     QuizAnswerRecord,
     ReviewEntry,
     UndoResult,
@@ -195,29 +194,18 @@ class Store:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
         return queue.counts(self, now, section)
 
+    def study_more(self, now: datetime, new: int = 0, reviews: int = 0) -> tuple[int, int]:
+        """Study more today: add ``new`` new cards and ``reviews`` reviews to the limits of ``now``'s study
+        day (drill.store.extras); returns the day's extras after it (extra new, extra reviews)."""
+        from drill.store.extras import study_more
+
+        return study_more(self, now, new, reviews)
+
     # -- reviewing -----------------------------------------------------------------------------------
 
-    def grade(
-        self,
-        card_id: str,
-        rating: int,
-        now: datetime,
-        duration_ms: int | None = None,
-        *,
-        session_id: int | None = None,
-        due_cap: timedelta | None = None,
-    ) -> GradeResult:
-        """Grade a card (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``; ``due_cap``: the longest interval allowed
-        (an interview answer's misses, ``drill.srs.misses``).
-
-        One short write transaction: the card's state is read, scheduled by ``drill.srs.schedule``, written
-        with its review-log row (including the whole state before, for undo), the leech rule applied, and
-        committed before this returns. Raises ``StoreError`` in read-only mode or when the disk is full
-        (nothing is written then; the grade can be retried).
-        """
-        return reviewing.grade(
-            self, card_id, rating, now, duration_ms, session_id=session_id, due_cap=due_cap
-        )
+    # grade(card_id, rating, now, ...): reviewing.grade_in's parameters but the connection, in a write
+    # transaction of its own (its docstring says what is written and what it raises)
+    grade = reviewing.grade
 
     def preview(self, card_id: str, now: datetime) -> dict[int, datetime]:
         """When the card would next be due for each rating, without writing anything."""
@@ -251,8 +239,21 @@ class Store:
         reviewing.set_flags(self, card_id, action=undoing.UNBURY, buried_until=None)
 
     def reset(self, card_id: str) -> None:
-        """Make a card new again: its schedule, flags and leech tag go (its review history stays). Undoable."""
+        """Make a card new again: its schedule, suspension, burial and leech tag go (its review history, flag
+        and mark stay, as Anki's Forget keeps them). Undoable."""
         reviewing.set_flags(self, card_id, action=undoing.RESET, **undoing.reset_values())
+
+    def set_flag(self, card_id: str, flag: int) -> None:
+        """Set Anki's colour flag on a card (drill.store.types.FLAGS: 0 removes it, 1-7 a colour). Undoable."""
+        reviewing.set_flag(self, card_id, flag)
+
+    def card_marks(self, card_id: str) -> tuple[int, bool]:
+        """The card's flag (0 none, 1-7) and whether it is marked."""
+        return browsing.card_marks(self, card_id)
+
+    def toggle_mark(self, card_id: str) -> bool:
+        """Mark a card, or unmark a marked one (Anki's "marked" tag); returns whether it is marked now. Undoable."""
+        return reviewing.toggle_mark(self, card_id)
 
     def make_due_now(self, card_ids: Iterable[str], now: datetime) -> int:
         """Make these (already studied) cards due at ``now`` (e.g. the cards of a failed quiz question).
@@ -275,11 +276,12 @@ class Store:
         *,
         now: datetime | None = None,
         limit: int | None = None,
+        flag: int | None = None,
     ) -> list[BrowseRow]:
         """Cards of the active packs with their state. ``text`` matches the content id or section
         (content text lives in the Library, so the TUI filters on text itself); ``state`` is one of
-        ``drill.store.types.BROWSE_STATES``."""
-        return browsing.browse(self, text, section, state, now=now, limit=limit)
+        ``drill.store.types.BROWSE_STATES``; ``flag`` one of ``FLAGS`` (0: cards without a flag)."""
+        return browsing.browse(self, text, section, state, now=now, limit=limit, flag=flag)
 
     def fit_history(self) -> Iterator[list[tuple[int, int, str, int]]]:
         """Each card's grades in review order, one list per card, streamed (``drill optimize``): (rating,

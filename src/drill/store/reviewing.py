@@ -1,12 +1,12 @@
 """Reviewing: grading a card, undoing the latest grade, previewing the next due times, and the flags a learner
-sets by hand (suspend, bury, make due now). Each write is one short transaction (``Store.transaction``)."""
+sets by hand (suspend, bury, make due now, Anki's colour flag and mark). Each write is one short transaction (``Store.transaction``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from sqlalchemy import bindparam, insert, select, update
 
@@ -18,12 +18,14 @@ from drill.store import undoing
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
-from drill.store.types import GradeResult, UndoResult
+from drill.store.types import FLAGS, GradeResult, UndoResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy import Connection
 
     from drill.store.api import Store
+
+P = ParamSpec("P")
 
 # A never-reviewed card's state has this due time, so its fuzz seed (and so ``preview``) doesn't depend on
 # the moment it is looked at.
@@ -91,25 +93,6 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
                 **values,
             },
         )
-
-
-def grade(
-    store: Store,
-    card_id: str,
-    rating: int,
-    now: datetime,
-    duration_ms: int | None = None,
-    *,
-    session_id: int | None = None,
-    due_cap: timedelta | None = None,
-) -> GradeResult:
-    now = aware(now)
-    with store.transaction(write=True) as conn:
-        result = grade_in(
-            store, conn, card_id, rating, now, duration_ms, session_id=session_id, due_cap=due_cap
-        )
-    undoing.record(store, undoing.Action(undoing.GRADE, [card_id], log_id=result.log_id))
-    return result
 
 
 def grade_in(
@@ -196,6 +179,31 @@ def grade_in(
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
 
+def _committed(
+    write: Callable[Concatenate[Store, Connection, P], GradeResult],
+) -> Callable[Concatenate[Store, P], GradeResult]:
+    """``write`` (``grade_in``) in a short write transaction of its own, its undo action recorded once it has
+    committed: the same parameters, declared once."""
+
+    def committed(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> GradeResult:
+        """Grade a card (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``, with ``grade_in``'s parameters but the
+        connection (``due_cap``: the longest interval allowed, an interview answer's misses, drill.srs.misses).
+
+        One short write transaction: the card's state is read, scheduled by ``drill.srs.schedule``, written
+        with its review-log row (including the whole state before, for undo), the leech rule applied, and
+        committed before this returns. Raises ``StoreError`` in read-only mode or when the disk is full
+        (nothing is written then; the grade can be retried)."""
+        with store.transaction(write=True) as conn:
+            result = write(store, conn, *args, **kwargs)
+        undoing.record(store, undoing.Action(undoing.GRADE, [result.card_id], log_id=result.log_id))
+        return result
+
+    return committed
+
+
+grade = _committed(grade_in)  # Store.grade
+
+
 def preview(store: Store, card_id: str, now: datetime) -> dict[int, datetime]:
     now = aware(now)
     with store.transaction() as conn:
@@ -220,9 +228,22 @@ def undo_last(store: Store) -> UndoResult | None:
 def set_flags(store: Store, card_id: str, *, action: str | None = None, **values: Any) -> None:
     """Set suspended / buried_until (or, for a reset, the whole state) on a card (a "new" state row is made if
     the user has none); recorded for undo as ``action``."""
+    change(store, card_id, lambda _before: values, action=action)
+
+
+def change(
+    store: Store,
+    card_id: str,
+    values_of: Callable[[dict[str, Any] | None], dict[str, Any]],
+    *,
+    action: str | None = None,
+) -> dict[str, Any]:
+    """Write ``values_of(the card's state row now, or None)`` to the card's state row in one transaction (a
+    "new" row is made if the user has none); recorded for undo as ``action``. Returns the values written."""
     with store.transaction(write=True) as conn:
         row_id = store.card_row(conn, card_id)[0]
         before = undoing.snapshot(store, conn, [row_id])
+        values = written = values_of(before[row_id])
         if before[row_id] is None:
             values = {
                 "state": Phase.NEW.value,
@@ -236,6 +257,23 @@ def set_flags(store: Store, card_id: str, *, action: str | None = None, **values
         _write_state(store, conn, row_id, before[row_id] is not None, values)
     if action is not None:
         undoing.record(store, undoing.Action(action, [card_id], before))
+    return written
+
+
+def set_flag(store: Store, card_id: str, flag: int) -> None:
+    if isinstance(flag, bool) or not isinstance(flag, int) or flag not in FLAGS:
+        raise StoreError(f"flag {flag!r} for {card_id}: choose 0 (none) to {FLAGS[-1]}")
+    change(store, card_id, lambda _before: {"flag": flag}, action=undoing.FLAG)
+
+
+def toggle_mark(store: Store, card_id: str) -> bool:
+    written = change(
+        store,
+        card_id,
+        lambda before: {"marked": not (before or {}).get("marked", False)},
+        action=undoing.MARK,
+    )
+    return bool(written["marked"])
 
 
 def bury(store: Store, card_id: str, now: datetime) -> None:

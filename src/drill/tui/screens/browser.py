@@ -20,6 +20,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
 from drill.i18n import N_, _, ngettext
+from drill.store.types import NO_FLAG
+from drill.tui.marks import flag_bindings, flag_name, marks_text
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
@@ -35,6 +37,7 @@ COLUMNS = (
     ("id", N_("id"), 11, 0),  # most ids fit (t7.9-1.2.3: 10); the long ones end in …
     ("section", N_("section"), 20, 0),
     ("state", N_("state"), 12, 0),
+    ("flag", N_("flag"), 4, 2),  # Anki's flag in its colour, ★ marked
     ("due", N_("due"), 16, 1),
     ("stability", N_("stability"), 9, 2),
     ("lapses", N_("lapses"), 6, 3),
@@ -67,6 +70,7 @@ def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None 
         Text(visible(row.card_id)),
         Text(visible(section_label(row.section, titles or {})), no_wrap=True, overflow="ellipsis"),
         Text(state),
+        marks_text(row.flag, row.marked, short=True),
         Text("—" if row.kind.value == "new" else _when(row.due)),
         Text(stability, justify="right"),
         Text(str(row.lapses), justify="right"),
@@ -94,6 +98,7 @@ class BrowserScreen(Screen[str | None]):
         Binding("d", "make_due", N_("Due now"), tooltip=N_("Make the selected card due now")),
         Binding("i", "info", N_("Info"), tooltip=N_("Open the selected card's details and history")),
         Binding("r", "reset", N_("Reset"), tooltip=N_("Reset the selected card's progress (press twice)")),
+        *flag_bindings(),
     ]
 
     def __init__(self, session: StudySession, *, focus_search: bool = False) -> None:
@@ -108,7 +113,9 @@ class BrowserScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="browser"):
             with Horizontal(id="filters"):
-                yield Input(placeholder=_("search id, question, answer, tags…"), id="filter-text")
+                yield Input(
+                    placeholder=_("search id, question, answer, tags, flag:1, tag:marked…"), id="filter-text"
+                )
                 yield Select(
                     [(section_label(s, self.titles), s) for s in self.session.sections()],
                     prompt=_("any section"),
@@ -249,7 +256,8 @@ class BrowserScreen(Screen[str | None]):
             self._confirm = ("reset", card_id)
             self.say(
                 _(
-                    "Reset {id}: its schedule, flags and leech tag go (history stays). Press r again to reset."
+                    "Reset {id}: its schedule, suspension, burial and leech tag go (history, flag and mark stay). "
+                    "Press r again to reset."
                 ).format(id=visible(card_id)),
                 "bold yellow",
             )
@@ -282,6 +290,27 @@ class BrowserScreen(Screen[str | None]):
             return
         self._confirm = None
         self.dismiss(card_id)
+
+    def action_flag(self, flag: int) -> None:
+        """ctrl+1 … ctrl+7 as in study: flag the selected card, or remove that flag (ctrl+0: remove any)."""
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        flag = NO_FLAG if flag == row.flag else flag
+        if flag == NO_FLAG:
+            self._act(_("{card}: no flag.").replace("{card}", "{id}"), self.session.set_flag, NO_FLAG)
+        else:
+            done = (
+                _("{card} flagged {colour}.").replace("{card}", "{id}").replace("{colour}", flag_name(flag))
+            )
+            self._act(done, self.session.set_flag, flag)
+
+    def action_toggle_mark(self) -> None:
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        done = _("{card} unmarked.") if row.marked else _("{card} marked.")
+        self._act(done.replace("{card}", "{id}"), self.session.toggle_mark)
 
     def action_focus_search(self) -> None:
         self.query_one("#filter-text").focus()

@@ -27,6 +27,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from drill.i18n import N_, _
+from drill.tui.marks import flag_bindings
 from drill.tui.screens.study_grading import StudyGrading
 from drill.tui.screens.study_loading import StudyLoading
 from drill.tui.screens.study_navigation import StudyNavigation
@@ -45,7 +46,8 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
     # The footer lists them in this order, hiding what can't be done now (check_action); ? and q stay pinned
     # on its right at any width.
     BINDINGS = [
-        Binding("space", "reveal", N_("Show answer"), priority=True),
+        # the bar's button (and the card's hint) offer the reveal: the footer does not say it a third time
+        Binding("space", "reveal", N_("Show answer"), show=False, priority=True),
         Binding("enter", "reveal", N_("Show answer"), show=False, priority=True),
         Binding("1", "grade(1)", N_("Again")),
         Binding("2", "grade(2)", N_("Hard")),
@@ -75,6 +77,7 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
         Binding("at", "suspend", N_("Suspend"), key_display="@", show=False),  # Anki's key
         Binding("b", "bury", N_("Bury")),
         Binding("minus", "bury", N_("Bury"), key_display="-", show=False),  # Anki's key
+        *flag_bindings(),  # Anki's ctrl+1 … ctrl+7 flags (ctrl+0 removes), * marks
         Binding("pageup", "page(-1)", N_("Scroll the card up a page"), key_display="PgUp", show=False),
         Binding("pagedown", "page(1)", N_("Scroll the card down a page"), key_display="PgDn", show=False),
         Binding("i", "info", N_("Card info")),
@@ -84,6 +87,16 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             N_("Custom study"),
             show=False,
             tooltip=N_("study a section now, review ahead, today's forgotten cards, preview new cards"),
+        ),
+        Binding(
+            "plus",
+            "study_more",
+            N_("Study more today"),
+            key_display="+",
+            show=False,
+            tooltip=N_(
+                "add new cards or reviews to today's limits (drill study --more N / --more-reviews N)"
+            ),
         ),
         Binding(
             "d",
