@@ -98,7 +98,10 @@ def review_durations(store: Store) -> list[tuple[str, int]]:
     query = (
         select(cards_t.c.content_id, logs_t.c.duration_ms)
         .select_from(cards_t.join(logs_t, logs_t.c.card_id == cards_t.c.id))
-        .where(logs_t.c.user_id == store.user_id, logs_t.c.duration_ms > 0)
+        # ``user_id + 0``: not an index term, so SQLite drives the join from the pack's cards (the card
+        # index of the log) instead of reading every grade of the user through a (user_id, ...) index,
+        # which it picks when the log's statistics are missing (a migration's rebuild drops them)
+        .where((logs_t.c.user_id + 0) == store.user_id, logs_t.c.duration_ms > 0)
     )
     if store.packs is not None:
         query = query.where(cards_t.c.pack.in_(store.packs))
