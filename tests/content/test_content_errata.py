@@ -306,7 +306,16 @@ def _head_pruning():
 
 @recomputes("e7.8-scaled-equals-additive")
 def _scaled_equals_additive():
-    _sourced("e7.8-scaled-equals-additive", ("Vaswani", "§3.2.1"), {"q23", "q24"})
+    _sourced("e7.8-scaled-equals-additive", ("Vaswani", "§3.2.1"), {"q23", "q24", "t7.8-1.r4"})
+    # every place the chapter words "equal once scaled" carries the note: 7.8's intuition, table, warning and
+    # answer, 7.9's answer, 7.24 Q23 (whose key point the interview rubric no longer rewards) and 7.25's table
+    chapter = (DATA / "transformer-chapter-7.md").read_text(encoding="utf-8")
+    claims = ERRATA["e7.8-scaled-equals-additive"].claims
+    for line in chapter.splitlines():
+        if "相当" in line and ("加性" in line or "点乘" in line):
+            assert any(c.strip() in line for c in claims), line
+    q23 = LIBRARY.cards["q23"]
+    assert not any("相当" in point for point in q23.points)
 
 
 @recomputes("e7.19-residual-lossless")
@@ -383,3 +392,29 @@ def test_the_7_3_variance_note_states_both_statistics():
     assert abs(per_dim[512] - 1 / 3) < 0.05  # like for like, "about 1/3" holds at one decimal
     note = next(c.erratum for c in LIBRARY.checks if c.id == "7.3-posenc-pe_variance")
     assert "0.43" in note and "0.29" in note and "0.21" in note and "0.36" in note
+
+
+@recomputes("e7.7-gqa-bottleneck")
+def _gqa_bottleneck():
+    # GQA = every query head attends with the K/V head of its group: PyTorch's enable_gqa against the same
+    # attention with the K/V heads repeated, so each of the h query heads computes its own S×S scores
+    g = torch.Generator().manual_seed(77)
+    B, h, n_kv, S, d = 1, 8, 2, 16, 4
+    q = torch.randn(B, h, S, d, generator=g, dtype=torch.float64)
+    k, v = (torch.randn(B, n_kv, S, d, generator=g, dtype=torch.float64) for _ in range(2))
+    gqa = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+    k_rep, v_rep = k.repeat_interleave(h // n_kv, dim=1), v.repeat_interleave(h // n_kv, dim=1)
+    scores = q @ k_rep.transpose(-2, -1) / math.sqrt(d)
+    assert scores.shape == (B, h, S, S)  # h·S² scores, as many as multi-head attention with h K/V heads
+    assert torch.allclose(gqa, torch.softmax(scores, -1) @ v_rep)
+
+    def score_macs(heads_q, S, d):  # QKᵀ per query head: S² dot products of length d; no n_kv in it
+        return heads_q * S * S * d
+
+    def kv_cache(heads_kv, S, d):  # K and V kept for every past position
+        return 2 * heads_kv * S * d
+
+    assert score_macs(h, 2 * S, d) == 4 * score_macs(h, S, d)  # still quadratic in S, whatever n_kv is
+    assert kv_cache(n_kv, S, d) / kv_cache(h, S, d) == n_kv / h == 0.25  # what GQA saves: the cache
+    assert kv_cache(n_kv, 2 * S, d) == 2 * kv_cache(n_kv, S, d)  # which grows linearly in S
+    assert "q05" in ERRATA["e7.7-gqa-bottleneck"].cards

@@ -19,7 +19,8 @@ Surfaces covered (each in English and in Chinese):
      (tui.models.quiz.chapter_item);
   6. generated quiz questions: prompt, options and explanation (tui.models.quiz.generated_item) over 40 seeds;
   7. demo notes (tui.screens.demo.info_text);
-  8. report rows: each card's question as the reports list it (report.figures._questions).
+  8. report rows: each card's question as the reports list it (report.figures._questions; a table card's
+     row is the one it asks, ``asked_line``).
 """
 
 from __future__ import annotations
@@ -152,7 +153,10 @@ def report_views():
     from drill.report.figures import _questions
 
     for cid, shown in _questions(LIBRARY).items():
-        yield f"report row {cid}", shown, (LIBRARY.cards[cid].front,)
+        card = LIBRARY.cards[cid]
+        # what the row is built from: a table card's row (its cells asked, the others given), else the front
+        line = getattr(card, "asked_line", None)
+        yield f"report row {cid}", shown, (line() if line is not None else card.front,)
 
 
 SURFACES = {

@@ -4,6 +4,8 @@ correction; spoken answers keep the self-check with the model answer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.widgets import Static, TextArea
 
 from drill.tui.models.interview import AGAIN, propose_grade
@@ -101,6 +103,13 @@ async def test_aloud_keeps_the_self_check_with_the_model_answer(library, store):
 
 
 async def test_a_point_restating_a_corrected_claim_carries_drills_correction(library, store):
+    # The shipped points no longer restate corrected claims (the judge must not reward them; issue 25): a pack
+    # whose q25 point still quotes the chapter's "PyTorch attn_mask 是 True=遮住" shows drill's correction beside it.
+    q25 = library.cards["q25"]
+    restated = "注意框架约定：HuggingFace 是 1=保留，PyTorch attn_mask 是 True=遮住"
+    assert restated.startswith(q25.points[1]) and restated in (q25.bank_answer or "")
+    card = replace(q25, points=(q25.points[0], restated, *q25.points[2:]))
+    library = replace(library, cards={**library.cards, "q25": card})
     app = interview_app(library, store, questions=1, section="7.16", seed=1)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _answered(pilot, "PyTorch 的 attn_mask 是 True=遮住，HuggingFace 是 1=保留。")

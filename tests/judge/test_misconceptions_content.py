@@ -46,6 +46,15 @@ def test_the_corrected_points(library):
     assert not any("softmax 也是" in p for p in cards["q18"].points)
     assert "② FFN" in cards["q27"].points
     assert cards["q40"].points[0] == "不会"
+    # points whose words an erratum corrects are no points (issue 25): the judge must not reward them
+    assert not any("删头" in p for p in cards["q21"].points)
+    assert not any("相当" in p for p in cards["q23"].points)
+    assert not any("注意力权重" in p for p in cards["q39"].points)
+    from drill.content.errata import corrections_in
+
+    for card in cards.values():
+        for point in card.points:
+            assert not corrections_in(point, library.errata), (card.id, point)
 
 
 def _pack_with(tmp_path: Path, text: str) -> Path:

@@ -32,6 +32,8 @@ cards = st.builds(
     reviews=st.integers(0, 10**6),
     lapses=st.integers(0, 10**4),
     last_rating=st.one_of(st.none(), st.sampled_from(list(RATINGS.values()))),
+    flag=st.integers(0, 7),
+    marked=st.booleans(),
 )
 
 
@@ -48,6 +50,8 @@ def plain(card: CardFigure) -> dict:
         "reviews": card.reviews,
         "lapses": card.lapses,
         "last_rating": card.last_rating,
+        "flag": card.flag,
+        "marked": card.marked,
     }
 
 

@@ -47,6 +47,8 @@ def card_rows(draw):
                 draw(st.sampled_from([0, 0, 1])) if state is not None else None,
                 draw(st.integers(0, 4)),
                 0,
+                draw(st.integers(0, 7)) if state is not None else 0,  # (the query coalesces flag and mark)
+                draw(st.sampled_from([0, 1])) if state is not None else 0,
             )
         )
     return rows

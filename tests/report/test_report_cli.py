@@ -20,7 +20,7 @@ def run(*args: str):
 @pytest.mark.parametrize(
     ("fmt", "check"),
     [
-        ("json", lambda text: json.loads(text)["schema_version"] == "1.5"),
+        ("json", lambda text: json.loads(text)["schema_version"] == "1.6"),
         ("md", lambda text: text.startswith("# drill progress report")),
         ("html", lambda text: text.startswith("<!DOCTYPE html>") and "<script" not in text),
         ("csv", lambda text: next(csv.reader(io.StringIO(text)))[0] == "id"),
@@ -133,5 +133,5 @@ def test_report_on_a_database_from_an_older_drill_migrates_it_first(tmp_path):
     migrate.upgrade(url, "0002")
     result = run("report", "--db", url, "--user", "alice", "--format", "json", "-o", "-")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["schema_version"] == "1.5"
+    assert json.loads(result.stdout)["schema_version"] == "1.6"
     assert len(list_backups(path)) == 1

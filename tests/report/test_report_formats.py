@@ -38,7 +38,7 @@ def test_json_validates_against_the_shipped_schema(report):
     validator = jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.FormatChecker())
     errors = sorted(validator.iter_errors(document), key=str)
     assert errors == []
-    assert document["schema_version"] == "1.5"
+    assert document["schema_version"] == "1.6"
     assert document["cohort"]["users"][0]["rank"] == 1
 
 

@@ -80,7 +80,7 @@ def test_no_date_readiness_now_per_skill_recomputed(history, store, kinds_librar
     data = _report(store, kinds_library)
     document = json.loads(to_json(data))
     jsonschema.validate(document, schema())
-    assert document["schema_version"] == "1.5"
+    assert document["schema_version"] == "1.6"
     want = _expected(history, NOW)
     assert [row["skill"] for row in document["skills"]] == ["recall", "explain", "calculate", "code"]
     for row in document["skills"]:

@@ -30,6 +30,8 @@ def test_head_revision_constant_matches_the_scripts():
         "0009",
         "0010",
         "0011",
+        "0012",
+        "0013",
     ]
 
 

@@ -132,6 +132,7 @@ def test_random_walk_matches_the_store(seed, where):
     )
     try:
         now = T0
+        more = 0
         for _ in range(40):
             op = rng.random()
             card = store.next_card(now, rng.choice(SECTIONS))
@@ -143,9 +144,13 @@ def test_random_walk_matches_the_store(seed, where):
                 store.bury(card.card_id, now)
             elif op < 0.78:
                 store.unsuspend(rng.choice(CARDS)[1])
+            elif op < 0.84:  # "study more today": the peek reads the day's extras as the queue does
+                store.study_more(now, new=rng.choice((1, 2, 4)), reviews=rng.choice((0, 1, 3)))
+                more += 1
             else:
                 now += timedelta(minutes=rng.choice((1, 10, 60 * 5, 60 * 24, 60 * 24 * 7)))
             assert_same(store, now, db_url=where)
+        assert more  # the walk added to some day's limits
         # the peek answered (not only "don't know"): it read this database's plan
         assert peek.peek_next_card(
             now, packs=packs_of(CARDS), user="alice", db_url=where, config=store.config

@@ -1,4 +1,4 @@
-"""Issue 28's browser items: sort by a column (o / O, a click on a heading), mark several cards (space,
+"""Issue 28's browser items: sort by a column (o / O, a click on a heading), select several cards (space,
 shift+up/down) and suspend, bury or make them due at once, ids and states shown whole, Chinese typed with the
 table focused goes into the search, and a card opened before it is due says so on the study screen."""
 
@@ -60,7 +60,7 @@ async def test_o_sorts_by_the_next_column_and_a_click_on_a_heading_sorts_and_rev
         assert table.row_count == len(library.cards)
 
 
-async def test_space_marks_cards_and_s_b_act_on_every_marked_one(study_app, library, store):
+async def test_space_selects_cards_and_s_b_act_on_every_selected_one(study_app, library, store):
     app = study_app()
     async with app.run_test(size=(140, 40)) as pilot:
         await card_shown(pilot)
@@ -70,23 +70,23 @@ async def test_space_marks_cards_and_s_b_act_on_every_marked_one(study_app, libr
         await wait_until(pilot, lambda: row_ids(app) == ids)
         await pilot.press("home")  # (sorting keeps the cursor on its card)
         await pilot.press("space", "space", "shift+down", "shift+down")  # rows 0, 1, then 2 to 4
-        marked = ids[:5]
+        chosen = ids[:5]
         table = app.screen.query_one(CardTable)
-        await wait_until(pilot, lambda: table.marked == set(marked))
-        assert f"5 of {len(ids)} cards marked" in status(app)
+        await wait_until(pilot, lambda: table.chosen == set(chosen))
+        assert f"5 of {len(ids)} cards selected" in status(app)
         lines = [table.render_line(y).text for y in range(1, 8)]
         assert [line.startswith("●") for line in lines] == [True] * 5 + [False] * 2, lines
 
         await pilot.press("s")
-        await wait_until(pilot, lambda: all(store.card_info(cid, NOW).suspended for cid in marked))
+        await wait_until(pilot, lambda: all(store.card_info(cid, NOW).suspended for cid in chosen))
         assert not store.card_info(ids[5], NOW).suspended
-        assert "5 cards suspended" in status(app) and table.marked == set()
+        assert "5 cards suspended" in status(app) and table.chosen == set()
 
-        # Marked again, all suspended: s unsuspends them all; one marked card says "1 card".
-        for cid in marked:
-            table.toggle_mark(cid)
+        # Chosen again, all suspended: s unsuspends them all; one chosen card says "1 card".
+        for cid in chosen:
+            table.toggle_chosen(cid)
         await pilot.press("s")
-        await wait_until(pilot, lambda: not any(store.card_info(cid, NOW).suspended for cid in marked))
+        await wait_until(pilot, lambda: not any(store.card_info(cid, NOW).suspended for cid in chosen))
         assert "5 cards unsuspended" in status(app)
         table.move_to(ids[7])
         await pilot.press("space", "b")

@@ -145,13 +145,13 @@ async def _header_text(width: int) -> str:
 async def test_the_header_keeps_the_readiness_at_80_columns():
     line = await _header_text(80)
     assert "new 12 · learning 3 · review 40" in line
-    assert "ready now 62%" in line
+    assert "if you stop now: 62%" in line
     assert "…" not in line
 
 
 async def test_the_header_at_120_leaves_out_what_does_not_fit_whole():
     line = await _header_text(120)
-    assert "ready now 62%" in line and "weakest: Calculate 31%" in line and "▕" in line
+    assert "if you stop now: 62%" in line and "weakest Calculate 31%" in line and "▕" in line
     assert not line.rstrip().endswith("drill ·") and "…" not in line
     wide = await _header_text(200)
     assert "drill · Transformer chapter 7 (drill pack)" in wide and "session 00:00" in wide

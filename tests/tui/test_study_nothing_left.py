@@ -36,4 +36,5 @@ async def test_todays_new_cards_done_names_the_limit_and_the_setting(study_app, 
     app = study_app(library=only)
     async with app.run_test(size=(120, 40)) as pilot:
         text = await _ended_text(app, pilot)
-    assert "Today's new cards are done (1 a day)" in text and "new_per_day" in text
+    assert "Today's new cards are done (1 a day, 0 added today)" in text and "new_per_day" in text
+    assert "press +" in text and "drill study --more N" in text  # the key and the option that add more

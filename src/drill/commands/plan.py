@@ -299,6 +299,9 @@ def _show(library, now, db_url, user_name, as_json, minutes) -> None:
         click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))
         return
     with store:
+        # read-only: nothing is written; the store then reads the packs the library loads, not every card of
+        # the user (a learner with several packs in the database is planned for the ones the content holds)
+        store.sync_content(library)
         current = store.interview_plan(now)
         if current is None:
             click.echo(_("No interview date set. Set one with: drill plan --interview YYYY-MM-DD"))

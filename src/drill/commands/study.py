@@ -7,6 +7,7 @@ import click
 from drill.commands.options import WholeNumber, content_option, store_options
 from drill.i18n import N_, _, ngettext
 from drill.i18n_click import DrillCommand
+from drill.store.extras import MAX_EXTRA
 
 
 @click.command(
@@ -17,6 +18,9 @@ from drill.i18n_click import DrillCommand
         "review.\n\nCustom study: --section, --tag and --kind (each may be repeated) keep only those cards; "
         "--ahead N reviews the cards due within N days, --forgotten the cards answered Again today, "
         "--preview shows new cards without scheduling them (nothing is saved).\n\n"
+        "Study more today: --more N adds N new cards to today's new-card limit (new_per_day), --more-reviews N "
+        "adds N to today's review limit (reviews_per_day), for today only (key + in the app does the same); "
+        "review ahead is --ahead N (key c).\n\n"
         "Press ? in the app for every key; ctrl+p opens the command palette."
     ),
 )
@@ -53,10 +57,37 @@ from drill.i18n_click import DrillCommand
     help=N_("Introduce at most N new cards this session."),
 )
 @click.option("--limit", type=WholeNumber(1), default=None, metavar="N", help=N_("Stop after N reviews."))
+@click.option(
+    "--more",
+    "more_new",
+    type=WholeNumber(1, MAX_EXTRA),
+    default=None,
+    metavar="N",
+    help=N_("Study more today: add N new cards to today's new-card limit (today only)."),
+)
+@click.option(
+    "--more-reviews",
+    type=WholeNumber(1, MAX_EXTRA),
+    default=None,
+    metavar="N",
+    help=N_("Study more today: add N reviews to today's review limit (today only)."),
+)
 @content_option
 @store_options
 def study(
-    sections, tags, kinds, ahead, forgotten, preview, new_limit, limit, content_path, db_url, user_name
+    sections,
+    tags,
+    kinds,
+    ahead,
+    forgotten,
+    preview,
+    new_limit,
+    limit,
+    more_new,
+    more_reviews,
+    content_path,
+    db_url,
+    user_name,
 ) -> None:
     from drill.errors import InputError
     from drill.tui.app import make_app
@@ -69,6 +100,15 @@ def study(
     ]
     if len(modes) > 1:
         raise InputError(_("{options}: choose one of them").format(options=" / ".join(modes)))
+    more = [name for name, n in (("--more", more_new), ("--more-reviews", more_reviews)) if n is not None]
+    if more and modes:
+        raise InputError(
+            _("{more}: {mode} has no daily limit to raise; use one or the other").format(
+                more=" / ".join(more), mode=modes[0]
+            )
+        )
+    if more:
+        _study_more(db_url, user_name, more_new or 0, more_reviews or 0)
     mode = "ahead" if ahead is not None else "forgotten" if forgotten else "preview" if preview else "due"
     study_filter = StudyFilter(
         sections=tuple(dict.fromkeys(sections)),
@@ -108,3 +148,25 @@ def study(
                 stats.reviewed,
             ).format(count=stats.reviewed, again=stats.again)
         )
+
+
+def _study_more(db_url: str | None, user: str | None, new: int, reviews: int) -> None:
+    """--more / --more-reviews: today's limits raised in the store before the session starts (so the first card
+    the screen peeks at already follows them)."""
+    from datetime import UTC, datetime
+
+    from drill.store import open_store
+
+    with open_store(db_url, user) as store:
+        extra_new, extra_reviews = store.study_more(datetime.now(UTC), new, reviews)
+        config = store.config
+    click.echo(
+        _(
+            "drill: today's limits: {new} new cards, {reviews} reviews ({extra_new} and {extra_reviews} added today)."
+        ).format(
+            new=config.new_per_day + extra_new,
+            reviews=config.reviews_per_day + extra_reviews,
+            extra_new=extra_new,
+            extra_reviews=extra_reviews,
+        )
+    )

@@ -29,6 +29,7 @@ from drill.content.rules import (
     Options,
     Text,
     TextList,
+    WhyWrong,
 )
 from drill.fields import Invalid, declare
 
@@ -103,6 +104,8 @@ class Quiz:
     answer: str = declare(Text())
     explanation: str = declare(VERBATIM)
     cards: tuple[str, ...] = declare(TextList(ID))
+    # drill's own words on why each wrong option is wrong (zh, en; a quote of the explanation where it says so)
+    why_wrong: dict[str, dict[str, str]] | None = declare(WhyWrong(), default=None)
 
     @staticmethod
     def check_record(values: dict[str, Any]) -> None:
@@ -111,6 +114,25 @@ class Quiz:
             raise Invalid(
                 f"answer {values['answer']!r} is not one of the options ({', '.join(options)})", ("answer",)
             )
+        why = values.get("why_wrong")
+        if why is None:
+            return
+        wrong = [key for key in options if key != values["answer"]]
+        for key in why:
+            if key not in wrong:
+                raise Invalid(
+                    f"{key!r} is not a wrong option (wrong: {', '.join(wrong)})", ("why_wrong", key)
+                )
+        for key in wrong:
+            if key not in why:
+                raise Invalid(f"wrong option {key!r} has no note", ("why_wrong",))
+        for key, entry in why.items():
+            quote = entry.get("quote")
+            if quote is not None and quote.strip() not in values["explanation"]:
+                raise Invalid(
+                    "the quote is not in the quiz's explanation (it quotes the chapter's words)",
+                    ("why_wrong", key, "quote"),
+                )
 
 
 @dataclass(frozen=True, kw_only=True)

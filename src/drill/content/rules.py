@@ -149,6 +149,39 @@ class Options(Rule):
         return dict(value)
 
 
+class WhyWrong(Rule):
+    """Why each wrong option of a multiple-choice quiz is wrong: option letter -> ``zh`` and ``en`` (drill's own
+    words, both required) and optionally ``quote``: the words of the quiz's own explanation (the chapter's) that
+    rule the option out. Which letters it must cover is the quiz's rule (`Quiz.check_record`)."""
+
+    PARTS = ("zh", "en", "quote")
+
+    def check(self, value: Any) -> dict[str, dict[str, str]]:
+        if not isinstance(value, dict):
+            raise Invalid(f"expected a mapping of option letters to zh/en notes, got {type_name(value)}")
+        out: dict[str, dict[str, str]] = {}
+        for key, entry in value.items():
+            if not isinstance(key, str) or not OPTION_KEY.match(key):
+                raise Invalid(f"option key {key!r} must be one capital letter (A, B, C, …)", (key,))
+            if not isinstance(entry, dict):
+                raise Invalid(
+                    f"expected a mapping with zh, en (and optionally quote), got {type_name(entry)}", (key,)
+                )
+            for part in entry:
+                if part not in self.PARTS:
+                    raise Invalid(f"unknown field {part!r} (allowed: zh, en, quote)", (key, part))
+            for part in ("zh", "en"):
+                if entry.get(part) is None:
+                    raise Invalid(f"required field {part!r} is missing", (key, part))
+            for part, text in entry.items():
+                try:
+                    Text().check(text)
+                except Invalid as err:
+                    raise Invalid(err.problem, (key, part)) from None
+            out[key] = dict(entry)
+        return out
+
+
 class FilePath(Rule):
     """A filesystem path (only ever read back from the cache: the loader gives a pack its directory)."""
 

@@ -61,14 +61,17 @@ POINTS: dict[str, tuple[str, ...]] = {
         "flash-tiling & still-s2 | no-materialise & still-s2",
         "sparse-linear & lowers-complexity",
     ),
-    "q21": ("one-dist & averages | one-dist", "patterns & subspace | patterns & parallel", "drop-heads"),
-    "q23": ("gemm & /快|fast|faster/", "mlp-tanh", "sqrt-dk & comparable"),
+    # q21's "实验证明删头会掉点" and q23's "缩放后与加性相当" are no points: errata e7.14-head-pruning and
+    # e7.8-scaled-equals-additive correct them (q21's is the misconception head-pruning-hurts)
+    "q21": ("one-dist & averages | one-dist", "patterns & subspace | patterns & parallel"),
+    "q23": ("gemm & /快|fast|faster/", "mlp-tanh"),
     "q24": (
         "independent-unit & variance & dk | variance & sum-dk-terms",
         "saturate & vanish",
         "sqrt-dk & unit-variance",
     ),
-    "q25": ("bs-mask & pad-inf | bs-mask & broadcast & /inf/", "hf-keep & pt-masked", "combine-causal"),
+    # q25's second point stops before "PyTorch attn_mask 是 True=遮住" (erratum e7.16-mask-convention: not SDPA's)
+    "q25": ("bs-mask & pad-inf | bs-mask & broadcast & /inf/", "hf-keep", "combine-causal"),
     "q26": (
         "same-params & /dmodel|单头|one (?:full|head)/ | /3 ?· ?dmodel2/",
         "h-times & /不降维|otherwise|grow|涨/",
@@ -122,7 +125,7 @@ POINTS: dict[str, tuple[str, ...]] = {
     "q39": (
         "noam",
         "warmup-cosine",
-        "dropout-01 & dropout-places | dropout-01 & /attention weights|注意力权重/",
+        "dropout-01 & dropout-places",  # the paper's two places (erratum e7.23-dropout-places): not the weights
         "dropout-modern",
         "eval-off",
     ),
@@ -178,6 +181,7 @@ MISCONCEPTIONS: dict[str, str] = {
     "linear-attention-free": "sparse-linear & no-cost",
     "kvcache-total-linear": "total-on",
     "softmax-s2d": "/softmax.{0,8}(?:也是|is also|also) ?o\\(s2d\\)/",
+    "head-pruning-hurts": "drop-heads & -/不会|几乎不|没怎么|not|little|barely|hardly/",
     "additive-better": "better-quality",
     "additive-s2d2": "s2d2",
     "mask-conventions-same": "conventions-same",

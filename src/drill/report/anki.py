@@ -73,11 +73,6 @@ def _markdown():
     return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
 
 
-# A sub- or superscript written outside $…$ (``x_{t+1}``, ``e^{−100}`` in drill's own wording): shown as the
-# formula it is, never as raw braces. Code spans are matched first and kept as they are.
-_BARE_SCRIPT = re.compile(r"(`+)(?:(?!\1).)+?\1|(?<![\\\w])([A-Za-z]\w*(?:[\^_]\{[^{}$`\n]*\})+)", re.S)
-
-
 # A table row quoted in running text (an erratum's 「| 16 | [0.75, 0.5, 0.25] | 44.5% |」): its cells, word for
 # word, between column rules (│), so the quote does not read as a broken Markdown table.
 _QUOTED_ROW = re.compile(r"(?<=「)\|([^「」\n`]*)\|(?=」)")
@@ -92,7 +87,7 @@ def to_anki_html(text: str) -> str:
 
     One paragraph comes back without its ``<p>`` (a question reads as a line, as before).
     """
-    from drill.content.latex import split_math
+    from drill.content.latex import split_math, sub_bare_scripts
 
     formulas: list[str] = []
     source = []
@@ -101,14 +96,10 @@ def to_anki_html(text: str) -> str:
         formulas.append(formula)
         return f"\x02{len(formulas) - 1}\x03"
 
-    def bare(match: re.Match) -> str:
-        if match.group(2) is None:
-            return match.group(0)
-        return slot(f"\\({html.escape(match.group(2), quote=False)}\\)")
-
     for kind, value in split_math(_QUOTED_ROW.sub(_quoted_row, sanitise.text(text.replace("\r\n", "\n")))):
         if kind == "text":
-            source.append(_BARE_SCRIPT.sub(bare, value))
+            # a sub/superscript outside $…$: content's one rule (drill.content.latex.sub_bare_scripts)
+            source.append(sub_bare_scripts(value, lambda f: slot(f"\\({html.escape(f, quote=False)}\\)")))
             continue
         escaped = html.escape(value.strip(), quote=False)
         source.append(slot(f"\\[{escaped}\\]" if kind == "display" else f"\\({escaped}\\)"))

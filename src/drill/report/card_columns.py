@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from itertools import repeat
 from json.encoder import encode_basestring  # the C encoder of one JSON string (with ensure_ascii=False)
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +37,8 @@ class CardColumns:
     reviews: list[int]
     lapses: list[int]
     last_rating: list[str | None]
+    flag: list[int]
+    marked: list[bool]
 
     @classmethod
     def of(cls, cards: Sequence[CardFigure]) -> CardColumns:
@@ -63,6 +66,8 @@ class CardColumns:
             self.reviews[i],
             self.lapses[i],
             self.last_rating[i],
+            self.flag[i],
+            self.marked[i],
         )
 
     def __iter__(self) -> Iterator[CardFigure]:
@@ -70,7 +75,7 @@ class CardColumns:
 
     def sanitised(self) -> CardColumns:
         """The text columns through the output sanitiser (drill.report.sanitise); the same object when clean."""
-        changes = {
+        changes: dict[str, Any] = {  # (text columns only: typed loosely for replace's other fields)
             name: cleaned
             for name in ("id", "section", "question")
             if (cleaned := sanitise.texts(getattr(self, name))) is not getattr(self, name)
@@ -95,6 +100,8 @@ class CardColumns:
             json_numbers(self.reviews[part]),
             json_numbers(self.lapses[part]),
             map(_RATINGS.__getitem__, self.last_rating[part]),
+            json_numbers(self.flag[part]),
+            json.dumps(self.marked[part])[1:-1].split(", ") if self.marked[part] else [],
         ]
         pieces: list = []
         for i, (f, column) in enumerate(zip(fields(self), columns, strict=True)):
@@ -138,6 +145,8 @@ def build(table, r: np.ndarray, questions: dict[str, str], last_ratings: dict[in
             ratings(get_rating(db_id)) if seen else None
             for db_id, seen in zip(table.db_id.tolist(), reviewed, strict=True)
         ],
+        flag=table.flag.tolist(),
+        marked=table.marked.tolist(),
     )
 
 

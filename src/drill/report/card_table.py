@@ -45,6 +45,8 @@ class CardTable:
     lapses: np.ndarray  # int64
     first_reviews: np.ndarray  # int64, first-of-study-day grades (true retention), kept by the store
     first_passes: np.ndarray  # int64
+    flag: np.ndarray  # int8: Anki's flag, 0 none
+    marked: np.ndarray  # bool
 
     # Columns fetched, in this order, by ``from_rows``'s query (queries.Queries.card_table).
     COLUMNS = (
@@ -62,6 +64,8 @@ class CardTable:
         "suspended",
         "first_reviews",
         "first_passes",
+        "flag",
+        "marked",
     )
 
     @classmethod
@@ -83,6 +87,8 @@ class CardTable:
             suspended,
             first_reviews,
             first_passes,
+            flag,
+            marked,
         ) = columns
         # Codes by C-level look-ups (map over a dict), not a Python loop per card.
         present = set(section)
@@ -113,6 +119,8 @@ class CardTable:
             lapses=np.array(lapses, dtype=np.int64).reshape(n),
             first_reviews=np.array(first_reviews, dtype=np.int64).reshape(n),
             first_passes=np.array(first_passes, dtype=np.int64).reshape(n),
+            flag=np.array(flag, dtype=np.int8).reshape(n),
+            marked=np.array(marked, dtype=bool).reshape(n),
         )
 
     @classmethod
@@ -267,7 +275,7 @@ class CardTable:
         figures = []
         append = figures.append
         # Positional construction, names bound locally: for an export this loop runs once per card.
-        for db_id, cid, code, fsrs, shown, stab, diff, due, rv, reps, lapses in zip(
+        for db_id, cid, code, fsrs, shown, stab, diff, due, rv, reps, lapses, flag, marked in zip(
             self.db_id[at].tolist(),
             self.content_id[at].tolist(),
             self.section_code[at].tolist(),
@@ -279,6 +287,8 @@ class CardTable:
             r[at].tolist(),
             self.reps[at].tolist(),
             self.lapses[at].tolist(),
+            self.flag[at].tolist(),
+            self.marked[at].tolist(),
             strict=True,
         ):
             if fsrs != NEW:
@@ -298,6 +308,8 @@ class CardTable:
                     reps,
                     lapses,
                     ratings.get(rating) if rating else None,
+                    flag,
+                    marked,
                 )
             )
         return figures
@@ -319,6 +331,8 @@ _ARRAYS = (
     "lapses",
     "first_reviews",
     "first_passes",
+    "flag",
+    "marked",
 )
 
 

@@ -19,7 +19,8 @@ from drill.report.interview_scores import InterviewScores
 # 1.1: the interview section (drill plan); 1.2: the coding section (drill code); 1.3: mock interview scorecards
 # (drill interview: drill.report.interview_scores); 1.4: their misconceptions stated most often (most_stated);
 # 1.5: readiness per skill (skills: drill.srs.skillready), the interview's new cards a day the plan's own
-SCHEMA_VERSION = "1.5"
+# 1.6: each card's Anki flag (0 none, 1-7) and mark (flag, marked)
+SCHEMA_VERSION = "1.6"
 
 # The card states a report counts, in display order. "new" cards were never reviewed; "suspended" and "retired"
 # cards are out of rotation whatever their FSRS state was.
@@ -121,6 +122,8 @@ class CardFigure:
     reviews: int
     lapses: int
     last_rating: str | None
+    flag: int = 0  # Anki's flag: 0 none, 1-7 its colours (drill.store.types.FLAGS)
+    marked: bool = False
 
 
 @dataclass(frozen=True)

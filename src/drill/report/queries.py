@@ -14,7 +14,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, String, and_, case, func, literal_column, select, true, type_coerce
+from sqlalchemy import Integer, String, and_, case, cast, func, literal_column, select, true, type_coerce
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
@@ -91,6 +91,8 @@ class Queries:
                 type_coerce(states_t.c.suspended, Integer),  # (no per-row bool processing)
                 func.coalesce(states_t.c.first_reviews, 0),
                 func.coalesce(states_t.c.first_passes, 0),
+                func.coalesce(states_t.c.flag, 0),
+                func.coalesce(cast(states_t.c.marked, Integer), 0),
             )
             .select_from(joined)
             .order_by(cards_t.c.position, cards_t.c.id)

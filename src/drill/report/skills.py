@@ -46,9 +46,9 @@ def plan_for(
         cards = plan_cards(store, library)
     kinds = {cid: card.kind for cid, card in library.cards.items()}
     durations: dict[str, list[float]] = {}
-    for log in store.review_logs():
-        if log.duration_ms and log.card_id in kinds:
-            durations.setdefault(skill_of(kinds[log.card_id]), []).append(log.duration_ms / 1000)
+    for card_id, duration_ms in store.review_durations():  # the studied packs' timed grades only
+        if card_id in kinds:
+            durations.setdefault(skill_of(kinds[card_id]), []).append(duration_ms / 1000)
     answers = [a for record in store.interview_history() for a in record.answers]
     passed = frozenset(f"code-{task}" for task, status in store.code_status().items() if status.passed_ever)
     return skill_plan(

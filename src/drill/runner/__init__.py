@@ -48,6 +48,9 @@ class Limits:
 
 
 TORCH_MEMORY_MB = 8192  # importing torch alone maps a few GB of address space
+# The harness's own start (a fresh interpreter importing numpy, or torch: over 10 s on a loaded 2-core machine)
+# is not the learner's time: the time limit (and the CPU limit) start when it is ready. This bounds the start.
+HARNESS_START_S = 120.0
 
 
 @dataclass
@@ -80,7 +83,7 @@ class RunResult:
     printed_chars: int = 0  # characters the learner's code printed through sys.stdout/stderr
     timed_out: bool = False
     returncode: int | None = None
-    elapsed_s: float = 0.0
+    elapsed_s: float = 0.0  # from the harness ready (the learner's code started) to the run's end
     limits: Limits = field(default_factory=Limits)
 
     @property
@@ -164,8 +167,10 @@ def run_submission(
 ) -> RunResult:
     """Call ``function`` defined by ``code`` on each ``(args, kwargs)`` of ``cases`` in a child process.
 
-    drill waits for the child with its own deadline (``limits.time_s``, counted from the start), never for a
-    pipe: the learner's output goes to a file in the run folder, read afterwards up to ``output_bytes``."""
+    drill waits for the child with its own deadline, never for a pipe's end: ``limits.time_s`` counted from the
+    moment the harness is ready (its imports done, the learner's code about to run; the harness's start has its
+    own bound, ``HARNESS_START_S``). The learner's output goes to a file in the run folder, read afterwards up
+    to ``output_bytes``."""
     from drill.runner import sandbox, stale
 
     limits = limits or Limits()
@@ -186,32 +191,46 @@ def run_submission(
             output_bytes=limits.output_bytes,
             file_bytes=FILE_BYTES,
         )
+        ready_r, ready_w = os.pipe()
+        job.update(ready_fd=ready_w, start_cpu_s=HARNESS_START_S)
         (run / "job.json").write_text(json.dumps(job), encoding="utf-8")
         shutil.copyfile(CHILD, run / "harness.py")
-        with open(run / "out" / "output.txt", "wb") as output:
-            proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-B", str(run / "harness.py"), str(run)],
-                stdin=subprocess.DEVNULL,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                close_fds=True,
-                cwd=run / "home",
-                env=sandbox.environment(run),
-                start_new_session=True,
-            )
+        try:
+            with open(run / "out" / "output.txt", "wb") as output:
+                proc = subprocess.Popen(
+                    [sys.executable, "-I", "-S", "-B", str(run / "harness.py"), str(run)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    close_fds=True,
+                    pass_fds=(ready_w,),
+                    cwd=run / "home",
+                    env=sandbox.environment(run),
+                    start_new_session=True,
+                )
+        finally:
+            os.close(ready_w)
         with _ACTIVE_LOCK:
             _ACTIVE[proc.pid] = proc
         timed_out = False
+        began = start
         try:
-            proc.wait(timeout=max(0.1, limits.time_s - (time.perf_counter() - start)))
+            ready = _await_ready(ready_r, start + HARNESS_START_S)
+            if ready is None:  # the harness died, or took longer than its own budget, before it was ready
+                began = time.perf_counter()
+                proc.wait(timeout=max(0.1, start + HARNESS_START_S - began))
+            else:
+                began = ready
+                proc.wait(timeout=max(0.1, limits.time_s - (time.perf_counter() - began)))
         except subprocess.TimeoutExpired:
             timed_out = True
         finally:
+            os.close(ready_r)
             _kill_group(proc.pid)  # on time-out, and whatever a finished run left running
             proc.wait()
             with _ACTIVE_LOCK:
                 _ACTIVE.pop(proc.pid, None)
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - began
         try:
             result = _collect(run / "out", len(cases), timed_out)
         except Untrusted as err:
@@ -231,6 +250,25 @@ def run_submission(
     result.elapsed_s = elapsed
     result.limits = limits
     return result
+
+
+def _await_ready(fd: int, deadline: float) -> float | None:
+    """The moment (``time.perf_counter``) the harness says it is ready — its interpreter, numpy or torch and
+    the inputs loaded, the learner's code about to run — or None if the pipe ends first (the harness died)
+    or ``deadline`` passes. The harness writes one byte and closes its end before any of the learner's code
+    runs, so the learner can neither send it nor keep drill waiting past ``deadline``."""
+    import select
+
+    while True:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return None
+        try:
+            readable, _, _ = select.select([fd], [], [], left)
+        except InterruptedError:
+            continue
+        if readable:
+            return time.perf_counter() if os.read(fd, 1) else None
 
 
 def _read_capped(path: Path, cap: int) -> tuple[str, int]:

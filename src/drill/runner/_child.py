@@ -193,6 +193,7 @@ def supervise(run, job):
         shutil.rmtree(run, ignore_errors=True)
         os._exit(1)
 
+    os.close(job["ready_fd"])  # the learner's process holds the only copy: drill reads its end of file
     signal.signal(signal.SIGTERM, drill_died)
     signal.signal(signal.SIGHUP, drill_died)
     signal.signal(signal.SIGINT, drill_died)
@@ -224,6 +225,25 @@ def limit(memory_mb, cpu_s, file_bytes):
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_s), int(cpu_s) + 1))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file over the limit is an error (EFBIG), not a death
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+
+
+def ready(fd, cpu_s):
+    """The harness is ready (interpreter, numpy, torch, the inputs loaded): the learner's CPU limit is counted
+    from here, and drill, told through ``fd`` (closed here, before any of the learner's code runs: it can
+    neither send this nor hold the pipe), starts the learner's time limit."""
+    if cpu_s:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        used = int(usage.ru_utime + usage.ru_stime) + 1
+        _soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = used + int(cpu_s)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard - 1)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+    try:
+        os.write(fd, b"R")
+    except OSError:
+        pass  # drill is gone: the supervisor ends the run
+    os.close(fd)
 
 
 class Capped(io.TextIOBase):
@@ -279,8 +299,10 @@ class NotDrill:
 
 
 def learn(run, job, namespaced):
-    os.closerange(3, 65536)  # nothing of drill's is open here (close_fds), and nothing else will be
-    limit(job["memory_mb"], job["cpu_s"], job["file_bytes"])
+    ready_fd = job["ready_fd"]
+    os.closerange(3, ready_fd)  # nothing of drill's is open here (close_fds), and nothing else will be
+    os.closerange(ready_fd + 1, 65536)
+    limit(job["memory_mb"], job["start_cpu_s"] + job["cpu_s"], job["file_bytes"])
     out_dir = os.path.join(run, "out")
     abi = landlock(job["read_paths"], [run] + job["write_paths"], job["list_paths"])
     sandbox = {"landlock": abi, "pid_namespace": namespaced}
@@ -296,6 +318,7 @@ def learn(run, job, namespaced):
 
     events = open(os.path.join(out_dir, "events.jsonl"), "a", encoding="utf-8")
     me = os.getpid()
+    ready(ready_fd, job["cpu_s"])
 
     def mine():
         if os.getpid() != me:  # a fork of the learner's code must not report or write: leave quietly

@@ -25,9 +25,19 @@ def limit_kind(before: CardState | Phase | str) -> Literal["new", "review"] | No
     return None
 
 
-def remaining_today(new_done: int, reviews_done: int, config: SrsConfig = DEFAULT_CONFIG) -> tuple[int, int]:
-    """(new cards left, reviews left) for today, given how many of each were graded since the day began."""
-    return max(0, config.new_per_day - new_done), max(0, config.reviews_per_day - reviews_done)
+def remaining_today(
+    new_done: int,
+    reviews_done: int,
+    config: SrsConfig = DEFAULT_CONFIG,
+    extra_new: int = 0,
+    extra_reviews: int = 0,
+) -> tuple[int, int]:
+    """(new cards left, reviews left) for today, given how many of each were graded since the day began and
+    what "study more today" added to today's limits (``extra_new``, ``extra_reviews``)."""
+    return (
+        max(0, config.new_per_day + extra_new - new_done),
+        max(0, config.reviews_per_day + extra_reviews - reviews_done),
+    )
 
 
 def learn_ahead(config: SrsConfig = DEFAULT_CONFIG) -> timedelta:

@@ -44,11 +44,12 @@ def skill_readiness(
     plan: SkillPlan | None = None,
     day: datetime | None = None,
 ) -> tuple[SkillReadiness, ...]:
-    """Readiness per skill for ``cards`` at ``moment`` and, when ``plan`` (the plan by skill over these cards or
-    more) and ``day`` (the interview's start, the plan's deadline) are given, on the day; one row per skill, in
-    `SKILLS` order, skills without items included (their figures 0)."""
+    """Readiness per skill for ``cards`` at ``moment`` and, when ``day`` (the interview's start, the plan's
+    deadline) is given, on the day if the learner stops now, and with ``plan`` too (the plan by skill over these
+    cards or more) on the day if it is followed; one row per skill, in `SKILLS` order, skills without items
+    included (their figures 0)."""
     now = readiness_now(cards, moment, config)
-    stopped = readiness_now(cards, day, config) if plan is not None and day is not None else None
+    stopped = readiness_now(cards, day, config) if day is not None else None
     by_skill: dict[str, list[PlanCard]] = {s: [] for s in SKILLS}
     for card in cards:
         by_skill[card.skill].append(card)
@@ -56,7 +57,7 @@ def skill_readiness(
     for skill in SKILLS:
         items = by_skill[skill]
         followed = None
-        if stopped is not None and plan is not None:
+        if plan is not None and day is not None:
             values = [plan.card_recall.get(c.card_id, 0.0) for c in items]
             followed = sum(values) / len(values) if values else 0.0  # skillplan's mean
         rows.append(

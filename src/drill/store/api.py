@@ -195,6 +195,13 @@ class Store:
         """Due now / new available / done today, with the daily limits and the day-start hour applied."""
         return queue.counts(self, now, section)
 
+    def study_more(self, now: datetime, new: int = 0, reviews: int = 0) -> tuple[int, int]:
+        """Study more today: add ``new`` new cards and ``reviews`` reviews to the limits of ``now``'s study
+        day (drill.store.extras); returns the day's extras after it (extra new, extra reviews)."""
+        from drill.store.extras import study_more
+
+        return study_more(self, now, new, reviews)
+
     # -- reviewing -----------------------------------------------------------------------------------
 
     def grade(
@@ -251,8 +258,21 @@ class Store:
         reviewing.set_flags(self, card_id, action=undoing.UNBURY, buried_until=None)
 
     def reset(self, card_id: str) -> None:
-        """Make a card new again: its schedule, flags and leech tag go (its review history stays). Undoable."""
+        """Make a card new again: its schedule, suspension, burial and leech tag go (its review history, flag
+        and mark stay, as Anki's Forget keeps them). Undoable."""
         reviewing.set_flags(self, card_id, action=undoing.RESET, **undoing.reset_values())
+
+    def set_flag(self, card_id: str, flag: int) -> None:
+        """Set Anki's colour flag on a card (drill.store.types.FLAGS: 0 removes it, 1-7 a colour). Undoable."""
+        reviewing.set_flag(self, card_id, flag)
+
+    def card_marks(self, card_id: str) -> tuple[int, bool]:
+        """The card's flag (0 none, 1-7) and whether it is marked."""
+        return browsing.card_marks(self, card_id)
+
+    def toggle_mark(self, card_id: str) -> bool:
+        """Mark a card, or unmark a marked one (Anki's "marked" tag); returns whether it is marked now. Undoable."""
+        return reviewing.toggle_mark(self, card_id)
 
     def make_due_now(self, card_ids: Iterable[str], now: datetime) -> int:
         """Make these (already studied) cards due at ``now`` (e.g. the cards of a failed quiz question).
@@ -275,11 +295,12 @@ class Store:
         *,
         now: datetime | None = None,
         limit: int | None = None,
+        flag: int | None = None,
     ) -> list[BrowseRow]:
         """Cards of the active packs with their state. ``text`` matches the content id or section
         (content text lives in the Library, so the TUI filters on text itself); ``state`` is one of
-        ``drill.store.types.BROWSE_STATES``."""
-        return browsing.browse(self, text, section, state, now=now, limit=limit)
+        ``drill.store.types.BROWSE_STATES``; ``flag`` one of ``FLAGS`` (0: cards without a flag)."""
+        return browsing.browse(self, text, section, state, now=now, limit=limit, flag=flag)
 
     def fit_history(self) -> Iterator[list[tuple[int, int, str, int]]]:
         """Each card's grades in review order, one list per card, streamed (``drill optimize``): (rating,
@@ -319,6 +340,10 @@ class Store:
     def plan_cards(self) -> list[tuple[str, str, Any]]:
         """(content id, section, drill.srs.CardState) of every studied card, for readiness figures."""
         return plans.card_states(self)
+
+    def review_durations(self) -> list[tuple[str, int]]:
+        """(content id, ms) of every timed grade of a studied card (``plans.review_durations``)."""
+        return plans.review_durations(self)
 
     def deadline(self) -> Any:
         """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change)."""

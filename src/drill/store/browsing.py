@@ -14,7 +14,18 @@ from drill.store.queue import in_scope
 from drill.store.reviewing import load_state
 from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
-from drill.store.types import BROWSE_STATES, BURIED, LEECH, SUSPENDED, BrowseRow, CardInfo, ReviewEntry
+from drill.store.types import (
+    BROWSE_STATES,
+    BURIED,
+    FLAGS,
+    LEECH,
+    MARKED,
+    NO_FLAG,
+    SUSPENDED,
+    BrowseRow,
+    CardInfo,
+    ReviewEntry,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy import Connection
@@ -58,6 +69,7 @@ def card_info(store: Store, card_id: str, now: datetime | None = None) -> CardIn
         row_id, pack, section = store.card_row(conn, card_id)
         retired = conn.execute(select(cards_t.c.retired).where(cards_t.c.id == row_id)).scalar_one()
         state, flags = load_state(store, conn, row_id)
+        flag, marked = _marks(store, conn, row_id)
         history = entries(store, conn, [logs_t.c.card_id == row_id])
     is_new = state.state is Phase.NEW
     return CardInfo(
@@ -78,7 +90,24 @@ def card_info(store: Store, card_id: str, now: datetime | None = None) -> CardIn
         buried_until=flags.buried_until,
         leech=flags.leech,
         history=history,
+        flag=flag,
+        marked=marked,
     )
+
+
+def card_marks(store: Store, card_id: str) -> tuple[int, bool]:
+    """The card's flag (FLAGS) and whether it is marked: what study shows in its header."""
+    with store.transaction() as conn:
+        return _marks(store, conn, store.card_row(conn, card_id)[0])
+
+
+def _marks(store: Store, conn: Connection, row_id: int) -> tuple[int, bool]:
+    found = conn.execute(
+        select(states_t.c.flag, states_t.c.marked).where(
+            states_t.c.user_id == store.user_id, states_t.c.card_id == row_id
+        )
+    ).first()
+    return (NO_FLAG, False) if found is None else (found.flag, bool(found.marked))
 
 
 def browse(
@@ -89,9 +118,12 @@ def browse(
     *,
     now: datetime | None = None,
     limit: int | None = None,
+    flag: int | None = None,
 ) -> list[BrowseRow]:
     if state is not None and state not in BROWSE_STATES:
         raise StoreError(f"unknown card state {state!r}; choose one of {', '.join(BROWSE_STATES)}")
+    if flag is not None and (isinstance(flag, bool) or flag not in FLAGS):
+        raise StoreError(f"unknown flag {flag!r}; choose 0 (none) to {FLAGS[-1]}")
     now = aware(now) if now is not None else datetime.now(UTC)
     join = cards_t.outerjoin(
         states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
@@ -111,6 +143,8 @@ def browse(
             states_t.c.suspended,
             states_t.c.buried_until,
             states_t.c.leech,
+            states_t.c.flag,
+            states_t.c.marked,
         ).select_from(join),
         section,
     )
@@ -133,6 +167,12 @@ def browse(
         query = query.where(states_t.c.buried_until > now)
     elif state == LEECH:
         query = query.where(states_t.c.leech == True)  # noqa: E712
+    elif state == MARKED:
+        query = query.where(states_t.c.marked == True)  # noqa: E712
+    if flag == NO_FLAG:
+        query = query.where(or_(states_t.c.card_id.is_(None), states_t.c.flag == NO_FLAG))
+    elif flag is not None:
+        query = query.where(states_t.c.flag == flag)
     query = query.order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
     if limit is not None:
         query = query.limit(limit)
@@ -152,6 +192,8 @@ def browse(
             suspended=bool(r.suspended),
             buried=r.buried_until is not None and as_utc(r.buried_until) > now,
             leech=bool(r.leech),
+            flag=r.flag or NO_FLAG,
+            marked=bool(r.marked),
         )
         for r in rows
     ]

@@ -77,6 +77,16 @@ def upgrade(url: str, target: str = "head") -> None:
     ``PRAGMA foreign_key_check`` must come back empty before the commit). Alembic sees a transaction already
     begun and opens none of its own, so SQLite's per-revision commits (``transactional_ddl=False``) do not
     happen: a kill at any point leaves the old revision or the new one, never one in between."""
+    _migrate(url, "upgrade", target)
+
+
+def downgrade(url: str, target: str) -> None:
+    """Take the database at ``url`` back to revision ``target``, as one unit like ``upgrade`` (drill never
+    does this itself; the migration tests and a learner going back to an older drill do)."""
+    _migrate(url, "downgrade", target)
+
+
+def _migrate(url: str, direction: str, target: str) -> None:
     from alembic import command
     from sqlalchemy.pool import NullPool
 
@@ -93,7 +103,7 @@ def upgrade(url: str, target: str = "head") -> None:
             config = alembic_config()
             config.attributes["connection"] = conn
             with conn.begin():
-                command.upgrade(config, target)
+                getattr(command, direction)(config, target)
                 if is_sqlite:
                     violations = foreign_key_violations(conn)
                     if violations:  # raising rolls the whole upgrade back

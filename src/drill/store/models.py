@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy import (
     JSON,
     Boolean,
+    CheckConstraint,
     Date,
     DateTime,
     Float,
@@ -29,14 +30,17 @@ from sqlalchemy import (
     false,
     text,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
+
+from drill.store.checks import checks_of
 
 # ix_card_states_pack_not_review's rows (drill.store.queue writes the same condition).
 NOT_REVIEW = "state != 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0013"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -76,6 +80,15 @@ class UTCDateTime(TypeDecorator):
         return value.astimezone(UTC)
 
 
+# A JSON document: jsonb on PostgreSQL (validated, comparable, indexable), JSON text on SQLite.
+JSONDoc = JSON().with_variant(JSONB(), "postgresql")
+
+
+def checks(table: str) -> tuple[CheckConstraint, ...]:
+    """The table's CHECK constraints (drill.store.checks declares them; named ck_<table>_<name>)."""
+    return tuple(CheckConstraint(c.condition, name=c.name) for c in checks_of(table))
+
+
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -91,7 +104,7 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     # This learner's FSRS-6 weights fitted by `drill optimize` (None: the config's, else FSRS's defaults).
-    fsrs_parameters: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    fsrs_parameters: Mapped[list | None] = mapped_column(JSONDoc, nullable=True)
 
 
 class Card(Base):
@@ -146,6 +159,7 @@ class CardState(Base):
             sqlite_where=text(NOT_REVIEW),
             postgresql_where=text(NOT_REVIEW),
         ),
+        *checks("card_states"),
     )
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
@@ -175,6 +189,10 @@ class CardState(Base):
     # FSRS's own due when an interview plan pulled ``due`` in before the interview day (drill.srs.deadline);
     # NULL otherwise. Clearing the plan puts it back, so no interval FSRS chose is lost.
     fsrs_due: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Anki's flag (drill.store.types.FLAGS: 0 none, 1-7 a colour) and its "marked" tag, set in study (ctrl+1..7,
+    # *) or the browser; the learner's own notes on the card, kept through grades and resets.
+    flag: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")
+    marked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class StudyDayTotal(Base):
@@ -192,6 +210,19 @@ class StudyDayTotal(Base):
     # day's counters), not today's log rows, so they cost the same whatever the day held.
     new_grades: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     review_grades: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class StudyDayExtra(Base):
+    """Study more today (Anki's custom study "increase today's new card limit" / "review limit"): how many
+    new cards and reviews the learner added to one study day's limits. The queue adds them to ``new_per_day``
+    and ``reviews_per_day`` for that day only (drill.store.queue, drill.store.extras)."""
+
+    __tablename__ = "study_day_extras"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    study_day: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    extra_new: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    extra_reviews: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class StudySession(Base):
@@ -220,6 +251,7 @@ class ReviewLog(Base):
         # (The whole log's figures come from study_day_totals and card_states' counters.)
         Index("ix_review_logs_user_day", "user_id", "study_day", "card_id", "duration_ms"),
         Index("ix_review_logs_user_first", "user_id", "first_of_day", "study_day", "card_id", "rating"),
+        *checks("review_logs"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -266,7 +298,7 @@ class QuizAttempt(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    settings: Mapped[dict] = mapped_column(JSON, default=dict)
+    settings: Mapped[dict] = mapped_column(JSONDoc, default=dict)
     score: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer, default=0)
 
@@ -314,9 +346,9 @@ class CodeAttempt(Base):
     passed: Mapped[int] = mapped_column(Integer)
     total: Mapped[int] = mapped_column(Integer)
     all_passed: Mapped[bool] = mapped_column(Boolean)
-    mistakes: Mapped[list] = mapped_column(JSON)  # ids from drill.engine.mistakes, in the order first met
+    mistakes: Mapped[list] = mapped_column(JSONDoc)  # ids from drill.engine.mistakes, in the order first met
     results: Mapped[dict] = mapped_column(
-        JSON
+        JSONDoc
     )  # per case: name, status, mistake (the --json document's cases)
     elapsed_ms: Mapped[int] = mapped_column(Integer)  # the run
     writing_ms: Mapped[int | None] = mapped_column(
@@ -347,13 +379,16 @@ class InterviewSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # None: stopped early
-    settings: Mapped[dict] = mapped_column(JSON)  # questions, minutes, section, follow-up, thresholds, seed
+    settings: Mapped[dict] = mapped_column(
+        JSONDoc
+    )  # questions, minutes, section, follow-up, thresholds, seed
 
 
 class InterviewAnswer(Base):
     """One question of a mock interview: the answer, its time, the rubric's ticks and the grade confirmed."""
 
     __tablename__ = "interview_answers"
+    __table_args__ = checks("interview_answers")
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     session_id: Mapped[int] = mapped_column(
@@ -369,13 +404,16 @@ class InterviewAnswer(Base):
     budget_ms: Mapped[int] = mapped_column(Integer)
     timed_out: Mapped[bool] = mapped_column(Boolean)
     points_total: Mapped[int] = mapped_column(Integer)
-    points_covered: Mapped[list] = mapped_column(JSON)  # indexes into the card's points
-    points_missed: Mapped[list] = mapped_column(JSON)  # the missed points' text, as shown
-    traps_hit: Mapped[list] = mapped_column(JSON)  # the traps' text
+    points_covered: Mapped[list] = mapped_column(JSONDoc)  # indexes into the card's points
+    points_missed: Mapped[list] = mapped_column(JSONDoc)  # the missed points' text, as shown
+    traps_hit: Mapped[list] = mapped_column(JSONDoc)  # the traps' text
     coverage: Mapped[float] = mapped_column(Float)
     proposed: Mapped[int] = mapped_column(SmallInteger)  # the rubric's grade, 1-4
     rating: Mapped[int] = mapped_column(SmallInteger)  # the grade confirmed (Store.grade)
-    review_log_id: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the grade's log row
+    # The grade's log row (NULL once that grade is undone: undo deletes the row).
+    review_log_id: Mapped[int | None] = mapped_column(
+        ForeignKey("review_logs.id", ondelete="SET NULL"), nullable=True
+    )
     answered_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

@@ -132,7 +132,12 @@ def _upgrade(url: str, engine: Engine, where: str, db_file, lock, *, existed: bo
             from drill.store.backup import make_backup
 
             make_backup(db_file, reason=f"before-{migrate.HEAD_REVISION}")
-        migrate.upgrade(url)
+        try:
+            migrate.upgrade(url)
+        except (
+            StoreError
+        ) as err:  # e.g. a row the new constraints refuse (drill.store.checks): say which database
+            raise StoreError(f"{where}: {err}", exit_code=err.exit_code) from None
     finally:
         if lock is not None:
             lock.shared()

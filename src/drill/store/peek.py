@@ -43,7 +43,7 @@ from drill.store.peek_sql import (
     marker,
     statements,
 )
-from drill.store.queue import by_state, choose
+from drill.store.queue import by_state, choose, extra_of
 from drill.store.review_days import day_number
 from drill.store.times import as_utc, sqlite_timestamp, sqlite_utc
 
@@ -298,6 +298,7 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
         lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
         lambda: first("new"),
         lambda ahead: first("due_no_reviews", now + ahead),
+        extra_of(next(iter(fetch("extra")), None)),
     )
 
 

@@ -96,6 +96,15 @@ def statements(
         + w.param("day", marker("day", DAY_TYPE), "INTEGER"),
         w.params,
     )
+    w = _Writer(dialect)
+    out["extra"] = (
+        "SELECT study_day_extras.extra_new, study_day_extras.extra_reviews "
+        "FROM study_day_extras WHERE study_day_extras.user_id = "
+        + w.param("user_id_1", user_id, "INTEGER")
+        + " AND study_day_extras.study_day = "
+        + w.param("day", marker("day", DAY_TYPE), "INTEGER"),
+        w.params,
+    )
     for name, only_learning in (("due", False), ("due_no_reviews", True)):
         w = _Writer(dialect)
         sql = f"SELECT {_DUE_COLUMNS} " + _studied(w, user_id, packs, section, due=True)

@@ -18,7 +18,7 @@ from drill.srs import CardState, Phase
 from drill.srs.days import day_start
 from drill.srs.deadline import DEFAULT_TARGET, Deadline, planned_due
 from drill.store.reviewing import state_of
-from drill.store.tables import cards_t, insert_ignore, plans_t, states_t
+from drill.store.tables import cards_t, insert_ignore, logs_t, plans_t, states_t
 from drill.store.times import aware
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,6 +89,21 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
             state = state_of(row)
             out.append((row.content_id, row.section, state))
     return out
+
+
+def review_durations(store: Store) -> list[tuple[str, int]]:
+    """(content id, duration in ms) of each of the user's timed grades of a card in the studied packs (all
+    packs when the store has none), in no particular order: the plan's minutes per skill. Read through the
+    pack's cards (the review log's card index), so other packs' history, however long, is never read."""
+    query = (
+        select(cards_t.c.content_id, logs_t.c.duration_ms)
+        .select_from(cards_t.join(logs_t, logs_t.c.card_id == cards_t.c.id))
+        .where(logs_t.c.user_id == store.user_id, logs_t.c.duration_ms > 0)
+    )
+    if store.packs is not None:
+        query = query.where(cards_t.c.pack.in_(store.packs))
+    with store.transaction() as conn:
+        return [(row.content_id, row.duration_ms) for row in conn.execute(query)]
 
 
 def _restore(store: Store, conn: Connection) -> int:
@@ -163,4 +178,14 @@ def clear(store: Store) -> int:
     return restored
 
 
-__all__ = ["DEFAULT_TARGET", "Plan", "card_states", "clear", "current", "deadline_of", "load", "set_plan"]
+__all__ = [
+    "DEFAULT_TARGET",
+    "Plan",
+    "card_states",
+    "clear",
+    "current",
+    "deadline_of",
+    "load",
+    "review_durations",
+    "set_plan",
+]

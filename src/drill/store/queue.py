@@ -7,7 +7,9 @@ it when they are called (a store is open by then).
 Per-grade work is bounded by the day's limits, not by the collection: ``counts`` counts due review cards and
 new cards only up to what is left of the daily limits (a ``LIMIT`` subquery stops the index scan there).
 What today's grades used of those limits is the day's row of study_day_totals, read by its key (as Anki keeps
-a day's counters), not a count of today's review-log rows, which grows with what the day held.
+a day's counters), not a count of today's review-log rows, which grows with what the day held. What "study
+more today" added to today's limits is the day's row of study_day_extras (drill.store.extras), read by its
+key too and added to both limits (``_left``), for ``next_card``, ``counts`` and the peek alike.
 Learning and relearning cards have no daily limit and are counted in full, from the partial index
 ix_card_states_pack_not_review, so due reviews are not read for it. New cards are read in content order from
 ix_card_states_pack_due through the state rows' copies of their card's pack and position (kept by
@@ -38,6 +40,7 @@ def choose(
     first_due: Callable[[bool], Sequence | None],
     first_new: Callable[[], Sequence | None],
     first_ahead: Callable[[timedelta], Sequence | None] | None = None,
+    extra: Sequence[int] = (0, 0),
 ) -> DueCard | None:
     """The card to show: due learning/relearning/review cards first (reviews only within the daily review
     limit), then a new card within the daily new limit, then (learn-ahead, `drill.srs.rules.learn_ahead`) a
@@ -46,9 +49,10 @@ def choose(
     ``done_by_state``: today's grades counted by the state before the grade; ``first_due(include_reviews)``
     and ``first_ahead(ahead)`` (the first learning/relearning card due by now + ``ahead``) return
     (content_id, pack, section, state, due, reps, lapses) or None; ``first_new()`` returns
-    (content_id, pack, section) or None.
+    (content_id, pack, section) or None; ``extra``: (new cards, reviews) "study more today" added to today's
+    limits (`extra_of`).
     """
-    new_left, reviews_left = _left(done_by_state, config)
+    new_left, reviews_left = _left(done_by_state, config, extra)
     row = first_due(reviews_left > 0)
     if row is None and new_left > 0:
         new = first_new()
@@ -64,10 +68,15 @@ def choose(
     return DueCard(content_id, pack, section, Phase(state), due, reps, lapses)
 
 
-def _left(done_by_state: Mapping[str, int], config: Any) -> tuple[int, int]:
-    """(new cards, review cards) still allowed today."""
+def _left(done_by_state: Mapping[str, int], config: Any, extra: Sequence[int] = (0, 0)) -> tuple[int, int]:
+    """(new cards, review cards) still allowed today: the daily limits plus today's ``extra``, less today's
+    grades."""
     return remaining_today(
-        done_by_state.get(Phase.NEW.value, 0), done_by_state.get(Phase.REVIEW.value, 0), config
+        done_by_state.get(Phase.NEW.value, 0),
+        done_by_state.get(Phase.REVIEW.value, 0),
+        config,
+        extra[0],
+        extra[1],
     )
 
 
@@ -96,6 +105,18 @@ def done_query(store: Store) -> Select:
 
     return select(days_t.c.reviews, days_t.c.new_grades, days_t.c.review_grades).where(
         days_t.c.user_id == store.user_id, days_t.c.study_day == bindparam("day", type_=Integer())
+    )
+
+
+def extra_query(store: Store) -> Select:
+    """What "study more today" added to today's limits (parameter ``day``): (extra new, extra reviews), one
+    row of study_day_extras by its key, or no row."""
+    from sqlalchemy import Integer, bindparam, select
+
+    from drill.store.tables import extras_t
+
+    return select(extras_t.c.extra_new, extras_t.c.extra_reviews).where(
+        extras_t.c.user_id == store.user_id, extras_t.c.study_day == bindparam("day", type_=Integer())
     )
 
 
@@ -186,6 +207,7 @@ def next_card_statements(store: Store, section: str | None) -> dict[str, Select]
     """The statements ``next_card`` runs, by name (the peek's plan records their digests)."""
     return {
         "done": done_query(store),
+        "extra": extra_query(store),
         "due": due_query(store, section, True).limit(1),
         "due_no_reviews": due_query(store, section, False).limit(1),
         "new": new_query(store, section).limit(1),
@@ -205,6 +227,7 @@ def count_statements(store: Store, section: str | None) -> dict[str, Select]:
 
     return {
         "done": done_query(store),
+        "extra": extra_query(store),
         "learning": due_query(store, section, False).with_only_columns(func.count()).order_by(None),
         "reviews": upto(due_query(store, section, True).where(states_t.c.state == Phase.REVIEW.value)),
         "new": upto(new_query(store, section)),
@@ -216,11 +239,21 @@ def count_statements(store: Store, section: str | None) -> dict[str, Select]:
 # -- the queue -----------------------------------------------------------------------------------------------
 
 
-def done_by_state(store: Store, conn: Connection, now: datetime, statement: Select) -> dict[str, int]:
+def done_by_state(
+    store: Store, conn: Connection, now: datetime, statement: Select, extra: Select
+) -> tuple[dict[str, int], tuple[int, int]]:
+    """Today's grades by state (`by_state`) and today's extra limits (`extra_of`)."""
     from drill.store.review_days import day_number
 
-    row = conn.execute(statement, {"day": day_number(now, store.config.day_starts_at, store.tz)}).first()
-    return by_state(row)
+    day = {"day": day_number(now, store.config.day_starts_at, store.tz)}
+    return by_state(conn.execute(statement, day).first()), extra_of(conn.execute(extra, day).first())
+
+
+def extra_of(row: Sequence | None) -> tuple[int, int]:
+    """The extra statement's row as (extra new cards, extra reviews) for today; (0, 0) without a row."""
+    if row is None:
+        return 0, 0
+    return int(row[0] or 0), int(row[1] or 0)
 
 
 def by_state(row: Sequence | None) -> dict[str, int]:
@@ -243,12 +276,14 @@ def next_card(store: Store, now: datetime, section: str | None = None, *, new: b
         return None if row is None else tuple(row)
 
     with store.transaction() as conn:
+        done, extra = done_by_state(store, conn, now, statements["done"], statements["extra"])
         return choose(
-            done_by_state(store, conn, now, statements["done"]),
+            done,
             store.config,
             lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
             lambda: first("new") if new else None,
             lambda ahead: first("due_no_reviews", now + ahead),
+            extra,
         )
 
 
@@ -257,24 +292,27 @@ def counts(store: Store, now: datetime, section: str | None = None) -> Counts:
     statements = store.statement(("counts", section), lambda: count_statements(store, section))
 
     def count(name: str, limit: int | None = None) -> int:
-        if limit is not None and limit <= 0:
-            return 0
         return conn.execute(statements[name], {"now": now, "limit": limit}).scalar_one()
 
     with store.transaction() as conn:
-        by_state = done_by_state(store, conn, now, statements["done"])
-        new_left, reviews_left = _left(by_state, store.config)
+        by_state, extra = done_by_state(store, conn, now, statements["done"], statements["extra"])
+        new_left, reviews_left = _left(by_state, store.config, extra)
         learning = count("learning")
-        review = count("reviews", reviews_left)
-        new = count("new", new_left)
+        # One row past what is left: whether the daily limit holds cards back (the scan stops there).
+        review = count("reviews", reviews_left + 1)
+        new = count("new", new_left + 1)
         next_due = conn.execute(statements["next_due"], {"now": now}).scalar()
     return Counts(
-        due=learning + review,
-        new=new,
+        due=learning + min(review, reviews_left),
+        new=min(new, new_left),
         done_today=sum(by_state.values()),
         new_today=by_state.get(Phase.NEW.value, 0),
         reviews_today=by_state.get(Phase.REVIEW.value, 0),
         next_due=as_utc(next_due),
         learning=learning,
-        review=review,
+        review=min(review, reviews_left),
+        extra_new=extra[0],
+        extra_reviews=extra[1],
+        new_held=new > new_left,
+        reviews_held=review > reviews_left,
     )

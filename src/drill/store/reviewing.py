@@ -1,9 +1,9 @@
 """Reviewing: grading a card, undoing the latest grade, previewing the next due times, and the flags a learner
-sets by hand (suspend, bury, make due now). Each write is one short transaction (``Store.transaction``)."""
+sets by hand (suspend, bury, make due now, Anki's colour flag and mark). Each write is one short transaction (``Store.transaction``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,7 @@ from drill.store import undoing
 from drill.store.review_days import count_grade, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
-from drill.store.types import GradeResult, UndoResult
+from drill.store.types import FLAGS, GradeResult, UndoResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy import Connection
@@ -220,9 +220,22 @@ def undo_last(store: Store) -> UndoResult | None:
 def set_flags(store: Store, card_id: str, *, action: str | None = None, **values: Any) -> None:
     """Set suspended / buried_until (or, for a reset, the whole state) on a card (a "new" state row is made if
     the user has none); recorded for undo as ``action``."""
+    change(store, card_id, lambda _before: values, action=action)
+
+
+def change(
+    store: Store,
+    card_id: str,
+    values_of: Callable[[dict[str, Any] | None], dict[str, Any]],
+    *,
+    action: str | None = None,
+) -> dict[str, Any]:
+    """Write ``values_of(the card's state row now, or None)`` to the card's state row in one transaction (a
+    "new" row is made if the user has none); recorded for undo as ``action``. Returns the values written."""
     with store.transaction(write=True) as conn:
         row_id = store.card_row(conn, card_id)[0]
         before = undoing.snapshot(store, conn, [row_id])
+        values = written = values_of(before[row_id])
         if before[row_id] is None:
             values = {
                 "state": Phase.NEW.value,
@@ -236,6 +249,23 @@ def set_flags(store: Store, card_id: str, *, action: str | None = None, **values
         _write_state(store, conn, row_id, before[row_id] is not None, values)
     if action is not None:
         undoing.record(store, undoing.Action(action, [card_id], before))
+    return written
+
+
+def set_flag(store: Store, card_id: str, flag: int) -> None:
+    if isinstance(flag, bool) or not isinstance(flag, int) or flag not in FLAGS:
+        raise StoreError(f"flag {flag!r} for {card_id}: choose 0 (none) to {FLAGS[-1]}")
+    change(store, card_id, lambda _before: {"flag": flag}, action=undoing.FLAG)
+
+
+def toggle_mark(store: Store, card_id: str) -> bool:
+    written = change(
+        store,
+        card_id,
+        lambda before: {"marked": not (before or {}).get("marked", False)},
+        action=undoing.MARK,
+    )
+    return bool(written["marked"])
 
 
 def bury(store: Store, card_id: str, now: datetime) -> None:

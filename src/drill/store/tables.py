@@ -18,6 +18,7 @@ from drill.store.models import (
     QuizAnswer,
     QuizAttempt,
     ReviewLog,
+    StudyDayExtra,
     StudyDayTotal,
     StudySession,
     User,
@@ -36,6 +37,7 @@ cards_t = _table(Card)
 states_t = _table(CardState)
 logs_t = _table(ReviewLog)
 days_t = _table(StudyDayTotal)
+extras_t = _table(StudyDayExtra)
 sessions_t = _table(StudySession)
 attempts_t = _table(QuizAttempt)
 answers_t = _table(QuizAnswer)

@@ -8,13 +8,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from drill.i18n import N_
 from drill.srs.state import Phase, ReviewOutcome
 
 # ``browse(state=...)`` takes a Phase value ("new", "learning", "review", "relearning") or one of these flags.
 SUSPENDED = "suspended"
 BURIED = "buried"
 LEECH = "leech"
-BROWSE_STATES = (*(p.value for p in Phase), SUSPENDED, BURIED, LEECH)
+MARKED = "marked"
+BROWSE_STATES = (*(p.value for p in Phase), SUSPENDED, BURIED, LEECH, MARKED)
+
+# Anki's card flags: 0 none, 1-7 its colours in its order (ctrl+1 … ctrl+7 in study). card_states.flag holds the
+# number (drill.store.checks refuses any other); the names are drill's words (translate with ``_()``).
+FLAG_NAMES: tuple[str, ...] = (
+    N_("no flag"),
+    N_("red"),
+    N_("orange"),
+    N_("green"),
+    N_("blue"),
+    N_("pink"),
+    N_("turquoise"),
+    N_("purple"),
+)
+NO_FLAG = 0
+FLAGS = range(len(FLAG_NAMES))
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,10 @@ class Counts:
     next_due: datetime | None  # the earliest future due time among active cards (e.g. a learning step)
     learning: int = 0  # of ``due``: learning and relearning cards (no daily limit)
     review: int = 0  # of ``due``: review cards (within the daily review limit)
+    extra_new: int = 0  # what "study more today" added to today's new limit (drill.store.extras)
+    extra_reviews: int = 0  # ... and to today's review limit
+    new_held: bool = False  # new cards are left that today's new limit holds back
+    reviews_held: bool = False  # due review cards are left that today's review limit holds back
 
 
 @dataclass(frozen=True)
@@ -114,6 +135,8 @@ class CardInfo:
     buried_until: datetime | None
     leech: bool
     history: list[ReviewEntry] = field(default_factory=list)
+    flag: int = NO_FLAG  # FLAGS: 0 none, 1-7 Anki's colours
+    marked: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +153,8 @@ class BrowseRow:
     suspended: bool
     buried: bool
     leech: bool
+    flag: int = NO_FLAG
+    marked: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Undo of every action a learner takes in one session, newest first: grades, suspend/unsuspend,
-bury/unbury, make-due-now and reset (Anki's undo, kept per ``Store``).
+bury/unbury, make-due-now, reset, flag and mark (Anki's undo, kept per ``Store``).
 
 Each action records what it changed before it commits (``Store._undo``: a stack of small records); ``undo``
 pops the newest and writes the old values back in one transaction. With nothing recorded in this session,
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from drill.store.api import Store
 
-GRADE, SUSPEND, UNSUSPEND, BURY, UNBURY, MAKE_DUE, RESET = (
+GRADE, SUSPEND, UNSUSPEND, BURY, UNBURY, MAKE_DUE, RESET, FLAG, MARK = (
     "grade",
     "suspend",
     "unsuspend",
@@ -34,6 +34,8 @@ GRADE, SUSPEND, UNSUSPEND, BURY, UNBURY, MAKE_DUE, RESET = (
     "unbury",
     "make-due",
     "reset",
+    "flag",
+    "mark",
 )
 _STATE_COLUMNS = [c.name for c in states_t.columns if c.name not in ("user_id", "card_id")]
 

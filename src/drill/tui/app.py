@@ -84,6 +84,13 @@ class DrillApp(App[None]):
             translate_bindings(screen)
         return super().push_screen(screen, *args, **kwargs)
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's run, with SIGTERM / SIGHUP giving the terminal back before drill dies (drill.tui.hangup)."""
+        from drill.tui.hangup import terminal_given_back
+
+        with terminal_given_back():
+            return super().run(*args, **kwargs)
+
     async def action_quit(self) -> None:
         """ctrl+q / ctrl+c: a screen holding what is not saved yet (a code card's proposed grade) asks first."""
         blocked = getattr(self.screen, "quit_blocked", None)

@@ -41,6 +41,7 @@ Rules, chosen to read well in a monospaced terminal:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from drill.content import control
@@ -55,6 +56,7 @@ __all__ = [
     "render_latex_box",
     "render_text",
     "split_math",
+    "sub_bare_scripts",
     "too_deep",
     "unknown_macros",
 ]
@@ -96,9 +98,24 @@ def render_text(text: str, *, markdown: bool = False, indent: str = "  ") -> str
     return render_markdown(text, render_latex_box, indent=indent, markdown=markdown)
 
 
-# A sub- or superscript written outside $…$ (the chapter's ``x_{t+1}`` in plain text, q15): rendered as the formula
-# it is, never shown as raw braces. Code spans and blocks are matched first and kept as they are.
-_BARE_SCRIPT = re.compile(r"(`+)(?:(?!\1).)+?\1|(?<![\\\w])([A-Za-z]\w*(?:[\^_]\{[^{}$`\n]*\})+)", re.S)
+# A sub- or superscript written outside $…$ (the chapter's ``x_{t+1}`` in plain text, q15; drill's ``e^{−100}/Σ``):
+# rendered as the formula it is, never shown as raw braces. The base is a Latin or Greek word (x, softmax, Σ, α),
+# also right after Chinese text (权重e^{−100}); a group may hold one level of braces (e^{S_{ij}}). Code spans are
+# matched first and kept as they are. The one rule: the screens (render_text) and the Anki export (report.anki)
+# both call `sub_bare_scripts`.
+_LETTER = "A-Za-z\u0370-\u03ff"
+_GROUP = r"\{(?:[^{}$`\n]|\{[^{}$`\n]*\})*\}"
+BARE_SCRIPT = re.compile(
+    rf"(`+)(?:(?!\1).)+?\1|(?<![\\0-9_{_LETTER}])([{_LETTER}][0-9{_LETTER}]*(?:[\^_]{_GROUP})+)", re.S
+)
+
+
+def sub_bare_scripts(segment: str, formula: Callable[[str], str]) -> str:
+    """``segment`` (text outside math) with each bare sub/superscript ``x_{…}`` replaced by ``formula(x_{…})``;
+    code spans are left as they are."""
+    if "_{" not in segment and "^{" not in segment:
+        return segment
+    return BARE_SCRIPT.sub(lambda m: m.group(0) if m.group(1) else formula(m.group(2)), segment)
 
 
 def _bare_scripts_as_math(text: str) -> str:
@@ -107,7 +124,7 @@ def _bare_scripts_as_math(text: str) -> str:
     parts = []
     for kind, segment in split_math(text):
         if kind == "text":
-            parts.append(_BARE_SCRIPT.sub(lambda m: m.group(0) if m.group(1) else f"${m.group(2)}$", segment))
+            parts.append(sub_bare_scripts(segment, lambda formula: f"${formula}$"))
         else:
             parts.append(f"${segment}$" if kind == "inline" else f"$${segment}$$")
     return "".join(parts)

@@ -1,7 +1,8 @@
 """`drill code` tasks: the learner writes a function, the engine grades it on hidden tests.
 
 A `Task` names the function to write (``name``, its ``signature``), says what to compute in the chapter's
-terms (``prompt``, ``formula``, Chinese as the chapter writes it), gives ``starter`` code, a time ``budget_s``
+terms (``prompt``: drill's own words through the catalogs, Chinese or English; ``formula``: the chapter's
+notation), gives ``starter`` code, a time ``budget_s``
 for the timed mode and the reference solution (``solution()``, drill's own, in the style of the chapter's 7.13
 code). ``cases(seed)`` builds the hidden tests: random shapes from the seed plus named edge cases, each tied to
 the mistake (`drill.engine.mistakes`) it is there to catch; ``expected(*args)`` is the engine's answer.

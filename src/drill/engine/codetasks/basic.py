@@ -8,6 +8,7 @@ import numpy as np
 
 from drill.engine import ops
 from drill.engine.codetasks.model import Case, Output, Task
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- oracles (the engine's answers)
 
@@ -155,13 +156,16 @@ SOFTMAX = Task(
     name="softmax",
     number=1,
     section="7.10",
-    title="数值稳定的逐行 Softmax",
-    prompt=(
-        "实现数值稳定的 softmax，对**最后一维**（dim=-1，逐行）归一化：\n\n"
-        "$$\\text{softmax}(x)_i = \\frac{e^{x_i - \\max_j x_j}}{\\sum_j e^{x_j - \\max_j x_j}}$$\n\n"
-        "- 输入 `x`：任意形状的浮点数组 `[..., n]`\n"
-        "- 返回与 `x` 同形状的数组，每一行（最后一维）和为 1\n"
-        "- 分数可能很大（如 1000）：先减去每行最大值，避免溢出"
+    title_msgid=N_("Numerically stable row-wise softmax"),
+    prompt_msgid=N_(
+        "Implement a numerically stable softmax that normalises over the **last dimension** "
+        "(dim=-1, row by row):\n"
+        "\n"
+        "$$\\text{softmax}(x)_i = \\frac{e^{x_i - \\max_j x_j}}{\\sum_j e^{x_j - \\max_j x_j}}$$\n"
+        "\n"
+        "- Input `x`: a float array of any shape `[..., n]`\n"
+        "- Return an array of the same shape as `x`, each row (last dimension) summing to 1\n"
+        "- Scores can be large (e.g. 1000): subtract each row's maximum first to avoid overflow"
     ),
     formula="\\text{softmax}(x)_i = \\frac{e^{x_i - \\max_j x_j}}{\\sum_j e^{x_j - \\max_j x_j}}",
     signature="softmax(x)",
@@ -176,15 +180,19 @@ ATTENTION = Task(
     name="attention",
     number=2,
     section="7.13",
-    title="缩放点积注意力",
-    prompt=(
-        "实现缩放点积注意力（7.12 手算、7.13 代码）：\n\n"
-        "$$\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V$$\n\n"
-        "- `Q`：`[..., S_q, d_k]`，`K`：`[..., S_k, d_k]`，`V`：`[..., S_k, d_v]`，前面可以有任意个 batch 维\n"
-        "- `mask`：布尔数组，可广播到 `[..., S_q, S_k]`；**True = 可以关注**（PyTorch SDPA 的约定），"
-        "False 的位置分数设为 −∞\n"
-        "- 返回 `(out, A)`：`out` 为 `[..., S_q, d_v]`，`A` 为注意力权重 `[..., S_q, S_k]`\n"
-        "- 某一行全部被遮住时，这一行的 `A` 和 `out` 都是 0，不能是 NaN"
+    title_msgid=N_("Scaled dot-product attention"),
+    prompt_msgid=N_(
+        "Implement scaled dot-product attention (worked by hand in 7.12, in code in 7.13):\n"
+        "\n"
+        "$$\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V$$\n"
+        "\n"
+        "- `Q`: `[..., S_q, d_k]`, `K`: `[..., S_k, d_k]`, `V`: `[..., S_k, d_v]`, with any number "
+        "of leading batch dimensions\n"
+        "- `mask`: a boolean array broadcastable to `[..., S_q, S_k]`; **True = may attend** "
+        "(PyTorch SDPA's convention); scores where it is False are set to −∞\n"
+        "- Return `(out, A)`: `out` is `[..., S_q, d_v]`, `A` the attention weights `[..., S_q, "
+        "S_k]`\n"
+        "- When a whole row is masked, that row of `A` and of `out` is 0, never NaN"
     ),
     formula="\\text{Attention}(Q,K,V) = \\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}} + M\\right)V",
     signature="attention(Q, K, V, mask=None)",
@@ -199,12 +207,16 @@ CAUSAL_MASK = Task(
     name="causal_mask",
     number=3,
     section="7.17",
-    title="Causal Mask",
-    prompt=(
-        "构造长度为 `S` 的因果掩码（7.17）：位置 i 只能关注 j ≤ i 的位置（包括它自己）。\n\n"
-        "$$M_{ij} = \\begin{cases} \\text{True} & j \\le i \\\\ \\text{False} & j > i \\end{cases}$$\n\n"
-        "- 输入 `S`：正整数\n"
-        "- 返回布尔数组 `[S, S]`，**True = 可以关注**（与 `attention` 的 `mask` 约定相同）"
+    title_msgid=N_("Causal Mask"),
+    prompt_msgid=N_(
+        "Build the causal mask of length `S` (7.17): position i may attend only to positions j ≤ i "
+        "(itself included).\n"
+        "\n"
+        "$$M_{ij} = \\begin{cases} \\text{True} & j \\le i \\\\ \\text{False} & j > i \\end{cases}$$\n"
+        "\n"
+        "- Input `S`: a positive integer\n"
+        "- Return a boolean array `[S, S]`, **True = may attend** (the same convention as "
+        "`attention`'s `mask`)"
     ),
     formula="M_{ij} = \\text{True} \\iff j \\le i",
     signature="causal_mask(S)",
@@ -219,13 +231,16 @@ PADDING_MASK = Task(
     name="padding_mask",
     number=4,
     section="7.16",
-    title="由长度构造 Padding Mask",
-    prompt=(
-        "由每个样本的真实长度构造 padding mask（7.16）：PAD 位置不能被关注。\n\n"
-        "- `lengths`：整数数组 `[B]`，第 b 个样本前 `lengths[b]` 个位置是真实 token，其余是 PAD\n"
-        "- `S`：补齐后的序列长度\n"
-        "- 返回布尔数组 `[B, 1, S]`：**True = 真实 token（可以被关注）**；中间的 1 维让它广播到每个 query，"
-        "遮的是 key 维度"
+    title_msgid=N_("Padding mask from lengths"),
+    prompt_msgid=N_(
+        "Build a padding mask from each sample's true length (7.16): PAD positions must not be "
+        "attended to.\n"
+        "\n"
+        "- `lengths`: an integer array `[B]`; the first `lengths[b]` positions of sample b are "
+        "real tokens, the rest are PAD\n"
+        "- `S`: the padded sequence length\n"
+        "- Return a boolean array `[B, 1, S]`: **True = a real token (may be attended to)**; the "
+        "middle 1 broadcasts it to every query, so it masks the key dimension"
     ),
     formula="M_{b,1,j} = \\text{True} \\iff j < \\text{lengths}_b",
     signature="padding_mask(lengths, S)",

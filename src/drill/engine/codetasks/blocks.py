@@ -9,6 +9,7 @@ import numpy as np
 from drill.engine import ops
 from drill.engine.codetasks.model import Case, Output, Task
 from drill.engine.codetasks.model import normal as _n
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- oracles
 
@@ -134,12 +135,15 @@ LAYER_NORM = Task(
     name="layer_norm",
     number=8,
     section="7.20",
-    title="LayerNorm",
-    prompt=(
-        "对最后一维做 LayerNorm（每个 token 自己的向量）：\n\n"
-        "$$\\text{LN}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta$$\n\n"
-        "- `x`：`[..., d]`；`gamma, beta`：`[d]`；`eps` 默认 1e-5\n"
-        "- $\\mu$、$\\sigma^2$ 是该 token 向量内的均值和（有偏）方差\n- 返回与 `x` 同形状"
+    title_msgid=N_("LayerNorm"),
+    prompt_msgid=N_(
+        "LayerNorm over the last dimension (each token's own vector):\n"
+        "\n"
+        "$$\\text{LN}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta$$\n"
+        "\n"
+        "- `x`: `[..., d]`; `gamma, beta`: `[d]`; `eps` defaults to 1e-5\n"
+        "- $\\mu$ and $\\sigma^2$ are the mean and (biased) variance within that token's vector\n"
+        "- Return the same shape as `x`"
     ),
     formula="\\text{LN}(x) = \\gamma \\cdot \\frac{x - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}} + \\beta",
     signature="layer_norm(x, gamma, beta, eps=1e-5)",
@@ -154,13 +158,18 @@ FFN = Task(
     name="ffn",
     number=9,
     section="7.21",
-    title="Position-wise FFN（ReLU / GELU）",
-    prompt=(
-        "实现逐位置前馈网络：两个线性层夹一个激活。\n\n"
-        "$$\\text{FFN}(x) = \\sigma(xW_1 + b_1)W_2 + b_2$$\n\n"
-        "- `x`：`[..., d_model]`；`W_1`：`[d_model, d_ff]`，`b_1`：`[d_ff]`，`W_2`：`[d_ff, d_model]`，`b_2`：`[d_model]`\n"
-        '- `activation`：`"relu"`（默认）或 `"gelu"`；GELU 用精确形式 $x\\Phi(x) = \\tfrac{x}{2}(1 + '
-        "\\text{erf}(x/\\sqrt2))$（`math.erf`）\n- 返回 `[..., d_model]`"
+    title_msgid=N_("Position-wise FFN (ReLU / GELU)"),
+    prompt_msgid=N_(
+        "Implement the position-wise feed-forward network: two linear layers with an activation "
+        "between.\n"
+        "\n"
+        "$$\\text{FFN}(x) = \\sigma(xW_1 + b_1)W_2 + b_2$$\n"
+        "\n"
+        "- `x`: `[..., d_model]`; `W_1`: `[d_model, d_ff]`, `b_1`: `[d_ff]`, `W_2`: `[d_ff, "
+        "d_model]`, `b_2`: `[d_model]`\n"
+        '- `activation`: `"relu"` (the default) or `"gelu"`; GELU in its exact form $x\\Phi(x) = '
+        "\\tfrac{x}{2}(1 + \\text{erf}(x/\\sqrt2))$ (`math.erf`)\n"
+        "- Return `[..., d_model]`"
     ),
     formula="\\text{FFN}(x) = \\sigma(xW_1 + b_1)W_2 + b_2",
     signature='ffn(x, W_1, b_1, W_2, b_2, activation="relu")',
@@ -175,12 +184,15 @@ PE = Task(
     name="sinusoidal_pe",
     number=10,
     section="7.3",
-    title="Sinusoidal 位置编码",
-    prompt=(
-        "实现原始 Transformer 的正弦位置编码：\n\n"
-        "$$PE_{(pos,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d}}\\right), \\qquad "
-        "PE_{(pos,2i+1)} = \\cos\\left(\\frac{pos}{10000^{2i/d}}\\right)$$\n\n"
-        "- `S`：位置数（pos = 0 … S−1），`d_model`：偶数\n- 返回 `[S, d_model]`"
+    title_msgid=N_("Sinusoidal positional encoding"),
+    prompt_msgid=N_(
+        "Implement the original Transformer's sinusoidal positional encoding:\n"
+        "\n"
+        "$$PE_{(pos,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d}}\\right), \\qquad PE_{(pos,2i+1)} = "
+        "\\cos\\left(\\frac{pos}{10000^{2i/d}}\\right)$$\n"
+        "\n"
+        "- `S`: the number of positions (pos = 0 … S−1), `d_model`: even\n"
+        "- Return `[S, d_model]`"
     ),
     formula="PE_{(pos,2i)} = \\sin(pos / 10000^{2i/d}),\\ PE_{(pos,2i+1)} = \\cos(pos / 10000^{2i/d})",
     signature="sinusoidal_pe(S, d_model)",
@@ -195,14 +207,18 @@ ROPE = Task(
     name="rope",
     number=11,
     section="7.3",
-    title="RoPE 旋转位置编码",
-    prompt=(
-        "实现 RoPE：把向量的维度两两配对，按位置旋转。\n\n"
-        "**配对约定（RoFormer，交错）**：第 i 对是 $(x_{2i}, x_{2i+1})$，旋转角 $\\theta_i \\cdot pos$，"
-        "$\\theta_i = 10000^{-2i/d}$：\n\n"
-        "$$\\begin{pmatrix} x'_{2i} \\\\ x'_{2i+1} \\end{pmatrix} = \\begin{pmatrix}\\cos & -\\sin \\\\ \\sin & \\cos"
-        "\\end{pmatrix}\\begin{pmatrix} x_{2i} \\\\ x_{2i+1} \\end{pmatrix}$$\n\n"
-        "- `x`：`[..., S, d]`（d 为偶数），`positions`：整数数组 `[S]`\n- 返回与 `x` 同形状"
+    title_msgid=N_("RoPE rotary positional encoding"),
+    prompt_msgid=N_(
+        "Implement RoPE: pair up the vector's dimensions and rotate each pair by the position.\n"
+        "\n"
+        "**Pairing convention (RoFormer, interleaved)**: pair i is $(x_{2i}, x_{2i+1})$, rotated "
+        "by the angle $\\theta_i \\cdot pos$, $\\theta_i = 10000^{-2i/d}$:\n"
+        "\n"
+        "$$\\begin{pmatrix} x'_{2i} \\\\ x'_{2i+1} \\end{pmatrix} = \\begin{pmatrix}\\cos & -\\sin \\\\ "
+        "\\sin & \\cos\\end{pmatrix}\\begin{pmatrix} x_{2i} \\\\ x_{2i+1} \\end{pmatrix}$$\n"
+        "\n"
+        "- `x`: `[..., S, d]` (d even), `positions`: an integer array `[S]`\n"
+        "- Return the same shape as `x`"
     ),
     formula="x'_{2i} = x_{2i}\\cos(pos\\,\\theta_i) - x_{2i+1}\\sin(pos\\,\\theta_i)",
     signature="rope(x, positions)",
@@ -217,13 +233,16 @@ NOAM = Task(
     name="noam_lr",
     number=13,
     section="7.23",
-    title="Noam 学习率调度",
-    prompt=(
-        "实现原始论文的学习率调度：\n\n"
+    title_msgid=N_("Noam learning-rate schedule"),
+    prompt_msgid=N_(
+        "Implement the original paper's learning-rate schedule:\n"
+        "\n"
         "$$\\text{lr} = d_{model}^{-0.5} \\cdot \\min\\left(\\text{step}^{-0.5},\\ \\text{step} \\cdot "
-        "\\text{warmup\\_steps}^{-1.5}\\right)$$\n\n"
-        "- `step`：整数或整数数组（从 1 开始）；`d_model`、`warmup`：正整数\n"
-        "- 返回与 `step` 同形状的浮点数（数组）"
+        "\\text{warmup\\_steps}^{-1.5}\\right)$$\n"
+        "\n"
+        "- `step`: an integer or an integer array (starting at 1); `d_model`, `warmup`: positive "
+        "integers\n"
+        "- Return floats of the same shape as `step`"
     ),
     formula="\\text{lr} = d_{model}^{-0.5} \\cdot \\min(\\text{step}^{-0.5}, \\text{step} \\cdot \\text{warmup}^{-1.5})",
     signature="noam_lr(step, d_model, warmup)",

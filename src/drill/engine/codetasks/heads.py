@@ -10,6 +10,7 @@ from drill.engine import ops
 from drill.engine.codetasks.basic import attention_oracle
 from drill.engine.codetasks.model import Case, Output, Task
 from drill.engine.codetasks.model import normal as _n
+from drill.i18n import N_
 
 # ---------------------------------------------------------------- oracles
 
@@ -202,23 +203,26 @@ def kv_cases(rng) -> list[Case]:
 
 # ---------------------------------------------------------------- the tasks
 
-_MHA_SHAPES = (
-    "- `X`：`[..., S, d_model]`（前面可以有 batch 维）；`W_Q, W_K, W_V, W_O`：`[d_model, d_model]`（行向量约定：`X @ W`）\n"
-    "- `h` 个头，每头 $d_k = d_{model}/h$；$d_{model}$ 不能被 $h$ 整除时抛出 `ValueError`\n"
-    "- `mask`：可选布尔数组，可广播到 `[..., S, S]`，True = 可以关注，对每个头都一样\n"
-)
-
 MHA = Task(
     name="multi_head_attention",
     number=5,
     section="7.14",
-    title="Multi-Head Attention",
-    prompt=(
-        "实现多头注意力：拆头 → 每头做缩放点积注意力 → 拼接 → 过 $W_O$。\n\n"
+    title_msgid=N_("Multi-Head Attention"),
+    prompt_msgid=N_(
+        "Implement multi-head attention: split into heads → scaled dot-product attention in each "
+        "head → concatenate → apply $W_O$.\n"
+        "\n"
         "$$\\text{MultiHead}(X) = \\text{Concat}(\\text{head}_1, \\dots, \\text{head}_h)W_O,\\quad "
-        "\\text{head}_i = \\text{Attention}(XW_Q^{(i)}, XW_K^{(i)}, XW_V^{(i)})$$\n\n"
-        + _MHA_SHAPES
-        + "- 第 i 个头用投影结果的第 i 段列（`[:, i*d_k:(i+1)*d_k]`）\n- 返回 `[..., S, d_model]`"
+        "\\text{head}_i = \\text{Attention}(XW_Q^{(i)}, XW_K^{(i)}, XW_V^{(i)})$$\n"
+        "\n"
+        "- `X`: `[..., S, d_model]` (leading batch dimensions allowed); `W_Q, W_K, W_V, W_O`: "
+        "`[d_model, d_model]` (row-vector convention: `X @ W`)\n"
+        "- `h` heads, $d_k = d_{model}/h$ each; raise `ValueError` when $d_{model}$ is not "
+        "divisible by $h$\n"
+        "- `mask`: an optional boolean array broadcastable to `[..., S, S]`, True = may attend, "
+        "the same for every head\n"
+        "- Head i uses the i-th block of columns of the projections (`[:, i*d_k:(i+1)*d_k]`)\n"
+        "- Return `[..., S, d_model]`"
     ),
     formula="\\text{MultiHead}(X) = \\text{Concat}(\\text{head}_1, \\dots, \\text{head}_h)W_O",
     signature="multi_head_attention(X, W_Q, W_K, W_V, W_O, h, mask=None)",
@@ -233,14 +237,17 @@ GQA = Task(
     name="grouped_query_attention",
     number=6,
     section="7.14",
-    title="GQA / MQA",
-    prompt=(
-        "实现分组查询注意力：`h` 个 Query head，`g` 组 K/V head（g = 1 是 MQA，g = h 是 MHA）。\n\n"
-        "- `X`：`[..., S, d_model]`；`W_Q, W_O`：`[d_model, d_model]`；`W_K, W_V`：`[d_model, g·d_k]`，"
-        "$d_k = d_{model}/h$\n"
-        "- 第 i 个 Query head 使用第 `i // (h // g)` 组 K/V（相邻的 h/g 个头共享一组，即 repeat_interleave）\n"
-        "- $d_{model}$ 不能被 h 整除、或 h 不能被 g 整除时抛出 `ValueError`\n"
-        "- `mask`：同 multi_head_attention；返回 `[..., S, d_model]`"
+    title_msgid=N_("GQA / MQA"),
+    prompt_msgid=N_(
+        "Implement grouped-query attention: `h` query heads, `g` groups of K/V heads (g = 1 is "
+        "MQA, g = h is MHA).\n"
+        "\n"
+        "- `X`: `[..., S, d_model]`; `W_Q, W_O`: `[d_model, d_model]`; `W_K, W_V`: `[d_model, "
+        "g·d_k]`, $d_k = d_{model}/h$\n"
+        "- Query head i uses K/V group `i // (h // g)` (each h/g neighbouring heads share one "
+        "group, i.e. repeat_interleave)\n"
+        "- Raise `ValueError` when $d_{model}$ is not divisible by h, or h is not divisible by g\n"
+        "- `mask`: as in multi_head_attention; return `[..., S, d_model]`"
     ),
     formula="\\text{head}_i = \\text{Attention}(Q^{(i)}, K^{(\\lfloor i/(h/g) \\rfloor)}, V^{(\\lfloor i/(h/g) \\rfloor)})",
     signature="grouped_query_attention(X, W_Q, W_K, W_V, W_O, h, g, mask=None)",
@@ -255,14 +262,19 @@ CROSS = Task(
     name="cross_attention",
     number=7,
     section="7.18",
-    title="Cross-Attention",
-    prompt=(
-        "实现 Encoder-Decoder 的 Cross-Attention（单头）：Q 来自 Decoder，K/V 来自 Encoder。\n\n"
-        "$$\\text{CrossAttn} = \\text{softmax}\\left(\\frac{(X_{dec}W_Q)(X_{enc}W_K)^\\top}{\\sqrt{d_k}}\\right)X_{enc}W_V$$\n\n"
-        "- `X_dec`：`[..., S_dec, d_model]`，`X_enc`：`[..., S_enc, d_model]`；`W_Q, W_K`：`[d_model, d_k]`，"
-        "`W_V`：`[d_model, d_v]`\n"
-        "- `enc_mask`：可选布尔数组 `[..., S_enc]`，True = 真实 token（Encoder 的 padding mask）\n"
-        "- 返回 `(out, A)`：`out` 为 `[..., S_dec, d_v]`，`A` 为 `[..., S_dec, S_enc]`"
+    title_msgid=N_("Cross-Attention"),
+    prompt_msgid=N_(
+        "Implement the encoder-decoder cross-attention (one head): Q comes from the decoder, K/V "
+        "from the encoder.\n"
+        "\n"
+        "$$\\text{CrossAttn} = "
+        "\\text{softmax}\\left(\\frac{(X_{dec}W_Q)(X_{enc}W_K)^\\top}{\\sqrt{d_k}}\\right)X_{enc}W_V$$\n"
+        "\n"
+        "- `X_dec`: `[..., S_dec, d_model]`, `X_enc`: `[..., S_enc, d_model]`; `W_Q, W_K`: "
+        "`[d_model, d_k]`, `W_V`: `[d_model, d_v]`\n"
+        "- `enc_mask`: an optional boolean array `[..., S_enc]`, True = a real token (the "
+        "encoder's padding mask)\n"
+        "- Return `(out, A)`: `out` is `[..., S_dec, d_v]`, `A` is `[..., S_dec, S_enc]`"
     ),
     formula="\\text{softmax}\\left(\\frac{(X_{dec}W_Q)(X_{enc}W_K)^\\top}{\\sqrt{d_k}}\\right)X_{enc}W_V",
     signature="cross_attention(X_dec, X_enc, W_Q, W_K, W_V, enc_mask=None)",
@@ -277,13 +289,16 @@ KV_CACHE = Task(
     name="kv_cache_step",
     number=12,
     section="7.22",
-    title="KV Cache：一步解码",
-    prompt=(
-        "实现自回归解码的一步（单头）：把当前 token 的 k、v 追加进缓存，再用当前的 q 对整个缓存做注意力。"
-        "结果必须等于完整 causal 前向的第 t 行。\n\n"
-        "- `x_t`：`[1, d_model]`（第 t 个 token）；`W_Q, W_K`：`[d_model, d_k]`，`W_V`：`[d_model, d_v]`\n"
-        "- `K_cache`：`[t, d_k]`，`V_cache`：`[t, d_v]`（之前 t 个 token；t 可以是 0）\n"
-        "- 返回 `(out, K_cache, V_cache)`：`out` 为 `[1, d_v]`，新缓存为 `[t+1, d_k]`、`[t+1, d_v]`"
+    title_msgid=N_("KV cache: one decoding step"),
+    prompt_msgid=N_(
+        "Implement one step of autoregressive decoding (one head): append the current token's k "
+        "and v to the cache, then attend with the current q over the whole cache. The result must "
+        "equal row t of the full causal forward pass.\n"
+        "\n"
+        "- `x_t`: `[1, d_model]` (token t); `W_Q, W_K`: `[d_model, d_k]`, `W_V`: `[d_model, d_v]`\n"
+        "- `K_cache`: `[t, d_k]`, `V_cache`: `[t, d_v]` (the t tokens before; t may be 0)\n"
+        "- Return `(out, K_cache, V_cache)`: `out` is `[1, d_v]`, the new caches `[t+1, d_k]` and "
+        "`[t+1, d_v]`"
     ),
     formula="o_t = \\text{softmax}\\left(\\frac{q_t K_{\\le t}^\\top}{\\sqrt{d_k}}\\right)V_{\\le t}",
     signature="kv_cache_step(x_t, W_Q, W_K, W_V, K_cache, V_cache)",

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from drill.i18n import _
+
 SOLUTIONS = Path(__file__).parent / "solutions"
 
 
@@ -50,8 +52,10 @@ class Task:
     name: str  # the function the learner writes; also the CLI name
     number: int
     section: str
-    title: str
-    prompt: str  # Chinese, Markdown with $LaTeX$
+    # drill's own words, English msgids (N_-marked where the task is made) shown in the UI language through the
+    # catalogs: `title` and `prompt` below
+    title_msgid: str
+    prompt_msgid: str  # Markdown with $LaTeX$
     formula: str  # LaTeX, no $
     signature: str  # e.g. "softmax(x)"
     outputs: tuple[Output, ...]  # what the function returns, in return order
@@ -59,6 +63,16 @@ class Task:
     budget_s: int
     make_cases: Callable  # (numpy Generator) -> list[Case]
     oracle: Callable  # the engine's computation, same signature as the task
+
+    @property
+    def title(self) -> str:
+        """The task's title in the UI language (drill.i18n)."""
+        return _(self.title_msgid)
+
+    @property
+    def prompt(self) -> str:
+        """What to compute, in the UI language (drill.i18n): Markdown with $LaTeX$."""
+        return _(self.prompt_msgid)
 
     def starter(self) -> str:
         returns = ", ".join(o.name for o in self.outputs)

@@ -132,7 +132,9 @@ class CustomQueue:
             until = now + timedelta(days=self.study.ahead_days)
             return [r for r in studied if r.due <= until], []
         counts = self.store.counts(now)
-        new_left, reviews_left = remaining_today(counts.new_today, counts.reviews_today, self.store.config)
+        new_left, reviews_left = remaining_today(
+            counts.new_today, counts.reviews_today, self.store.config, counts.extra_new, counts.extra_reviews
+        )
         due = [r for r in studied if r.due <= now]
         learning = [r for r in due if r.kind.value != "review"]
         reviews = [r for r in due if r.kind.value == "review"][:reviews_left]
@@ -240,8 +242,14 @@ def why_nothing(
         return _("--new {n}: this session's new cards are done; run drill study --new N for more.").format(
             n=new_limit
         )
-    if config.new_per_day and counts.new_today >= config.new_per_day:
+    if counts.new_held:  # new cards are left that today's limit holds back
         return _(
-            "Today's new cards are done ({n} a day); raise new_per_day in drill.toml for more, or press c to review ahead."
-        ).format(n=config.new_per_day)
+            "Today's new cards are done ({limit} a day, {extra} added today); press + to study more today "
+            "(or run drill study --more N), c to review ahead, or raise new_per_day in drill.toml."
+        ).format(limit=config.new_per_day, extra=counts.extra_new)
+    if counts.reviews_held:
+        return _(
+            "Today's reviews are done ({limit} a day, {extra} added today) and more are due; press + to study "
+            "more today (or run drill study --more-reviews N), or raise reviews_per_day in drill.toml."
+        ).format(limit=config.reviews_per_day, extra=counts.extra_reviews)
     return ""

@@ -58,6 +58,8 @@ class QuizItem:
     cards: tuple[str, ...] = ()
     question: GeneratedQuestion | None = None  # behind a generated item
     work: str | None = None  # a generated item's kind of work (drill.content.quizgen WORKS): its time limit
+    # a chapter quiz's wrong options: key -> (drill's note in the UI language, the explanation's words it quotes)
+    why_wrong: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     @property
     def numeric(self) -> bool:
@@ -68,6 +70,13 @@ class QuizItem:
 
     def option_by_key(self, key: str) -> Option | None:
         return next((o for o in self.options if o.key == key), None)
+
+    def why_not(self, key: str) -> str:
+        """Why the option ``key`` is wrong, in drill's words: a chapter quiz's note, or the mistake a generated
+        question's option is what it gives (with the section to reread); "" for the right option."""
+        if self.question is not None:  # a generated question's options are keyed by their letters
+            return self.question.note_for(key)
+        return self.why_wrong.get(key, ("", None))[0]
 
     def answer_text(self) -> str:
         """The right answer as the learner sees it: "B  [B, S, S]" or "0.2119 (±0.005)"."""
@@ -117,7 +126,18 @@ def chapter_item(quiz: Quiz, rng: random.Random | None) -> QuizItem:
         options=options,
         answer=quiz.answer,
         cards=tuple(quiz.cards),
+        why_wrong=why_wrong_of(quiz),
     )
+
+
+def why_wrong_of(quiz: Quiz) -> dict[str, tuple[str, str | None]]:
+    """The quiz's notes on its wrong options in the UI language (drill's words), each with its quote."""
+    from drill.content.errata import in_language
+
+    return {
+        key: (in_language(entry["zh"], entry["en"]), entry.get("quote"))
+        for key, entry in (quiz.why_wrong or {}).items()
+    }
 
 
 def generated_item(q: GeneratedQuestion) -> QuizItem:

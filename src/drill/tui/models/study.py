@@ -7,6 +7,7 @@ made from the UI thread, so a grade is on disk before the next card is painted. 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from drill.content.models import Card, Check, Library
     from drill.srs import CardState, SrsConfig
     from drill.srs.deadline import Deadline
+    from drill.srs.skillplan import PlanCard
     from drill.store import Store
     from drill.store.types import BrowseRow, CardInfo, Counts, DueCard, GradeResult, UndoResult
     from drill.tui.models.custom_study import CustomQueue
@@ -33,6 +35,7 @@ STATE_NAMES = {
     "suspended": N_("suspended"),
     "buried": N_("buried"),
     "leech": N_("leech"),
+    "marked": N_("marked"),
 }
 
 
@@ -190,14 +193,15 @@ class Waiting:
 @dataclass
 class InterviewStatus:
     """Days to the interview and each studied card's recall on the day if not reviewed again (the header's
-    readiness: its mean). Loaded once, then updated from each grade's new memory state."""
+    readiness, "if you stop now": its mean; the weakest skill by drill.srs.skillready on the same figure).
+    Loaded once, then updated from each grade's new memory state."""
 
     day: date
     days_left: int
     deadline: Deadline
     recall: dict[str, float]
     config: SrsConfig
-    skills: dict[str, str] = field(default_factory=dict)  # card id -> skill (drill.content.skills)
+    cards: dict[str, PlanCard] = field(default_factory=dict)  # the studied cards the content knows, by id
 
     @classmethod
     def load(cls, store: Store, now: datetime, kinds: dict[str, str] | None = None) -> InterviewStatus | None:
@@ -205,15 +209,18 @@ class InterviewStatus:
         if plan is None:
             return None
         from drill.srs.deadline import recall as recall_on
+        from drill.srs.skillplan import PlanCard
         from drill.store.plans import deadline_of
 
         deadline = deadline_of(store, plan)
-        recall = {cid: recall_on(state, deadline.at, store.config) for cid, _s, state in store.plan_cards()}
+        rows = store.plan_cards()
+        recall = {cid: recall_on(state, deadline.at, store.config) for cid, _s, state in rows}
         days_left = max(0, math.ceil((deadline.at - now) / timedelta(days=1)))
-        from drill.content.skills import skill_of
-
-        skills = {cid: skill_of(kind) for cid, kind in (kinds or {}).items() if cid in recall}
-        return cls(plan.interview_day, days_left, deadline, recall, store.config, skills)
+        kinds = kinds or {}
+        cards = {
+            cid: PlanCard(cid, kinds[cid], section, state) for cid, section, state in rows if cid in kinds
+        }
+        return cls(plan.interview_day, days_left, deadline, recall, store.config, cards)
 
     @property
     def readiness(self) -> float:
@@ -221,20 +228,25 @@ class InterviewStatus:
 
     @property
     def weakest(self) -> tuple[str, float] | None:
-        """The skill with the lowest readiness now (mean recall on the day, a never-tried card 0), or None."""
-        by_skill: dict[str, list[float]] = {}
-        for cid, skill in self.skills.items():
-            by_skill.setdefault(skill, []).append(self.recall[cid])
-        if not by_skill:
+        """The skill with the lowest readiness on the day if the learner stops now (drill.srs.skillready: mean
+        recall, a never-tried card 0), or None."""
+        from drill.srs.skillready import skill_readiness, weakest
+
+        at = self.deadline.at
+        row = weakest(skill_readiness(list(self.cards.values()), at, self.config, day=at), "if_stopped")
+        if row is None or row.if_stopped is None:
             return None
-        skill = min(by_skill, key=lambda s: (sum(by_skill[s]) / len(by_skill[s]), s))
-        return skill, sum(by_skill[skill]) / len(by_skill[skill])
+        return row.skill, row.if_stopped
 
     def graded(self, card_id: str, state: CardState) -> None:
+        from dataclasses import replace
+
         from drill.srs.deadline import recall as recall_on
 
         if card_id in self.recall:
             self.recall[card_id] = recall_on(state, self.deadline.at, self.config)
+        if card_id in self.cards:
+            self.cards[card_id] = replace(self.cards[card_id], state=state)
 
 
 class StudySession:
@@ -313,6 +325,11 @@ class StudySession:
 
     def card(self, card_id: str) -> Card | None:
         return self.library.cards.get(card_id)
+
+    def study_more(self, new: int, reviews: int) -> tuple[int, int]:
+        """Study more today: ``new`` new cards and ``reviews`` reviews added to today's limits (the store
+        keeps them for the study day); today's extras after it."""
+        return self.store.study_more(self.now(), new, reviews)
 
     def waiting(self) -> Waiting | None:
         """When no card is left now: the learning and relearning cards of this session due later today (past
@@ -397,13 +414,27 @@ class StudySession:
     def bury(self, card_id: str) -> None:
         self.store.bury(card_id, self.now())
 
+    def marks(self, card_id: str) -> tuple[int, bool]:
+        """The card's flag (drill.store.types.FLAGS) and whether it is marked."""
+        return self.store.card_marks(card_id)
+
+    def set_flag(self, card_id: str, flag: int) -> None:
+        self.store.set_flag(card_id, flag)
+
+    def toggle_mark(self, card_id: str) -> bool:
+        return self.store.toggle_mark(card_id)
+
     def card_info(self, card_id: str) -> CardInfo:
         return self.store.card_info(card_id, self.now())
 
     def browse(self, text: str = "", section: str | None = None, state: str | None = None) -> list[BrowseRow]:
+        """The browser's rows. ``text``: words each card's id, section, question, answer or tags must hold, and
+        Anki's ``flag:N`` (0: no flag, 1-7 a colour) and ``tag:marked`` (the store matches those)."""
         # The store matches ids and sections only; the question and answer text live in the Library.
-        rows = self.store.browse(None, section, state, now=self.now())
-        needle = text.strip().lower()
+        flag, marked, needle = search_terms(text)
+        rows = self.store.browse(None, section, state, now=self.now(), flag=flag)
+        if marked:
+            rows = [row for row in rows if row.marked]
         if not needle:
             return list(rows)
         return [row for row in rows if needle in self._haystack(row.card_id)]
@@ -426,6 +457,21 @@ class StudySession:
         if self.session_id is not None:
             session_id, self.session_id = self.session_id, None
             self.store.end_session(session_id, self.now())
+
+
+FLAG_TERM = re.compile(r"(?<!\S)flag:([0-7])(?!\S)", re.IGNORECASE)
+MARKED_TERM = re.compile(r"(?<!\S)tag:marked(?!\S)", re.IGNORECASE)
+
+
+def search_terms(text: str) -> tuple[int | None, bool, str]:
+    """(the ``flag:N`` asked for, whether ``tag:marked`` is, the rest of the search, lower-cased)."""
+    found = FLAG_TERM.findall(text)
+    rest = FLAG_TERM.sub(" ", text)
+    marked = MARKED_TERM.search(rest) is not None
+    rest = MARKED_TERM.sub(" ", rest)
+    if not found and not marked:
+        return None, False, text.strip().lower()
+    return (int(found[-1]) if found else None), marked, " ".join(rest.split()).lower()
 
 
 def pack_title(library: Library) -> str:

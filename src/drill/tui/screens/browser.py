@@ -1,6 +1,6 @@
 """The card browser: every card with its scheduling state; filter by text, section and state; sort by a column
-(o, or a click on its heading; O reverses); open one; act on the selected card, or on the marked ones (space,
-shift+up/down): suspend/unsuspend, bury/unbury, make due now; card info, reset with a confirmation.
+(o, or a click on its heading; O reverses); open one; act on the selected card, or on several chosen ones
+(space, shift+up/down): suspend/unsuspend, bury/unbury, make due now; card info, reset with a confirmation.
 Every action here is undone by ``u`` in the study screen, like the study screen's own (one card a press).
 
 One browser per study session (the study screen installs it): its table of every card is built the first time
@@ -22,6 +22,8 @@ from textual.widgets import Footer, Input, Select, Static
 
 from drill.content.sections import section_key
 from drill.i18n import N_, _, ngettext
+from drill.store.types import NO_FLAG
+from drill.tui.marks import flag_bindings, flag_name, marks_text
 from drill.tui.models.sections import section_label, section_titles
 from drill.tui.models.study import STATE_NAMES
 from drill.tui.text import visible
@@ -38,6 +40,7 @@ COLUMNS = (
     ("id", N_("id"), 11, 0, 20),  # most ids fit in 11 (t7.9-1.2.3: 10); 20 of 232 are longer than 19
     ("section", N_("section"), 20, 0, 0),
     ("state", N_("state"), 12, 0, 24),
+    ("flag", N_("flag"), 4, 2, 0),  # Anki's flag in its colour, ★ marked
     ("due", N_("due"), 16, 1, 0),
     ("stability", N_("stability"), 9, 2, 0),
     ("lapses", N_("lapses"), 6, 3, 0),
@@ -75,6 +78,7 @@ def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None 
         Text(visible(row.card_id)),
         Text(visible(section_label(row.section, titles or {})), no_wrap=True, overflow="ellipsis"),
         Text(state),
+        marks_text(row.flag, row.marked, short=True),
         Text("—" if row.kind.value == "new" else _when(row.due)),
         Text(stability, justify="right"),
         Text(str(row.lapses), justify="right"),
@@ -99,6 +103,8 @@ def sort_value(column: str, row: BrowseRow, question: str):
         return LAST if row.stability is None else (0, row.stability)
     if column == "lapses":
         return row.lapses
+    if column == "flag":
+        return (row.flag == 0, row.flag, not row.marked)  # flagged first, in Anki's colour order
     if column == "question":
         return question.casefold()
     return row.card_id
@@ -115,10 +121,10 @@ class BrowserScreen(Screen[str | None]):
         Binding("O", "sort_reverse", N_("Reverse"), tooltip=N_("Reverse the order")),
         Binding(
             "space",
-            "mark",
-            N_("Mark"),
+            "choose",
+            N_("Select"),
             tooltip=N_(
-                "Mark or unmark the card for s, b and d on several cards (shift+up/down marks a range)"
+                "Select the card (or let it go) for s, b and d on several cards; shift+up/down selects a range"
             ),
             show=False,
         ),
@@ -137,6 +143,7 @@ class BrowserScreen(Screen[str | None]):
         Binding("d", "make_due", N_("Due now"), tooltip=N_("Make the selected card due now")),
         Binding("i", "info", N_("Info"), tooltip=N_("Open the selected card's details and history")),
         Binding("r", "reset", N_("Reset"), tooltip=N_("Reset the selected card's progress (press twice)")),
+        *flag_bindings(),
     ]
 
     def __init__(self, session: StudySession, *, focus_search: bool = False) -> None:
@@ -156,7 +163,7 @@ class BrowserScreen(Screen[str | None]):
                 # select_on_focus off: text typed on the table and moved here is not replaced by the next key;
                 # / and ctrl+f select the kept filter themselves (focus_search)
                 yield Input(
-                    placeholder=_("search id, question, answer, tags…"),
+                    placeholder=_("search id, question, answer, tags, flag:1, tag:marked…"),
                     id="filter-text",
                     select_on_focus=False,
                 )
@@ -232,13 +239,13 @@ class BrowserScreen(Screen[str | None]):
 
     def say_count(self) -> None:
         n = len(self._rows)
-        marked = len(self.query_one(CardTable).marked)
-        if marked:
+        chosen = len(self.query_one(CardTable).chosen)
+        if chosen:
             self.say(
                 _(
-                    "{marked} of {n} cards marked · s suspend · b bury · d due now (each marked card) · "
-                    "space marks · esc back"
-                ).format(marked=marked, n=n)
+                    "{chosen} of {n} cards selected · s suspend · b bury · d due now (each selected card) · "
+                    "space selects · esc back"
+                ).format(chosen=chosen, n=n)
             )
             return
         self.say(
@@ -256,7 +263,7 @@ class BrowserScreen(Screen[str | None]):
     def _cells(self, row: BrowseRow) -> tuple[Text, ...]:
         return row_cells(row, self._question(row), self.titles)
 
-    # --- sorting and marks ---------------------------------------------------------------------------
+    # --- sorting and choosing -------------------------------------------------------------------------
 
     def sort(self, column: str | None, descending: bool = False) -> None:
         self.sort_by, self.descending = column, descending
@@ -274,10 +281,10 @@ class BrowserScreen(Screen[str | None]):
     def on_card_table_header_clicked(self, event: CardTable.HeaderClicked) -> None:
         self.sort(event.column, event.column == self.sort_by and not self.descending)
 
-    def action_mark(self) -> None:
-        self.query_one(CardTable).action_toggle_mark()
+    def action_choose(self) -> None:
+        self.query_one(CardTable).action_toggle_chosen()
 
-    def on_card_table_marks_changed(self, event: CardTable.MarksChanged) -> None:
+    def on_card_table_chosen_changed(self, event: CardTable.ChosenChanged) -> None:
         self.say_count()
 
     def on_card_table_typed(self, event: CardTable.Typed) -> None:
@@ -286,18 +293,18 @@ class BrowserScreen(Screen[str | None]):
         search.focus()
         search.insert_text_at_cursor(event.text)
 
-    def _marked_rows(self) -> list[BrowseRow]:
-        """The marked cards still listed, in the table's order (none marked: the keys act on the cursor's)."""
+    def _chosen_rows(self) -> list[BrowseRow]:
+        """The chosen cards still listed, in the table's order (none chosen: the keys act on the cursor's)."""
         table = self.query_one(CardTable)
-        return [self._rows[key] for key in table.keys if key in table.marked and key in self._rows]
+        return [self._rows[key] for key in table.keys if key in table.chosen and key in self._rows]
 
-    def _act_on_marked(self, said, act) -> bool:
-        """With cards marked: ``act(card_id)`` on each; one line says how many; the marks are cleared. False
-        when none is marked (the caller acts on the cursor's card)."""
+    def _act_on_chosen(self, said, act) -> bool:
+        """With cards chosen: ``act(card_id)`` on each; one line says how many; the choice is cleared. False
+        when none is chosen (the caller acts on the cursor's card)."""
         from drill.errors import DrillError
 
         table = self.query_one(CardTable)
-        targets = [key for key in table.keys if key in table.marked]
+        targets = [key for key in table.keys if key in table.chosen]
         if not targets:
             return False
         self._confirm = None
@@ -310,7 +317,7 @@ class BrowserScreen(Screen[str | None]):
             self.refresh_rows()
             self.say(_("Not done: {error}").format(error=err), "bold red")
             return True
-        table.clear_marks(announce=False)  # the line below says what was done
+        table.clear_chosen(announce=False)  # the line below says what was done
         self.refresh_rows()
         self.say(said(done).format(n=done) + (_(" (u in study undoes them one at a time)") if done else ""))
         return True
@@ -337,19 +344,19 @@ class BrowserScreen(Screen[str | None]):
         self.say(done.format(id=visible(card_id)) + _(" (u in study undoes it)"))
 
     def action_toggle_suspend(self) -> None:
-        """s: the marked cards suspended (all unsuspended when every one of them was suspended already), else
+        """s: the chosen cards suspended (all unsuspended when every one of them was suspended already), else
         the cursor's card suspended or unsuspended."""
-        marked = self._marked_rows()
-        if marked:
+        chosen = self._chosen_rows()
+        if chosen:
             store = self.session.store
-            if all(row.suspended for row in marked):
-                self._act_on_marked(
+            if all(row.suspended for row in chosen):
+                self._act_on_chosen(
                     lambda n: ngettext("{n} card unsuspended", "{n} cards unsuspended", n),
                     lambda cid: store.unsuspend(cid) or True,
                 )
             else:
-                suspend = {row.card_id for row in marked if not row.suspended}
-                self._act_on_marked(
+                suspend = {row.card_id for row in chosen if not row.suspended}
+                self._act_on_chosen(
                     lambda n: ngettext("{n} card suspended", "{n} cards suspended", n),
                     lambda cid: cid in suspend and (store.suspend(cid) or True),
                 )
@@ -364,17 +371,17 @@ class BrowserScreen(Screen[str | None]):
             self._act(_("{id} suspended"), store.suspend)
 
     def action_toggle_bury(self) -> None:
-        marked = self._marked_rows()
-        if marked:
+        chosen = self._chosen_rows()
+        if chosen:
             store, now = self.session.store, self.session.now()
-            if all(row.buried for row in marked):
-                self._act_on_marked(
+            if all(row.buried for row in chosen):
+                self._act_on_chosen(
                     lambda n: ngettext("{n} card unburied", "{n} cards unburied", n),
                     lambda cid: store.unbury(cid) or True,
                 )
             else:
-                bury = {row.card_id for row in marked if not row.buried}
-                self._act_on_marked(
+                bury = {row.card_id for row in chosen if not row.buried}
+                self._act_on_chosen(
                     lambda n: ngettext(
                         "{n} card buried until tomorrow", "{n} cards buried until tomorrow", n
                     ),
@@ -391,11 +398,11 @@ class BrowserScreen(Screen[str | None]):
             self._act(_("{id} buried until tomorrow"), store.bury, self.session.now())
 
     def action_make_due(self) -> None:
-        marked = self._marked_rows()
-        if marked:
-            due = {row.card_id for row in marked if row.kind.value != "new"}  # new cards: studied as new
+        chosen = self._chosen_rows()
+        if chosen:
+            due = {row.card_id for row in chosen if row.kind.value != "new"}  # new cards: studied as new
             store, now = self.session.store, self.session.now()
-            self._act_on_marked(
+            self._act_on_chosen(
                 lambda n: ngettext(
                     "{n} card due now (new ones are studied with the new cards)",
                     "{n} cards due now (new ones are studied with the new cards)",
@@ -431,7 +438,8 @@ class BrowserScreen(Screen[str | None]):
             self._confirm = ("reset", card_id)
             self.say(
                 _(
-                    "Reset {id}: its schedule, flags and leech tag go (history stays). Press r again to reset."
+                    "Reset {id}: its schedule, suspension, burial and leech tag go (history, flag and mark stay). "
+                    "Press r again to reset."
                 ).format(id=visible(card_id)),
                 "bold yellow",
             )
@@ -464,6 +472,27 @@ class BrowserScreen(Screen[str | None]):
             return
         self._confirm = None
         self.dismiss(card_id)
+
+    def action_flag(self, flag: int) -> None:
+        """ctrl+1 … ctrl+7 as in study: flag the selected card, or remove that flag (ctrl+0: remove any)."""
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        flag = NO_FLAG if flag == row.flag else flag
+        if flag == NO_FLAG:
+            self._act(_("{card}: no flag.").replace("{card}", "{id}"), self.session.set_flag, NO_FLAG)
+        else:
+            done = (
+                _("{card} flagged {colour}.").replace("{card}", "{id}").replace("{colour}", flag_name(flag))
+            )
+            self._act(done, self.session.set_flag, flag)
+
+    def action_toggle_mark(self) -> None:
+        row = self._rows.get(self.selected() or "")
+        if row is None:
+            return
+        done = _("{card} unmarked.") if row.marked else _("{card} marked.")
+        self._act(done.replace("{card}", "{id}"), self.session.toggle_mark)
 
     def action_focus_search(self) -> None:
         """The search box, its kept text selected (typing replaces it, an arrow key keeps it)."""

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from drill.i18n import N_, _
+from drill.tui.marks import marks_text
 from drill.tui.models.sections import section_label
 from drill.tui.models.study import GRADE_NAMES, STATE_NAMES
 
@@ -40,6 +41,8 @@ def info_renderable(card: Card, info: CardInfo, titles: dict[str, str] | None = 
     ]
     if info.buried_until is not None:
         flags.append(_("buried until {when}").format(when=_when(info.buried_until)))
+    if info.flag or info.marked:
+        flags.append(marks_text(info.flag, info.marked).plain)
     state = _(STATE_NAMES.get(info.kind.value, info.kind.value))
     if info.step is not None and info.kind.value != "review":
         state += " " + _("(step {step})").format(step=info.step + 1)  # learning steps counted from 1

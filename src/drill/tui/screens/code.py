@@ -1,7 +1,8 @@
 """`drill code TASK`: write one of the chapter's functions and run the engine's hidden tests on it.
 
-Left: the task (the prompt and the formula, in the chapter's terms). Right: a Python editor (TextArea with
-tree-sitter highlighting) above the results. ctrl+r runs the hidden tests in a separate process (a worker
+Left: the task (the prompt, drill's words in the UI language, and the formula, never cut: it wraps, or a drawn
+one scrolls sideways). Right: a Python editor (TextArea with tree-sitter highlighting) as tall as its code, above
+the results (beside them from 160 columns; closed up to 8 rows while the results are focused after a run). ctrl+r runs the hidden tests in a separate process (a worker
 thread waits for it, so the screen never blocks); every run is saved in the store with its code, seed and
 outcome. After a pass the screen proposes a grade (Good; Easy on a first try within the time budget; Hard
 after failed runs; Again on a failure) that the learner confirms with 1-4; the reference solution shows at
@@ -12,6 +13,7 @@ digit is a shortcut there, except 1-4 and enter right after a run (its grade).
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -21,6 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Footer, Markdown, Static, TextArea
+from textual.widgets.markdown import MarkdownFence
 
 from drill.i18n import N_, _
 from drill.tui.models.study import GRADE_NAMES
@@ -38,6 +41,24 @@ if TYPE_CHECKING:
     from drill.runner.verdict import Verdict
 
 SOLUTION_CAP = N_("Graded at most Hard: the reference solution was seen before this pass.")
+
+
+WIDE = 160  # from this many columns the results sit beside the editor, not below it
+
+
+class FormulaFence(MarkdownFence):
+    """A display formula of the prompt, never cut: one line wraps to the pane; a drawn one (a matrix, cases:
+    several lines that must stay aligned) keeps its lines and scrolls sideways, with a scrollbar, when the pane
+    is narrower than it."""
+
+    def on_mount(self) -> None:
+        self.set_class("\n" not in self.code, "one-line")
+
+
+class PromptMarkdown(Markdown):
+    """The task's prompt: Markdown whose display formulas are `FormulaFence`s."""
+
+    BLOCKS = {**Markdown.BLOCKS, "fence": FormulaFence, "code_block": FormulaFence}
 
 
 def code_card_screen(options: AppOptions, task: str, store) -> CodeScreen:
@@ -88,6 +109,9 @@ class CodeScreen(ModeScreen):
         self.timed: bool = bool(options.extra.get("timed"))
         self.seed: int | None = options.extra.get("seed")
         self.store = options.store
+        # Set once the store is open (or failed to open: said so): a run that ends first waits for it before
+        # its verdict is shown, so the attempt is saved before it is acknowledged, never dropped (store None).
+        self._store_settled = threading.Event()
         self.verdict: Verdict | None = None
         self.failed_runs = 0
         self.started = options.timer()
@@ -110,7 +134,7 @@ class CodeScreen(ModeScreen):
         yield Static(self._header(), id="code-header")
         with Horizontal(id="code-body"):
             with VerticalScroll(id="code-prompt"):
-                yield Markdown(self._prompt_markdown(), id="code-prompt-text")
+                yield PromptMarkdown(self._prompt_markdown(), id="code-prompt-text")
             with Vertical(id="code-right"):
                 yield TextArea.code_editor(
                     self.options.extra.get("code") or self.code_task.starter(),
@@ -124,11 +148,16 @@ class CodeScreen(ModeScreen):
                     )
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE, "wide")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width >= WIDE, "wide")
         if self.timed:
             self.remaining = self.code_task.budget_s
             self.set_interval(1.0, self._tick)
         if self.in_study:
+            self._store_settled.set()
             return  # the study session's store is open and synced
         self._open_store()
 
@@ -136,18 +165,23 @@ class CodeScreen(ModeScreen):
     def _open_store(self) -> None:
         """Open the progress store (unless one was given) and make sure the task's card is in it."""
         try:
-            store = self.store
-            if store is None:
-                from drill.store import open_store
+            try:
+                store = self.store
+                if store is None:
+                    from drill.store import open_store
 
-                store = open_store(self.options.db_url, self.options.user)
-            sync_code_cards(store, self.options)
-        except Exception as err:
-            self.app.call_from_thread(
-                self.notify, _("Attempts will not be saved: {error}").format(error=err), severity="warning"
-            )
-            return
-        self.app.call_from_thread(setattr, self, "store", store)
+                    store = open_store(self.options.db_url, self.options.user)
+                sync_code_cards(store, self.options)
+            except Exception as err:
+                self.app.call_from_thread(
+                    self.notify,
+                    _("Attempts will not be saved: {error}").format(error=err),
+                    severity="warning",
+                )
+                return
+            self.app.call_from_thread(setattr, self, "store", store)
+        finally:
+            self._store_settled.set()
 
     def _prompt_markdown(self) -> str:
         from drill.content.latex import render_text
@@ -237,6 +271,7 @@ class CodeScreen(ModeScreen):
             limits=Limits(time_s=self.options.extra.get("time_limit", 10.0)),
             filename="solution.py",
         )
+        self._store_settled.wait()  # the attempt is saved (or said unsaved) before its verdict is shown
         self.app.call_from_thread(self._ran, code, verdict)
 
     def _ran(self, code: str, verdict: Verdict) -> None:
@@ -391,6 +426,8 @@ class CodeScreen(ModeScreen):
     def on_descendant_focus(self, event) -> None:
         if isinstance(event.widget, TextArea):
             self.grade_keys = False
+        # the results focused (after a run, or esc): the editor closes up so they show (code.tcss)
+        self.set_class(event.widget.id == "code-results", "results")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "grade":

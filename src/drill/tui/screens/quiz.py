@@ -51,6 +51,25 @@ def stem_text(stem: str) -> Text:
     return text
 
 
+def why_not_text(item: QuizItem, key: str) -> Text:
+    """drill's note on why a chapter quiz's option is wrong, marked as drill's, then the words of the chapter's
+    explanation it rests on (in 「」, marked as the chapter's) when it quotes them."""
+    note, quote = item.why_wrong.get(key, ("", None))
+    option = item.option_by_key(key)
+    text = Text()
+    text.append(_("Why not {letter} (drill): ").format(letter=option.letter if option else key), style="bold")
+    text.append(visible(note))
+    if quote:
+        text.append(
+            "\n  " + _("the chapter's explanation: 「{quote}」").format(quote=visible(quote)), style="dim"
+        )
+    return text
+
+
+FEEDBACK_ROWS = (
+    6  # what of the feedback must show once answered: its border, the verdict and the note's start
+)
+
 CHOOSE = {
     "A": N_("Choose A"),
     "B": N_("Choose B"),
@@ -167,6 +186,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         choices = self.query_one(ChoiceList)
         await choices.set_options(item.options)
         choices.display = not item.numeric
+        choices.remove_class("answered")
         field = self.query_one("#quiz-input", Input)
         field.value = ""
         field.disabled = False
@@ -242,7 +262,9 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self.query_one(Countdown).stop()
         item = result.item
         if not item.numeric:
-            self.query_one(ChoiceList).mark(item.answer, result.chosen)
+            choices = self.query_one(ChoiceList)
+            choices.mark(item.answer, result.chosen)
+            choices.add_class("answered")  # rows close up: the question stays in view above the feedback
         field = self.query_one("#quiz-input", Input)
         field.disabled = True
         self.set_focus(None)
@@ -262,11 +284,18 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
             if item.numeric:
                 feedback.append("  " + _("You typed {answer}.").format(answer=visible(result.chosen or "")))
             feedback.append("  " + _("The answer is {answer}.").format(answer=visible(item.answer_text())))
-            note = item.question.note_for(result.chosen or "") if item.question is not None else ""
-            if note:  # the named mistake behind the option chosen, and the section to reread
+            note = item.why_not(result.chosen or "")
+            if (
+                note and item.question is not None
+            ):  # the named mistake behind the option, the section to reread
                 feedback.append("\n")
                 feedback.append(_("Your option is what this mistake gives: "), style="bold")
                 feedback.append(visible(note))
+            elif (
+                note
+            ):  # a chapter quiz: drill's note on the option chosen, and the chapter's words it rests on
+                feedback.append("\n")
+                feedback.append_text(why_not_text(item, result.chosen or ""))
         if self.save_error is not None:
             feedback.append("\n")
             feedback.append(
@@ -274,6 +303,16 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
             )
         feedback.append("\n\n")
         feedback.append(visible(item.explanation))
+        others = [o for o in item.options if o.key != item.answer and o.key != result.chosen]
+        if item.question is None and any(item.why_wrong.get(o.key) for o in others):
+            feedback.append("\n\n")
+            heading = (
+                _("The other wrong options:") if result.chosen in item.why_wrong else _("The wrong options:")
+            )
+            feedback.append(heading, style="bold")
+            for option in others:
+                feedback.append("\n")
+                feedback.append_text(why_not_text(item, option.key))
         last = self.run is not None and self.run.finished
         feedback.append("\n\n")
         feedback.append("enter  " + (_("see your score") if last else _("next question")), style="dim")
@@ -286,9 +325,16 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self.call_after_refresh(self._scroll_to_feedback)
 
     def _scroll_to_feedback(self) -> None:
-        self.query_one("#quiz-body", VerticalScroll).scroll_to_widget(
-            self.query_one("#quiz-feedback", Static), animate=False
-        )
+        """Bring the feedback into view without scrolling the question out of it: as far down as the feedback's
+        end needs, but not past the question's first line (the rest of the feedback is a scroll away) -- unless
+        the question is so long (a generated one's matrices) that the verdict would not show: then as far as
+        the feedback's first lines need."""
+        body = self.query_one("#quiz-body", VerticalScroll)
+        stem = self.query_one("#quiz-stem", Static).virtual_region.y
+        feedback = self.query_one("#quiz-feedback", Static).virtual_region
+        height = body.scrollable_content_region.height
+        verdict = feedback.y + min(feedback.height, FEEDBACK_ROWS) - height  # its border, verdict and note
+        body.scroll_to(y=max(0, verdict, min(stem, feedback.bottom - height)), animate=False)
 
     async def action_next(self) -> None:
         if self.run is None or self.answered is None:

@@ -27,6 +27,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from drill.i18n import N_, _
+from drill.tui.marks import flag_bindings
 from drill.tui.screens.study_grading import StudyGrading
 from drill.tui.screens.study_loading import StudyLoading
 from drill.tui.screens.study_navigation import StudyNavigation
@@ -75,6 +76,7 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
         Binding("at", "suspend", N_("Suspend"), key_display="@", show=False),  # Anki's key
         Binding("b", "bury", N_("Bury")),
         Binding("minus", "bury", N_("Bury"), key_display="-", show=False),  # Anki's key
+        *flag_bindings(),  # Anki's ctrl+1 … ctrl+7 flags (ctrl+0 removes), * marks
         Binding("pageup", "page(-1)", N_("Scroll the card up a page"), key_display="PgUp", show=False),
         Binding("pagedown", "page(1)", N_("Scroll the card down a page"), key_display="PgDn", show=False),
         Binding("i", "info", N_("Card info")),
@@ -84,6 +86,16 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
             N_("Custom study"),
             show=False,
             tooltip=N_("study a section now, review ahead, today's forgotten cards, preview new cards"),
+        ),
+        Binding(
+            "plus",
+            "study_more",
+            N_("Study more today"),
+            key_display="+",
+            show=False,
+            tooltip=N_(
+                "add new cards or reviews to today's limits (drill study --more N / --more-reviews N)"
+            ),
         ),
         Binding(
             "d",

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from drill.errors import DrillError
 from drill.i18n import N_, _
+from drill.store.types import NO_FLAG
+from drill.tui.marks import flag_name
 from drill.tui.models.study import GRADE_NAMES
 from drill.tui.screens.study_state import StudyState
 from drill.tui.widgets.answer_views import AnswerScreenView
@@ -34,6 +36,8 @@ UNDONE = {
     "unbury": N_("unbury"),
     "make-due": N_("due now"),
     "reset": N_("reset"),
+    "flag": N_("flag"),
+    "mark": N_("mark"),
 }
 
 SLOW_SAVE_S = 0.4  # a grade not saved by then is waiting on a lock: say so
@@ -185,6 +189,42 @@ class StudyGrading(StudyState):
     def action_suspend(self) -> None:
         if self._ready(self.action_suspend) and self.session is not None:
             self._card_action("Suspend", self.session.suspend)
+
+    def action_flag(self, flag: int) -> None:
+        """Anki's ctrl+1 … ctrl+7: flag the card that colour, or remove that flag (ctrl+0: remove any)."""
+        if self.card is None or not self._ready(lambda: self.action_flag(flag)):
+            return
+        assert self.session is not None
+        card_id = self.card.id
+        try:
+            current, marked = self.session.marks(card_id)
+            flag = NO_FLAG if flag == current else flag
+            if flag != current:
+                self.session.set_flag(card_id, flag)
+        except DrillError as err:
+            self.notify(_("Flag failed: {error}").format(error=err), severity="error")
+            return
+        self.header.set_marks(flag, marked)
+        if flag == NO_FLAG:
+            self.notify(_("{card}: no flag.").format(card=card_id), timeout=2)
+        else:
+            self.notify(_("{card} flagged {colour}.").format(card=card_id, colour=flag_name(flag)), timeout=2)
+
+    def action_toggle_mark(self) -> None:
+        """Anki's *: mark the card, or unmark it."""
+        if self.card is None or not self._ready(self.action_toggle_mark):
+            return
+        assert self.session is not None
+        card_id = self.card.id
+        try:
+            marked = self.session.toggle_mark(card_id)
+            flag, _marked = self.session.marks(card_id)
+        except DrillError as err:
+            self.notify(_("Mark failed: {error}").format(error=err), severity="error")
+            return
+        self.header.set_marks(flag, marked)
+        message = _("{card} marked.") if marked else _("{card} unmarked.")
+        self.notify(message.format(card=card_id), timeout=2)
 
     def action_bury(self) -> None:
         if self._ready(self.action_bury) and self.session is not None:

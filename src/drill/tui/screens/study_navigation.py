@@ -71,6 +71,50 @@ class StudyNavigation(StudyState):
         self.session.queue = CustomQueue(self.session.library, self.session.store, study)
         self.show_next()
 
+    def action_study_more(self) -> None:
+        """+: add new cards and reviews to today's limits (Store.study_more), then go on with today's cards."""
+        if not self._ready(self.action_study_more) or self.session is None:
+            return
+        session = self.session
+        if session.readonly:
+            self.notify(_("READ-ONLY: grades are not saved"), severity="error")
+            return
+        if session.mode in ("ahead", "forgotten", "preview"):
+            self.notify(
+                _("This custom study has no daily limit; press c for today's cards, then + to study more."),
+                timeout=4,
+            )
+            return
+        from drill.tui.screens.study_more import StudyMoreScreen
+
+        counts = session.store.counts(session.now())
+        config = session.store.config
+        extra = (counts.extra_new, counts.extra_reviews)
+        self.app.push_screen(
+            StudyMoreScreen(config.new_per_day, config.reviews_per_day, extra), self._more_chosen
+        )
+
+    def _more_chosen(self, more: tuple[int, int] | None) -> None:
+        if more is None or self.session is None:
+            return
+        from drill.errors import DrillError
+
+        try:
+            self.session.study_more(*more)
+        except DrillError as err:
+            self.notify(str(err), severity="error")
+            return
+        self.notify(
+            _("Added to today's limits: {new} new cards, {reviews} reviews.").format(
+                new=more[0], reviews=more[1]
+            ),
+            timeout=3,
+        )
+        if self.card is None:  # the end, or waiting: today's cards go on
+            self.show_next()
+        else:
+            self.refresh_counts()
+
     def action_search(self) -> None:
         self._open_browser(focus_search=True)
 

@@ -151,7 +151,7 @@ class StudyState(ModeScreen):
             return self.card is not None and self.revealed
         if action == "show_now":
             return self.waiting is not None
-        if action in ("suspend", "bury", "info", "undo") and self.session is None:
+        if action in ("suspend", "bury", "info", "undo", "flag", "toggle_mark") and self.session is None:
             return None  # shown greyed until the store is open
         return True
 
@@ -183,6 +183,7 @@ class StudyState(ModeScreen):
         self._show_waiting(waiting)
         self.step_pane.show_loading(())
         self.grade_bar.set_intervals({})
+        self.header.set_marks(0, False)
         self.refresh_counts()
         if self._wait_timer is None:
             self._wait_timer = self.set_interval(self.WAIT_POLL_SECONDS, self._wait_tick)
@@ -280,6 +281,7 @@ class StudyState(ModeScreen):
             self.grade_bar.set_preview()
         else:
             self.grade_bar.set_intervals(self.session.intervals(card.id))
+        self.header.set_marks(*self.session.marks(card.id))
         self.refresh_counts()
         checks = self.session.errata_checks(card.id)
         if checks:
@@ -340,6 +342,7 @@ class StudyState(ModeScreen):
         self.card_view.show_message(title, why)
         self.step_pane.show_loading(())
         self.grade_bar.set_intervals({})
+        self.header.set_marks(0, False)
         self.refresh_counts()
         counts = self.session.counts()
         self.app.push_screen(
@@ -354,6 +357,8 @@ class StudyState(ModeScreen):
             await self.run_action("browse")
         elif result == "continue" and self.session is not None:
             self.show_next()
+        elif result == "more":
+            await self.run_action("study_more")
 
     # --- the store's keys -----------------------------------------------------------------------------------
 

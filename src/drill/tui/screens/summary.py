@@ -38,6 +38,7 @@ class SummaryScreen(ModalScreen[str]):
         Binding("q", "finish('quit')", N_("Quit")),
         Binding("enter", "finish('continue')", N_("Check again")),
         Binding("l", "finish('browse')", N_("Browse")),
+        Binding("plus", "finish('more')", N_("Study more today"), key_display="+"),
         Binding("escape", "finish('stay')", N_("Close")),
     ]
 
@@ -52,7 +53,10 @@ class SummaryScreen(ModalScreen[str]):
             yield Static(Text(_("Session summary"), style="bold"), classes="dialog-title")
             yield Static(summary_table(self.stats, self.elapsed, self.next_due), id="summary")
             yield Static(
-                Text(_("q quit · enter check for due cards · l browse · esc close"), style="dim"),
+                Text(
+                    _("q quit · enter check for due cards · + study more today · l browse · esc close"),
+                    style="dim",
+                ),
                 classes="dialog-hint",
             )
 

@@ -12,8 +12,9 @@ rank give way, highest first, so the flexible one (the question) stays on screen
 chosen for most of them). The cursor is a row; enter, or a click on the highlighted row, posts
 `CardTable.Selected`; a click on the header posts `CardTable.HeaderClicked` (the browser sorts by it).
 
-Rows can be marked for an action on several cards: space marks or unmarks the cursor's row and moves on,
-shift+up/down mark the rows the cursor passes over; a marked row shows ``●`` in the table's left margin. A
+Rows can be chosen for an action on several cards: space chooses or lets go the cursor's row and moves on,
+shift+up/down choose the rows the cursor passes over; a chosen row shows ``●`` in the table's left margin
+(not Anki's "marked" tag, which the flag column shows as ★). A
 character no binding uses (Chinese typed while the table has the focus) or a paste posts `CardTable.Typed`: the
 browser puts it into its search box rather than losing it."""
 
@@ -37,7 +38,7 @@ from textual.strip import Strip
 FLEX_MIN = 20  # the flexible column's narrowest width
 FLEX_WANT = 28  # the flexible column's width that whole ids and states (fit columns) leave it
 PAD = 1  # blank cells on each side of a column
-MARGIN = 2  # the table's left margin: "●" on a marked row
+MARGIN = 2  # the table's left margin: "●" on a chosen row
 MARK = "●"
 
 
@@ -78,7 +79,7 @@ class CardTable(ScrollView, can_focus=True):
     }
     """
     COMPONENT_CLASSES = {"card-table--header", "card-table--even-row", "card-table--cursor"}
-    # (the marked rows' margin takes the accent colour: $accent is read in render_lines)
+    # (the chosen rows' margin takes the accent colour: $accent is read in render_lines)
     BINDINGS = [
         Binding("enter", "select", show=False),
         Binding("up", "cursor(-1)", show=False),
@@ -87,9 +88,9 @@ class CardTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", show=False),
         Binding("home", "first", show=False),
         Binding("end", "last", show=False),
-        Binding("space", "toggle_mark", show=False),
-        Binding("shift+down", "mark_move(1)", show=False),
-        Binding("shift+up", "mark_move(-1)", show=False),
+        Binding("space", "toggle_chosen", show=False),
+        Binding("shift+down", "choose_move(1)", show=False),
+        Binding("shift+up", "choose_move(-1)", show=False),
     ]
 
     cursor_row: reactive[int] = reactive(0, repaint=False)
@@ -114,8 +115,8 @@ class CardTable(ScrollView, can_focus=True):
             self.table = table
             self.column = column
 
-    class MarksChanged(Message):
-        """The set of marked rows changed (space, shift+up/down)."""
+    class ChosenChanged(Message):
+        """The set of chosen rows changed (space, shift+up/down)."""
 
         def __init__(self, table: CardTable) -> None:
             super().__init__()
@@ -140,7 +141,7 @@ class CardTable(ScrollView, can_focus=True):
         self._header: Strip | None = None
         self._look: tuple = ()  # (widths, styles) the kept lines were laid out with
         self._fitted: dict[int, int] = {}  # a fit column's index -> its widest cell
-        self.marked: set[str] = set()
+        self.chosen: set[str] = set()  # rows picked for an action on several cards
         self.sorted_by: tuple[str, bool] | None = None  # (column key, descending): its heading shows ▲/▼
 
     # --- rows ----------------------------------------------------------------------------------------
@@ -166,7 +167,7 @@ class CardTable(ScrollView, can_focus=True):
             self._cells[key] = cells
         self._index = {key: i for i, key in enumerate(self._keys)}
         self._lines = {k: line for k, line in self._lines.items() if k[0] in self._cells}
-        self.marked &= set(self._cells)
+        self.chosen &= set(self._cells)
         self._fit()
         self._resize_virtual()
         row = self._index.get(selected, 0) if selected is not None else 0
@@ -208,36 +209,36 @@ class CardTable(ScrollView, can_focus=True):
         self._header = None
         self.refresh_line(0)
 
-    # --- marks ---------------------------------------------------------------------------------------
+    # --- choosing ------------------------------------------------------------------------------------
 
-    def toggle_mark(self, key: str, on: bool | None = None) -> None:
-        on = key not in self.marked if on is None else on
-        (self.marked.add if on else self.marked.discard)(key)
+    def toggle_chosen(self, key: str, on: bool | None = None) -> None:
+        on = key not in self.chosen if on is None else on
+        (self.chosen.add if on else self.chosen.discard)(key)
         self._forget(key)
         self.refresh_line(self._index[key] + 1)
 
-    def clear_marks(self, *, announce: bool = True) -> None:
-        for key in list(self.marked):
-            self.toggle_mark(key, False)
+    def clear_chosen(self, *, announce: bool = True) -> None:
+        for key in list(self.chosen):
+            self.toggle_chosen(key, False)
         if announce:
-            self.post_message(self.MarksChanged(self))
+            self.post_message(self.ChosenChanged(self))
 
-    def action_toggle_mark(self) -> None:
+    def action_toggle_chosen(self) -> None:
         if self.selected is None:
             return
-        self.toggle_mark(self.selected)
-        self.post_message(self.MarksChanged(self))
+        self.toggle_chosen(self.selected)
+        self.post_message(self.ChosenChanged(self))
         self.cursor_row += 1
 
-    def action_mark_move(self, step: int) -> None:
-        """shift+up/down: the row left and the row reached are both marked (a range, as in a file manager)."""
+    def action_choose_move(self, step: int) -> None:
+        """shift+up/down: the row left and the row reached are both chosen (a range, as in a file manager)."""
         if self.selected is None:
             return
-        self.toggle_mark(self.selected, True)
+        self.toggle_chosen(self.selected, True)
         self.cursor_row += step
         if self.selected is not None:
-            self.toggle_mark(self.selected, True)
-        self.post_message(self.MarksChanged(self))
+            self.toggle_chosen(self.selected, True)
+        self.post_message(self.ChosenChanged(self))
 
     def on_key(self, event: events.Key) -> None:
         # ASCII letters are the browser's keys; any other character typed here is search text (Chinese).
@@ -411,20 +412,20 @@ class CardTable(ScrollView, can_focus=True):
     def _row_line(self, row: int) -> Strip:
         key = self._keys[row]
         cursor = row == self.cursor_row
-        marked = key in self.marked
-        slot = (key, row % 2, cursor, marked)
+        chosen = key in self.chosen
+        slot = (key, row % 2, cursor, chosen)
         line = self._lines.get(slot)
         if line is None:
             _header, even, cursor_style = self._look[2]
             style = cursor_style if cursor else (even if row % 2 == 0 else self.rich_style)
-            line = self._lines[slot] = self._lay_out(self._cells[key], style, marked)
+            line = self._lines[slot] = self._lay_out(self._cells[key], style, chosen)
         return line
 
-    def _lay_out(self, cells: tuple[Text, ...], style: Style, marked: bool = False) -> Strip:
+    def _lay_out(self, cells: tuple[Text, ...], style: Style, chosen: bool = False) -> Strip:
         widths = self._look[0]
         line = Text(no_wrap=True, end="")
         line.append(
-            (MARK if marked else " ").ljust(MARGIN), self._look[3] + Style(bold=True) if marked else None
+            (MARK if chosen else " ").ljust(MARGIN), self._look[3] + Style(bold=True) if chosen else None
         )
         for cell, width in zip(cells, widths, strict=True):
             if not width:  # a column given up at this width

@@ -52,8 +52,10 @@ class StudyHeader(Static):
         self.done: int | None = None
         self.mode: str | None = None  # a custom session's name ("review ahead"...), shown first
         self.notice: str | None = None  # what the learner must not miss ("READ-ONLY..."), shown at any width
-        # (days left, readiness on the day if no more reviews, the weakest skill and its readiness)
+        # (days left, readiness on the day if no more reviews, the weakest skill and its readiness on that figure)
         self.interview: tuple[int, float, tuple[str, float] | None] | None = None
+        self.flag = 0  # the card's Anki flag (drill.store.types.FLAGS) and mark
+        self.marked = False
 
     def on_mount(self) -> None:
         self._refresh_text()
@@ -85,6 +87,11 @@ class StudyHeader(Static):
         self.interview = interview
         self._refresh_text()
 
+    def set_marks(self, flag: int, marked: bool) -> None:
+        """The card on screen: its flag and mark (0, False: none, and nothing shown)."""
+        self.flag, self.marked = flag, marked
+        self._refresh_text()
+
     @property
     def left(self) -> int:
         return (self.new or 0) + (self.learning or 0) + (self.review or 0)
@@ -113,9 +120,14 @@ class StudyHeader(Static):
                 counts.append(label.format(count=count), style=COUNT_STYLES[name])
             parts.append(Part(0, " ", counts))
             parts.append(Part(2, "  ", progress_bar(self.done or 0, self.left)))
+        if self.flag or self.marked:
+            from drill.tui.marks import marks_text
+
+            parts.append(Part(1, SEPARATOR, marks_text(self.flag, self.marked)))
         if self.interview is not None:
             days, ready, weakest = self.interview
-            interview = _("interview in {days}d · ready now {ready}%").format(
+            # The figure named: recall on the day if no more reviews (not "if you follow the plan").
+            interview = _("interview in {days}d · if you stop now: {ready}%").format(
                 days=days, ready=round(100 * ready)
             )
             parts.append(Part(1, SEPARATOR, Text(interview, style="bold")))
@@ -123,7 +135,7 @@ class StudyHeader(Static):
                 from drill.content.skills import skill_name
 
                 skill, value = weakest
-                text = _(" · weakest: {skill} {ready}%").format(
+                text = _(" · weakest {skill} {ready}%").format(
                     skill=skill_name(skill), ready=round(100 * value)
                 )
                 parts.append(Part(3, "", Text(text)))
