@@ -136,8 +136,8 @@ class CardTable(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, tuple[Text, ...]] = {}
-        # (key, parity, is cursor) -> the row's line at the current widths and styles
-        self._lines: dict[tuple[str, int, bool], Strip] = {}
+        # (key, parity, is cursor, is chosen) -> the row's line at the current widths and styles
+        self._lines: dict[tuple[str, int, bool, bool], Strip] = {}
         self._header: Strip | None = None
         self._look: tuple = ()  # (widths, styles) the kept lines were laid out with
         self._fitted: dict[int, int] = {}  # a fit column's index -> its widest cell
