@@ -1,7 +1,9 @@
 """Child processes for the trust fault tests (restore, migration, the single-writer lock).
 
 trust_child.py restore DB BACKUP      import everything, print "READY", wait for a line, restore, print "DONE"
-trust_child.py migrate URL            the same around ``drill.store.migrate.upgrade``
+trust_child.py migrate URL            a zygote: import Alembic and the revisions once, then for each "fork" line
+                                      fork a child that runs ``drill.store.migrate.upgrade`` and prints "DONE";
+                                      print "PID n" at once and "DEAD n STATUS" when the child is gone
 trust_child.py hold URL               open a writing store, print "OPEN", wait for a line (or a kill)
 """
 
@@ -32,10 +34,26 @@ def main() -> None:
         from drill.store import migrate
 
         migrate.known_revisions()
-        say("READY")
-        sys.stdin.readline()
-        migrate.upgrade(args[0])
-        say("DONE")
+        for line in sys.stdin:
+            assert line.split() == ["fork"], line
+            gate_r, gate_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the migration: runs (once "PID" is out) until it is done or the test kills it
+                try:
+                    os.close(gate_w)
+                    os.read(gate_r, 1)
+                    migrate.upgrade(args[0])
+                    say("DONE")
+                except BaseException as err:
+                    os.write(2, f"migration failed: {err!r}\n".encode())
+                    os._exit(3)
+                os._exit(0)
+            os.close(gate_r)
+            say(f"PID {pid}")
+            os.write(gate_w, b"g")
+            os.close(gate_w)
+            _, status = os.waitpid(pid, 0)
+            say(f"DEAD {pid} {status}")
     elif mode == "hold":
         from drill.store import open_store
 
