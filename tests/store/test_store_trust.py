@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from drill import claims
 from drill.errors import StoreError
 from drill.store import backup as backups
 from drill.store import migrate, open_store
@@ -367,13 +368,13 @@ def test_orphaned_partial_backups_are_pruned_but_one_being_written_is_not(tmp_pa
     orphan = folder / "drill-20250101T000000000000Z.sqlite3.partial"
     orphan.write_bytes(b"half a backup")
     busy = folder / "drill-20250101T000001000000Z.sqlite3.partial"
-    claim = backups._claim(busy)  # a backup in progress in another drill
+    claim = claims.claim(busy, 0o644)  # a backup in progress in another drill
     try:
         backups.make_backup(path)
         assert not orphan.exists()
         assert busy.exists()
     finally:
-        backups._unclaim(claim)
+        claims.release(claim)
     backups.prune(path)
     assert not busy.exists()
 

@@ -1,21 +1,19 @@
 """Child processes for the trust fault tests (restore, migration, the single-writer lock).
 
 trust_child.py restore DB BACKUP      import everything, print "READY", wait for a line, restore, print "DONE"
-trust_child.py migrate URL            a zygote: import Alembic and the revisions once, then for each "fork" line
-                                      fork a child that runs ``drill.store.migrate.upgrade`` and prints "DONE";
-                                      print "PID n" at once and "DEAD n STATUS" when the child is gone
+trust_child.py migrate URL            a zygote (tests/zygote.py): import Alembic and the revisions once, then
+                                      for each "fork" line fork ``drill.store.migrate.upgrade`` (it prints "DONE")
 trust_child.py hold URL               open a writing store, print "OPEN", wait for a line (or a kill)
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: tests.zygote
 
-def say(line: str) -> None:
-    os.write(1, (line + "\n").encode())
+from tests.zygote import say, serve
 
 
 def main() -> None:
@@ -34,26 +32,12 @@ def main() -> None:
         from drill.store import migrate
 
         migrate.known_revisions()
-        for line in sys.stdin:
-            assert line.split() == ["fork"], line
-            gate_r, gate_w = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the migration: runs (once "PID" is out) until it is done or the test kills it
-                try:
-                    os.close(gate_w)
-                    os.read(gate_r, 1)
-                    migrate.upgrade(args[0])
-                    say("DONE")
-                except BaseException as err:
-                    os.write(2, f"migration failed: {err!r}\n".encode())
-                    os._exit(3)
-                os._exit(0)
-            os.close(gate_r)
-            say(f"PID {pid}")
-            os.write(gate_w, b"g")
-            os.close(gate_w)
-            _, status = os.waitpid(pid, 0)
-            say(f"DEAD {pid} {status}")
+
+        def migration(_args: list[str]) -> None:
+            migrate.upgrade(args[0])
+            say("DONE")
+
+        serve(migration, gated=True)
     elif mode == "hold":
         from drill.store import open_store
 
