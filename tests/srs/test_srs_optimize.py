@@ -248,3 +248,64 @@ def test_broken_config_is_reported_before_fitting():
     result = CliRunner().invoke(cli, ["optimize"], prog_name="drill")
     assert result.exit_code == 2
     assert f"{path}: leech_action" in result.output
+
+
+def _skewed_cards(seed: int, cards: int = 400) -> list[list]:
+    """Cards whose first gap (days to the first review a day later) is mostly short with a long, thin tail,
+    so fsrs-rs's outlier filter drops some (rating, gap) groups; whole-number order keys, as the store's."""
+    rng = random.Random(seed)
+    out, key = [], 0
+    for _ in range(cards):
+        day, grades = rng.randint(0, 30), []
+        grades.append((rng.choice([1, 3, 3, 3, 4]), day, "new"))
+        if rng.random() < 0.4:
+            grades.append((3, day, "learning"))
+        for _review in range(rng.randint(1, 8)):
+            gap = rng.choice([1, 1, 2, 3, 4, 7]) if rng.random() < 0.9 else rng.randint(20, 300)
+            day += gap
+            grades.append((rng.choice([1, 2, 3, 3, 4]), day, "review"))
+        out.append(grades)
+    stamped = [(card, n, g) for card, grades in enumerate(out) for n, g in enumerate(grades)]
+    stamped.sort(key=lambda row: (row[2][1], row[0], row[1]))  # the order they were given, by day
+    by_card: dict[int, list] = {}
+    for card, _n, (rating, day, state) in stamped:
+        by_card.setdefault(card, []).append((rating, day, state, key))
+        key += 1
+    return list(by_card.values())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_usable_count_from_first_items_is_fsrs_rs_filter_over_every_item(seed, learner_log):
+    """usable_items asks fsrs-rs's outlier filter about each card's first item only (no copy of every item):
+    the count equals the filter run over every item, as before; the skewed histories make it drop some."""
+    from fsrs_rs_python import filter_outlier
+
+    for cards in (_skewed_cards(seed), as_store_hands_it(learner_log)):
+        items, _total, _cards = training_items(cards)
+        plain = list(items)  # no per-card record: the filter over every item
+        first = [item for item in plain if item.long_term_review_cnt() == 1]
+        _kept_first, kept = filter_outlier(first, plain)
+        assert usable_items(items) == usable_items(plain) == len(kept)
+    assert len(kept) <= len(plain)
+    skewed, _t, _c = training_items(_skewed_cards(seed))
+    _kf, kept_skewed = filter_outlier([i for i in skewed if i.long_term_review_cnt() == 1], list(skewed))
+    assert len(kept_skewed) < len(skewed)  # the filter did drop items: the comparison is not trivial
+
+
+def test_the_usable_count_hands_fsrs_rs_one_item_a_card(monkeypatch):
+    """fsrs-rs's filter returns copies of what it keeps: asked about every item it copied the whole history's
+    items once more (450 MB at 2M reviews); it is asked about each card's first item only."""
+    import fsrs_rs_python
+
+    cards = _skewed_cards(4)
+    items, _total, used = training_items(cards)
+    real, sizes = fsrs_rs_python.filter_outlier, []
+
+    def counting(first, train):
+        sizes.append((len(first), len(train)))
+        return real(first, train)
+
+    monkeypatch.setattr(fsrs_rs_python, "filter_outlier", counting)
+    usable = usable_items(items)
+    assert sizes and all(train <= used for _first, train in sizes), (sizes, used, len(items))
+    assert 0 < usable < len(items)

@@ -1,7 +1,7 @@
 """Child processes for the store's fault tests. Each acknowledges a grade only after grade() returned.
 
     store_child.py zygote URL USER       read "fork SEED" lines; fork a grader, print "PID n", wait for it
-                                         to die (the test kills it), print "DEAD n STATUS"
+                                         to die (the test kills it), print "DEAD n STATUS" (tests/zygote.py)
     store_child.py grade URL USER N SEED print "READY", wait for a line on stdin, then grade N times
     store_child.py diskfull URL USER     grade until RLIMIT_FSIZE makes a write fail, then retry it
 
@@ -10,7 +10,6 @@ Every acknowledged grade is printed as "ACK <log id> <card id> <rating>" with on
 
 from __future__ import annotations
 
-import os
 import random
 import resource
 import sys
@@ -22,10 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: 
 from drill.errors import StoreError
 from drill.store import open_store
 from tests.store.store_support import CARDS
-
-
-def say(line: str) -> None:
-    os.write(1, (line + "\n").encode())
+from tests.zygote import say, serve
 
 
 def grading_loop(url: str, user: str, seed: int, count: int) -> None:
@@ -43,20 +39,16 @@ def grading_loop(url: str, user: str, seed: int, count: int) -> None:
 
 
 def zygote(url: str, user: str) -> None:
-    for line in sys.stdin:
-        command, seed = line.split()
-        assert command == "fork"
-        pid = os.fork()
-        if pid == 0:  # the grader: runs until the test kills it (bounded all the same)
-            try:
-                grading_loop(url, user, int(seed), 2000)
-            except BaseException as err:
-                os.write(2, f"grader failed: {err!r}\n".encode())
-                os._exit(3)
-            os._exit(0)
-        say(f"PID {pid}")
-        _, status = os.waitpid(pid, 0)
-        say(f"DEAD {pid} {status}")
+    # What opening a store imports (SQLAlchemy, Alembic, the models) is imported once, before the forks: each
+    # grader then starts in milliseconds, not a second. The database itself is still made by the first grader,
+    # so the first kills can land in its creation and migration.
+    import drill.store.api
+    import drill.store.engine
+    import drill.store.locate
+    import drill.store.migrate  # noqa: F401
+
+    # the grader: runs until the test kills it (bounded all the same)
+    serve(lambda args: grading_loop(url, user, int(args[0]), 2000))
 
 
 def concurrent(url: str, user: str, count: int, seed: int) -> None:

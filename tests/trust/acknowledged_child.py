@@ -1,7 +1,7 @@
 """Child processes for the "nothing acknowledged is lost" kill tests (tests/trust/test_acknowledged.py).
 
-Each mode is a zygote: it imports everything once, then reads "fork ..." lines; for each it forks a worker,
-prints "PID n", waits for it to die (the test kills it) and prints "DEAD n STATUS".
+Each mode is a zygote (tests/zygote.py): it imports everything once, then reads "fork ..." lines; for each it
+forks a worker, prints "PID n", waits for it to die (the test kills it) and prints "DEAD n STATUS".
 
 acknowledged_child.py interview URL    worker: grades interview answers as the interview screen confirms them
                                        (``Store.grade_interview_answer``), printing "ACK <log id> <card id>"
@@ -9,14 +9,11 @@ acknowledged_child.py interview URL    worker: grades interview answers as the i
 acknowledged_child.py quiz URL         worker: the real quiz screen (Textual's pilot) answers N questions,
                                        printing "ACK <item id>" once each answer's feedback is on screen, then
                                        "HOLD" and waits to be killed; "fork N SEED"
-
-Every line is one write(2), so a kill never leaves half a line.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import sys
 from datetime import UTC, datetime
@@ -24,9 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: tests.store
 
-
-def say(line: str) -> None:
-    os.write(1, (line + "\n").encode())
+from tests.zygote import say, serve
 
 
 def interview_worker(url: str, seed: int) -> None:
@@ -125,23 +120,14 @@ def zygote(mode: str, url: str) -> None:
         from tests.store.store_support import open_test_store
 
         open_test_store(url, "alice").close()
-    for line in sys.stdin:
-        command, *args = line.split()
-        assert command == "fork", line
-        pid = os.fork()
-        if pid == 0:
-            try:
-                if mode == "interview":
-                    interview_worker(url, int(args[0]))
-                else:
-                    asyncio.run(quiz_worker(library, url, int(args[0]), int(args[1])))
-            except BaseException as err:
-                os.write(2, f"worker failed: {err!r}\n".encode())
-                os._exit(3)
-            os._exit(0)
-        say(f"PID {pid}")
-        _, status = os.waitpid(pid, 0)
-        say(f"DEAD {pid} {status}")
+
+    def work(args: list[str]) -> None:
+        if mode == "interview":
+            interview_worker(url, int(args[0]))
+        else:
+            asyncio.run(quiz_worker(library, url, int(args[0]), int(args[1])))
+
+    serve(work)
 
 
 if __name__ == "__main__":

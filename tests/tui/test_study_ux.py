@@ -54,14 +54,17 @@ async def test_help_and_quit_are_visible_at_every_width_from_60(study_app, width
         assert footer_keys(app)["quit"].end <= width
 
 
-async def test_a_click_on_a_footer_key_presses_it(study_app):
+async def test_a_click_on_a_footer_key_presses_it(study_app, store):
     app = study_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await card_shown(pilot)
         await footer_ready(pilot)
-        reveal = footer_keys(app)["reveal"]
-        await pilot.click(StudyFooter, offset=(reveal.start + 1, 0))
-        await wait_until(pilot, lambda: app.screen.query_one(CardView).revealed)
+        await pilot.press("space")
+        await wait_until(pilot, lambda: "grade(3)" in footer_keys(app))
+        good = footer_keys(app)["grade(3)"]
+        await pilot.click(StudyFooter, offset=(good.start + 1, 0))
+        await wait_until(pilot, lambda: len(store.review_logs()) == 1)
+        assert store.review_logs()[0].rating == 3
 
 
 async def test_footer_offers_the_reveal_before_and_the_grades_after(study_app):
@@ -70,8 +73,10 @@ async def test_footer_offers_the_reveal_before_and_the_grades_after(study_app):
         await card_shown(pilot)
         await footer_ready(pilot)
         before = footer_keys(app)
-        assert "reveal" in before
+        # the reveal is the bar's button (and the card's hint); the footer does not repeat it a third time
+        assert "reveal" not in before
         assert not any(action.startswith("grade") for action in before)
+        assert "Show answer" in plain(app.screen.query_one(RevealButton))
         await pilot.press("space")
         await wait_until(pilot, lambda: "reveal" not in footer_keys(app))
         after = footer_keys(app)

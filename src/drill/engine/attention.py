@@ -192,8 +192,15 @@ def _output(p: Problem, steps: list[Step], context: np.ndarray) -> None:
             inputs=("concat_heads" if p.multi else "weighted_sum", "W_O"),
             output=p.out(result),
             shape=f"[{p.b}{p.sq}, d_model]",
+            note=_identity_note(p.wo),
         )
     )
+
+
+def _identity_note(wo: np.ndarray) -> str | None:
+    if wo.shape[0] == wo.shape[1] and np.array_equal(wo, np.eye(wo.shape[0])):
+        return N_("W_O is the identity here, so the output equals the concatenated heads")
+    return None
 
 
 def _trace_inputs(p: Problem, mask: masking.Mask | None) -> dict[str, np.ndarray]:

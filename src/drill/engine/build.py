@@ -11,6 +11,7 @@ import numpy as np
 
 from drill.engine.attention import attention_trace
 from drill.engine.examples import build_example
+from drill.engine.heads import identity_wo
 from drill.engine.parse import parse_mask, parse_matrix
 from drill.engine.trace import Trace
 from drill.errors import InputError
@@ -150,4 +151,6 @@ def _typed_inputs(x, wq, wk, wv, wo, h, g):
     wks = weight(wk, "W_K (--wk)", d)
     wvs = weight(wv, "W_V (--wv)", d)
     wos = None if wo is None else parse_matrix(wo, "W_O (--wo)")
+    if wos is None and h > 1 and wvs.shape[1] % g == 0:  # multi-head ends with W_O: the identity stands in
+        wos = identity_wo(wvs.shape[1], h, g, d)
     return xs, wqs, wks, wvs, wos

@@ -25,6 +25,13 @@ class Heads:
     v_step: str
 
 
+def identity_wo(wv_width: int, heads: int, kv_heads: int, d_model: int) -> np.ndarray:
+    """The W_O that stands in when multi-head attention is given none: the identity [h·d_v, d_model] (d_v =
+    W_V's width / G), so the output projection is a step of its own and leaves the concatenation as it is."""
+    d_v = wv_width // kv_heads
+    return np.eye(heads * d_v, d_model)
+
+
 def split(p: Problem, steps: list[Step], q, k, v) -> Heads:
     """Split Q, K, V into heads and, for GQA/MQA, repeat each KV head for the query heads that share it."""
     if not p.multi:

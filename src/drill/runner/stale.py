@@ -4,12 +4,13 @@ is removed before the next run starts. SIGKILL leaves no chance to clean up; thi
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from drill import claims
 
 PREFIX = "drill-run-"
 LOCK = ".drill-run.lock"
@@ -18,39 +19,10 @@ STALE_AFTER_S = 60.0  # a folder just made by mkdtemp is not yet claimed: give i
 
 def claim(run: Path) -> int | None:
     """Hold ``run``'s lock for the life of the run (released by ``release`` or by the kernel when drill dies)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return None
-    fd = os.open(run / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    return fd
+    return claims.claim(run / LOCK, 0o600)
 
 
-def release(fd: int | None) -> None:
-    if fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-
-
-def _held(path: Path) -> bool:
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: never prune what might be live
-        return True
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return False
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
+release = claims.release
 
 
 def prune_stale(root: Path | None = None, *, now: float | None = None) -> list[Path]:
@@ -72,7 +44,7 @@ def prune_stale(root: Path | None = None, *, now: float | None = None) -> list[P
         except OSError:
             continue
         path = Path(entry.path)
-        if _held(path / LOCK):
+        if claims.held(path / LOCK, missing=False):  # no lock file: it died before claiming
             continue
         shutil.rmtree(path, ignore_errors=True)
         if not path.exists():

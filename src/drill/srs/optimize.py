@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from drill.errors import DrillError
 
@@ -87,9 +88,15 @@ def card_sequence(grades: Sequence[Grade]) -> tuple[list[tuple[int, int]], list[
 def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], None] | None = None):
     """fsrs-rs FSRSItems for these cards' grades (one sequence per card), in the order of their last
     grades; also (grades read, cards with an item). ``progress(n)`` is told each card's grade count."""
+    from array import array
+
+    import numpy as np
     from fsrs_rs_python import FSRSItem, FSRSReview
 
-    keyed = []
+    made: list = []  # the items in the order they are made, and beside them their order keys:
+    firsts: list = []  # per card: (index in made of its first item, how many items it has)
+    keys = array("q")  # the store's keys are whole numbers, 8 bytes each (a (key, item) tuple was ~100)
+    other: list | None = None  # keys of any other comparable kind
     total = cards_used = 0
     for grades in cards:
         total += len(grades)
@@ -97,21 +104,66 @@ def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], N
         if ends:
             cards_used += 1
             reviews = [FSRSReview(rating, delta) for rating, delta in steps]
-            keyed.extend((key, FSRSItem(reviews[:count])) for key, count in ends)
+            firsts.append((len(made), len(ends)))
+            for key, count in ends:
+                made.append(FSRSItem(reviews[:count]))
+                if other is None:
+                    try:
+                        keys.append(key)  # type: ignore[arg-type]
+                        continue
+                    except (TypeError, OverflowError):
+                        other = list(keys)
+                other.append(key)
         if progress is not None:
             progress(len(grades))
-    keyed.sort(key=lambda pair: pair[0])
-    return [item for _key, item in keyed], total, cards_used
+    order: Any
+    if other is None:
+        order = np.argsort(np.frombuffer(keys, dtype=np.int64), kind="stable")
+    else:
+        order = sorted(range(len(other)), key=other.__getitem__)
+    items = TrainingItems(made[i] for i in order)
+    place = np.empty(len(made), dtype=np.int64)  # made's index -> its place among the sorted items
+    place[np.asarray(order, dtype=np.int64)] = np.arange(len(made), dtype=np.int64)
+    items.firsts = sorted((int(place[i]), made[i], count) for i, count in firsts)
+    return items, total, cards_used
+
+
+class TrainingItems(list):
+    """``training_items``'s result: fsrs-rs's items in order, and ``firsts``: per card, (place of its first
+    item, that item, how many items the card has). A card's every item begins with its first one."""
+
+    firsts: list = []
 
 
 def usable_items(items: list) -> int:
     """How many items fsrs-rs trains on after its outlier filter (training.rs ``prepare_training_data``);
-    0 when they are only first reviews, which fit nothing but the initial stabilities."""
+    0 when they are only first reviews, which fit nothing but the initial stabilities.
+
+    The filter keeps or drops a training item by its beginning (the first rating and the days to the first
+    review a day or more later: the card's first item), so for ``training_items``'s result it is asked about
+    each card's first item only and each kept one counts its card's items — the same count without fsrs-rs
+    copying every item (tests/srs/test_srs_optimize.py compares the two)."""
     from fsrs_rs_python import filter_outlier
 
-    first = [item for item in items if item.long_term_review_cnt() == 1]
-    first_kept, train = filter_outlier(first, items)
-    return 0 if len(train) == len(first_kept) else len(train)
+    firsts = getattr(items, "firsts", None)
+    if not firsts:
+        first = [item for item in items if item.long_term_review_cnt() == 1]
+        first_kept, train = filter_outlier(first, items)
+        return 0 if len(train) == len(first_kept) else len(train)
+    first = [item for _place, item, _count in firsts]
+    first_kept, kept = filter_outlier(first, first)  # kept: those of ``first`` it keeps, in order
+    usable = j = 0
+    for item, (_place, _item, count) in zip(first, firsts, strict=True):
+        if j < len(kept) and _same(kept[j], item):
+            usable += count
+            j += 1
+    return 0 if usable == len(first_kept) else usable
+
+
+def _same(a, b) -> bool:
+    return a.long_term_review_cnt() == b.long_term_review_cnt() and [repr(r) for r in a.reviews] == [
+        repr(r) for r in b.reviews
+    ]
 
 
 def not_enough_message(usable: int, total: int) -> str:

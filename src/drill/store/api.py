@@ -46,7 +46,6 @@ from drill.store.types import (
     CardInfo,
     Counts,
     DueCard,
-    GradeResult,
     QuizAnswerRecord,
     ReviewEntry,
     UndoResult,
@@ -204,27 +203,9 @@ class Store:
 
     # -- reviewing -----------------------------------------------------------------------------------
 
-    def grade(
-        self,
-        card_id: str,
-        rating: int,
-        now: datetime,
-        duration_ms: int | None = None,
-        *,
-        session_id: int | None = None,
-        due_cap: timedelta | None = None,
-    ) -> GradeResult:
-        """Grade a card (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``; ``due_cap``: the longest interval allowed
-        (an interview answer's misses, ``drill.srs.misses``).
-
-        One short write transaction: the card's state is read, scheduled by ``drill.srs.schedule``, written
-        with its review-log row (including the whole state before, for undo), the leech rule applied, and
-        committed before this returns. Raises ``StoreError`` in read-only mode or when the disk is full
-        (nothing is written then; the grade can be retried).
-        """
-        return reviewing.grade(
-            self, card_id, rating, now, duration_ms, session_id=session_id, due_cap=due_cap
-        )
+    # grade(card_id, rating, now, ...): reviewing.grade_in's parameters but the connection, in a write
+    # transaction of its own (its docstring says what is written and what it raises)
+    grade = reviewing.grade
 
     def preview(self, card_id: str, now: datetime) -> dict[int, datetime]:
         """When the card would next be due for each rating, without writing anything."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from drill import claims
 from drill.errors import StoreError
 
 KEEP = 10
@@ -133,7 +134,9 @@ def make_backup(
     partial = target.with_name(target.name + ".partial")
     claim = None
     try:
-        claim = _claim(partial)  # held while the copy is written: prune() leaves a claimed .partial alone
+        claim = claims.claim(
+            partial, 0o644
+        )  # held while the copy is written: prune() leaves a claimed .partial alone
         source = sqlite3.connect(_readonly_uri(db_path), uri=True, timeout=30)
         try:
             dest = sqlite3.connect(partial)
@@ -173,7 +176,7 @@ def make_backup(
         partial.unlink(missing_ok=True)
         raise StoreError(f"cannot write a backup in {folder}: {err.strerror or err}") from None
     finally:
-        _unclaim(claim)
+        claims.release(claim)
     prune(db_path, folder=folder, keep=keep)
     return target
 
@@ -189,7 +192,7 @@ def prune(db_path: Path, *, folder: Path | None = None, keep: int = KEEP) -> lis
     folder = folder or backup_folder()
     names = sorted(folder.iterdir()) if folder.is_dir() else []
     for path in names:
-        if path.name.endswith(".partial") and _orphaned(path):
+        if path.name.endswith(".partial") and not claims.held(path, missing=True):  # its writer died
             path.unlink(missing_ok=True)
             removed.append(path)
     for path in names:
@@ -205,42 +208,6 @@ def _side_of(name: str) -> tuple[str, str]:
         if name.endswith(side):
             return name.removesuffix(side), side
     return name, ""
-
-
-def _claim(path: Path) -> int | None:
-    """An exclusive flock on ``path`` (created empty), held by the backup writing it; None without fcntl."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return None
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    return fd
-
-
-def _unclaim(fd: int | None) -> None:
-    if fd is not None:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-
-
-def _orphaned(path: Path) -> bool:
-    """Whether no process holds ``path``'s claim (its writer died: the kernel dropped the lock)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: only very old partials are surely orphans
-        return False
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except BlockingIOError:
-        return False
-    finally:
-        os.close(fd)
 
 
 def _fsync(path: Path) -> None:

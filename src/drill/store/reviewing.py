@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from sqlalchemy import bindparam, insert, select, update
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy import Connection
 
     from drill.store.api import Store
+
+P = ParamSpec("P")
 
 # A never-reviewed card's state has this due time, so its fuzz seed (and so ``preview``) doesn't depend on
 # the moment it is looked at.
@@ -91,25 +93,6 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
                 **values,
             },
         )
-
-
-def grade(
-    store: Store,
-    card_id: str,
-    rating: int,
-    now: datetime,
-    duration_ms: int | None = None,
-    *,
-    session_id: int | None = None,
-    due_cap: timedelta | None = None,
-) -> GradeResult:
-    now = aware(now)
-    with store.transaction(write=True) as conn:
-        result = grade_in(
-            store, conn, card_id, rating, now, duration_ms, session_id=session_id, due_cap=due_cap
-        )
-    undoing.record(store, undoing.Action(undoing.GRADE, [card_id], log_id=result.log_id))
-    return result
 
 
 def grade_in(
@@ -194,6 +177,31 @@ def grade_in(
     ).scalar_one()
     count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms, before.state.value)
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
+
+
+def _committed(
+    write: Callable[Concatenate[Store, Connection, P], GradeResult],
+) -> Callable[Concatenate[Store, P], GradeResult]:
+    """``write`` (``grade_in``) in a short write transaction of its own, its undo action recorded once it has
+    committed: the same parameters, declared once."""
+
+    def committed(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> GradeResult:
+        """Grade a card (1 Again, 2 Hard, 3 Good, 4 Easy) at ``now``, with ``grade_in``'s parameters but the
+        connection (``due_cap``: the longest interval allowed, an interview answer's misses, drill.srs.misses).
+
+        One short write transaction: the card's state is read, scheduled by ``drill.srs.schedule``, written
+        with its review-log row (including the whole state before, for undo), the leech rule applied, and
+        committed before this returns. Raises ``StoreError`` in read-only mode or when the disk is full
+        (nothing is written then; the grade can be retried)."""
+        with store.transaction(write=True) as conn:
+            result = write(store, conn, *args, **kwargs)
+        undoing.record(store, undoing.Action(undoing.GRADE, [result.card_id], log_id=result.log_id))
+        return result
+
+    return committed
+
+
+grade = _committed(grade_in)  # Store.grade
 
 
 def preview(store: Store, card_id: str, now: datetime) -> dict[int, datetime]:

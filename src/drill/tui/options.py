@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from drill.content.models import Library
-    from drill.store import Store
+    from drill.store.api import Store
     from drill.tui.models.custom_study import StudyFilter
 
 

@@ -94,6 +94,11 @@ class Demo:
         """The demo enter opens instead of stepping (a diagram's selected module), or None."""
         return None
 
+    def has_next(self) -> bool:
+        """Whether enter does something here (the chapter's "next", or opening a linked demo): a slider demo
+        has no "next", and its footer does not offer one."""
+        return self.enter_control is not None or type(self).opens is not Demo.opens
+
     def enter(self) -> bool:
         if self.enter_control is None:
             return False

@@ -1,6 +1,7 @@
 """residual (7.19): sliders for depth and the per-layer factor; the gradient curves without residuals, with
-the chapter's model (one skip: 1 + 0.7ⁿ) and with a residual in every layer ((1 + 0.7)ⁿ), each labelled, with
-the erratum note where the chapter's model and the per-layer product differ. Curves on a log₁₀ axis."""
+the chapter's model (one skip: 1 + fⁿ, its f = 0.7) and with a residual in every layer ((1 + f)ⁿ), each
+labelled, with the erratum note where the chapter's model and the per-layer product differ (its numbers follow
+the slider; the chapter's own 1 + 0.7ⁿ is quoted as printed). Curves on a log₁₀ axis."""
 
 from __future__ import annotations
 
@@ -49,13 +50,14 @@ class Residual(Demo):
             Text(""),
         ]
         if not math.isclose(float(last["single_skip"]), float(last["per_layer"])):
+            total = format_number(1 + self.control("factor").value, 2)
             parts.append(
                 Text(
                     _(
                         "erratum: the chapter's 1 + 0.7ⁿ models a single skip around n plain layers; with a "
-                        "residual around every layer, as in a Transformer, the gradient is the product (1 + 0.7)ⁿ "
-                        "= 1.7ⁿ. Either way the identity path keeps it from vanishing."
-                    ),
+                        "residual around every layer, as in a Transformer, the gradient is the product "
+                        "(1 + {f})ⁿ = {total}ⁿ. Either way the identity path keeps it from vanishing."
+                    ).format(f=f, total=total),
                     style="bold",
                 )
             )

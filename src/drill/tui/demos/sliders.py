@@ -18,6 +18,17 @@ from drill.tui.widgets.heatmap import heatmap
 if TYPE_CHECKING:
     import numpy as np
 
+    from drill.content.models import Check
+
+
+def _row_text(values) -> str:
+    """A row as the chapter writes it: [0.375, 0.25, 0.125]."""
+    return "[" + ", ".join(f"{float(v):.3f}".rstrip("0").rstrip(".") for v in values) + "]"
+
+
+def _percent(value: float) -> str:
+    return f"{format_number(float(value) * 100, 2 if value > 0.999 else 1)}%"
+
 
 def halfblock():
     """Bars to half a cell, so a weight of 0 draws nothing (textual-plot is imported when a plot is drawn)."""
@@ -111,20 +122,69 @@ class Scaling(Demo):
         table = self.table()
         return Group(raw, Text(""), left, Text(""), right, Text(""), table)
 
+    def __init__(self, info, checks=()) -> None:
+        super().__init__(info)
+        # what the chapter printed for its table (data/checks.yaml), by step and index
+        self.claims: dict[tuple[str, tuple[int, ...]], Check] = {}
+        for check in checks:
+            if check.example == "scaling":
+                self.claims.setdefault((check.step, tuple(check.index)), check)
+
     def table(self) -> RenderableType:
-        """The chapter's 7.9 table, recomputed by the engine (the named example `scaling`); it does not depend
-        on the slider, so it is built once and the screen, given the same object, leaves it alone."""
+        """The chapter's 7.9 table, recomputed by the engine (the named example `scaling`) beside what the
+        chapter printed, then drill's own table and why it differs. Neither depends on the slider, so they
+        are built once and the screen, given the same object, leaves them alone."""
         cached = getattr(self, "_table", None)
         if cached is None:
-            cached = self._table = self._build_table()
+            cached = self._table = Group(self._chapter_table(), Text(""), self._own_table())
         return cached
 
-    def _build_table(self) -> RenderableType:
+    def _claimed(self, step: str, index: tuple[int, ...], value: float) -> Text:
+        """The chapter's figure as a percentage, marked ✗ where it is wrong (a check with an erratum)."""
+        check = self.claims.get((step, index))
+        if check is None:
+            return Text("")
+        text = Text(f"{format_number(check.claimed * 100, max(0, check.decimals - 2))}%")
+        if check.erratum:
+            text.append(" ✗", style="bold")
+        return text
+
+    def _chapter_table(self) -> RenderableType:
+        from drill.content.errata import check_text
+        from drill.engine.examples import build_example
+
+        trace = build_example("scaling")
+        dks = (1, 16, 64)
+        table = Table(
+            title=Text(_("7.9 the chapter's table: a row [3, 2, 1] divided by √d_k"), style="bold"),
+            title_justify="left",
+            box=None,
+            pad_edge=False,
+        )
+        for head in ("d_k", _("scaled"), _("largest probability"), _("the chapter printed")):
+            table.add_column(Text(head), justify="right")
+        rows = trace["scaled_rows"].output
+        probs = trace["max_prob"].output
+        for i, d_k in enumerate(dks):
+            table.add_row(
+                str(d_k), _row_text(rows[i]), _percent(probs[i]), self._claimed("max_prob", (i,), probs[i])
+            )
+        unscaled = float(trace["unscaled_max_prob"].output)
+        table.add_row(
+            _("unscaled (d_k = 64)"),
+            _row_text(trace["unscaled_row"].output),
+            _percent(unscaled),
+            self._claimed("unscaled_max_prob", (), unscaled),
+        )
+        notes = [Text("✗ " + check_text(c), style="italic") for c in self.claims.values() if c.erratum]
+        return Group(table, *notes)
+
+    def _own_table(self) -> RenderableType:
         from drill.engine.examples import build_example
 
         rows = build_example("scaling")["table"].output
         table = Table(
-            title=Text(_("7.9 table: largest probability (drill's values)"), style="bold"),
+            title=Text(_("drill's own table: raw scores that grow like √d_k"), style="bold"),
             title_justify="left",
             box=None,
             pad_edge=False,
@@ -133,7 +193,16 @@ class Scaling(Demo):
             table.add_column(Text(head), justify="right")
         for d_k, with_s, without in rows:
             table.add_row(str(int(d_k)), format_number(with_s, 3), format_number(without, 3))
-        return table
+        why = Text(
+            _(
+                "not the chapter's: a dot product of d_k unit-variance terms has standard deviation √d_k, so real "
+                "raw scores grow with d_k (the chapter's own [24, 16, 8] at d_k = 64 is [3, 2, 1]·8). drill "
+                "models them as [3, 2, 1]·√d_k, as the slider does: divided by √d_k they are [3, 2, 1] again "
+                "whatever d_k, and unscaled the softmax saturates."
+            ),
+            style="italic",
+        )
+        return Group(table, why)
 
     def plot(self, plot) -> None:
         n = self.numbers()

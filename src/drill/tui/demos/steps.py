@@ -145,7 +145,7 @@ class CausalMask(TraceStepsDemo):
     name = "causal-mask"
     example = "causal"
     stages = (
-        (N_("raw scores"), ("scale",)),
+        (N_("scaled scores"), ("scale",)),
         (N_("+ mask"), ("masked",)),
         (N_("softmax"), ("softmax",)),
     )

@@ -127,12 +127,10 @@ class DotProduct(Demo):
             ("q · k", n["dot"]),
             ("cos θ", n["dot"] / 4.0),
         ]
-        return Group(
-            row_table(rows),
-            Text(""),
-            Text(verdict, style="bold"),
-            Text(_("q · k = |q| |k| cos θ, here |q| = |k| = 2"), style="italic"),
-        )
+        line = Text(verdict, style="bold")  # one line under the numbers: at 80×24 the plots need the rows
+        line.append("  ·  ")
+        line.append(_("q · k = |q| |k| cos θ, here |q| = |k| = 2"), style="italic")
+        return Group(row_table(rows), line)
 
     def plot(self, plot) -> None:
         n = self.numbers()
@@ -141,6 +139,8 @@ class DotProduct(Demo):
         arrow(plot, n["k"], "blue", "k")
         plot.set_xlimits(-2.2, 2.2)
         plot.set_ylimits(-2.2, 2.2)
+        plot.set_xticks([-2, -1, 0, 1, 2])  # whole numbers: the automatic ticks collide at 40 columns
+        plot.set_yticks([-2, -1, 0, 1, 2])
         plot.show_legend()
 
     def signed_angle(self) -> float:
@@ -175,5 +175,6 @@ class DotProduct(Demo):
         plot.set_xlimits(-180, 180)
         plot.set_ylimits(-4.2, 4.2)
         plot.set_xticks([-180, -90, 0, 90, 180])
+        plot.set_yticks([-4, -2, 0, 2, 4])
         plot.set_xlabel(_("angle θ from q to k (°)"))
         plot.show_legend()

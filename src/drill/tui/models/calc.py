@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from drill.engine.attention import attention_trace
+from drill.engine.heads import identity_wo
 from drill.engine.parse import parse_mask, parse_matrix, shape_str
 from drill.engine.trace import Trace
 from drill.errors import InputError
@@ -121,6 +122,10 @@ class CalcModel:
         self.changed = False
         # The pad mask the `p` switch brings back (the example's own, or the last one typed).
         self._pad_memory = None if self.state is None else self.state.pad
+        self._wo_default = False  # W_O is the identity standing in for one not given (multi-head)
+        if self.state is not None and self.state.heads > 1 and self.state.wo is None:
+            self._apply(self.state)  # a multi-head trace without W_O: give it its output projection
+            self.changed = False
 
     @property
     def editable(self) -> bool:
@@ -136,7 +141,32 @@ class CalcModel:
             raise InputError(message.format(name=name))
         return self.state
 
+    def _with_wo(self, state: CalcState) -> CalcState:
+        """Multi-head attention ends with W_O: with none typed, the identity stands in (so the output projection
+        is a step of its own, and `e` shows the matrix to change); back to one head, the stand-in goes."""
+        if state.heads > 1 and (state.wo is None or self._wo_default):
+            self._wo_default = True
+            wo = identity_wo(state.wv.shape[1], state.heads, state.kv_heads, state.x.shape[1])
+            return replace(state, wo=wo)
+        if state.heads == 1 and self._wo_default:
+            self._wo_default = False
+            return replace(state, wo=None)
+        return state
+
+    def _choices(self, state: CalcState) -> list[tuple[int, int]]:
+        """The head counts the weights allow; a stand-in W_O does not limit them (it follows the heads)."""
+        return head_choices(replace(state, wo=None) if self._wo_default else state)
+
     def _apply(self, state: CalcState) -> Trace:
+        default = self._wo_default
+        try:
+            state = self._with_wo(state)
+            return self._compute(state)
+        except InputError:
+            self._wo_default = default  # refused: the model stays as it was
+            raise
+
+    def _compute(self, state: CalcState) -> Trace:
         title = N_("{title} — changed", title=deferred(self.original_title)) if self.trace.example else None
         trace = state.compute(title=title)
         if self.trace.example:
@@ -165,7 +195,7 @@ class CalcModel:
 
     def cycle_heads(self) -> Trace:
         state = self._need_state()
-        choices = head_choices(state)
+        choices = self._choices(state)
         if len(choices) < 2:
             message = _("W_Q is {wq}, W_K {wk}, W_V {wv}: no other number of heads divides these widths")
             raise InputError(
@@ -202,6 +232,7 @@ class CalcModel:
             self._pad_memory = pad
             return self._apply(replace(state, pad=pad))
         if name == "W_O" and not text.strip():
+            self._wo_default = False
             return self._apply(replace(state, wo=None))
         try:
             value = parse_matrix(text, name)
@@ -211,11 +242,17 @@ class CalcModel:
         new = replace(state, **{field: value})
         if name == "X" and new.pad is not None and new.pad.shape[0] != value.shape[0]:
             new = replace(new, pad=None)  # the old mask no longer fits the sequence
-        if (new.heads, new.kv_heads) not in head_choices(new):
-            choices = head_choices(new)
-            if choices:
-                new = replace(new, heads=choices[0][0], kv_heads=choices[0][1])
-        return self._apply(new)
+        default = self._wo_default
+        if name == "W_O":
+            self._wo_default = False  # a typed W_O is the user's, kept whatever the heads
+        choices = self._choices(new)
+        if (new.heads, new.kv_heads) not in choices and choices:
+            new = replace(new, heads=choices[0][0], kv_heads=choices[0][1])
+        try:
+            return self._apply(new)
+        except InputError:
+            self._wo_default = default
+            raise
 
     def randomize(self) -> Trace:
         """New random inputs: the same shapes, heads and switches for an attention trace; otherwise a
@@ -228,6 +265,7 @@ class CalcModel:
             self.original_title = N_("Random inputs")
             self.trace = replace(self.trace, example=None)
         rng = np.random.default_rng(self.seed)
+        self._wo_default = False  # a W_O drawn at random is one of the inputs, like the others
 
         def draw(matrix):
             if matrix is None:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from drill.content.misconceptions import Book
     from drill.content.models import Card
     from drill.judge import Span, Verdict
-    from drill.store import Store
+    from drill.store.api import Store
 
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 

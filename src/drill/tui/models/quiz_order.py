@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from drill.store import Store
+    from drill.store.api import Store
 
 
 def weakest_first(items: Sequence[Any], recall: dict[str, float], section_of: dict[str, str]) -> list[Any]:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable
 
     from drill.content.models import Library
-    from drill.store import Store
+    from drill.store.api import Store
     from drill.tui.app import DrillApp
 
 Plan = TypeVar("Plan")  # what a screen makes of the content alone, before the store opens

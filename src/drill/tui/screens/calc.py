@@ -5,7 +5,8 @@ heatmaps with their numbers (widgets/heatmap.py: 1-based names, shaded by value,
 side by side. A recomputation that keeps the step's shapes (c, p, r, an edit) updates the heatmaps in place:
 only the cells whose numbers changed are repainted.
 ←/→ step; c causal mask, p padding mask, h number of heads, e edit X and the weights, r random inputs —
-each recomputed through drill.engine.attention. The shell paints first; the trace (numpy) is built in a
+each recomputed through drill.engine.attention; l picks another of the chapter's examples. A softmax step also
+shows the exponentials and row sums it is worked from (screens/calc_blocks.py). The shell paints first; the trace (numpy) is built in a
 worker. A change the engine refuses shows an inline message naming the shapes; the screen never crashes.
 """
 
@@ -14,20 +15,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rich.console import Group
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, OptionList, Static
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.errors import DrillError
 from drill.i18n import N_, _
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
+from drill.tui.screens.calc_blocks import (
+    WORKED_TITLE,
+    pack_lines,
+    step_blocks,
+    step_head,
+    worked_blocks,
+)
 from drill.tui.text import visible
+from drill.tui.widgets.footer import StudyFooter
 from drill.tui.widgets.matrix_editor import MatrixEditor
 from drill.tui.widgets.parts import PartsView
 
@@ -36,84 +44,6 @@ if TYPE_CHECKING:
     from drill.tui.models.calc import CalcModel
 
 EDITOR_NAMES = ("X", "W_Q", "W_K", "W_V", "W_O", "pad")
-
-
-# --- the step's matrices as heatmaps -------------------------------------------------------------------
-
-
-def _same_given(trace: Trace, name: str, value, output) -> bool:
-    """A step that only restates a given matrix (X -> step "x") needn't show it twice."""
-    if name in trace or getattr(value, "shape", None) != getattr(output, "shape", None):
-        return False
-    return bool((value == output).all())
-
-
-def matrix_parts(label: str, value, shape: str | None) -> list:
-    """One matrix under its label as parts: a heatmap (1-based names, shaded, numbers shown); a 3-D or 4-D
-    value is one heatmap per leading index, named after its axes in ``shape`` ("[h, S, d_k]": head 1, ...);
-    a scalar is its number."""
-    import numpy as np
-
-    from drill.engine.notation import number_format
-    from drill.tui.widgets.heatmap import heatmap
-    from drill.tui.widgets.step_detail import AXIS_NAMES
-
-    parts: list = [Text(label, style="bold", no_wrap=True)]
-    array = np.asarray(value)
-    if array.ndim == 0:
-        return [*parts, Text(number_format(array)(float(array)))]
-    if array.ndim <= 2:
-        return [*parts, heatmap(array)]
-    axes = [a.strip() for a in (shape or "").strip("[]").split(",")]
-    for index in np.ndindex(*array.shape[:-2]):
-        names = [
-            f"{_(AXIS_NAMES.get(axes[k], axes[k] or N_('slice'))) if k < len(axes) else _('slice')} {i + 1}"
-            for k, i in enumerate(index)
-        ]
-        parts += [Text(" · ".join(names), style="italic", no_wrap=True), heatmap(array[index])]
-    return parts
-
-
-def step_blocks(trace: Trace, index: int) -> list[list]:
-    """The step's inputs (those it does not merely restate) and its output, each as `matrix_parts`."""
-    from drill.engine.notation import dims
-    from drill.tui.widgets.step_detail import input_shape, input_value
-
-    step = trace.steps[index]
-    blocks = []
-    for name in step.inputs:
-        value = input_value(trace, name)
-        if value is None or value is step.output or _same_given(trace, name, value, step.output):
-            continue
-        label = _("in: {name} {shape}").format(name=name, shape=dims(value))
-        blocks.append(matrix_parts(label, value, input_shape(trace, name)))
-    label = _("out: {name} {shape}").format(name=step.name, shape=dims(step.output))
-    blocks.append(matrix_parts(label, step.output, step.shape))
-    return blocks
-
-
-def step_head(trace: Trace, index: int, formula: str) -> Group:
-    """Title, formula, shape and explanation of the step."""
-    from drill.engine.notation import dims
-
-    step = trace.steps[index]
-    head = Text()
-    head.append(f"{index + 1}/{len(trace.steps)}  ", style="dim")
-    head.append(_(step.title), style="bold")
-    head.append(f"   {step.name}", style="dim")
-    head.append("   " + _("← → step"), style="dim")
-    parts: list = [head]
-    if formula:
-        parts.append(Text(formula))
-    shape = Text()
-    shape.append(_("shape") + " ", style="dim")
-    shape.append(step.shape)
-    shape.append(" = ", style="dim")
-    shape.append(dims(step.output) or _("scalar"))
-    parts.append(shape)
-    if step.explanation:
-        parts.append(Text(_(step.explanation), style="italic"))
-    return Group(*parts)
 
 
 class CalcScreen(ModeScreen):
@@ -139,6 +69,7 @@ class CalcScreen(ModeScreen):
             "e", "edit", N_("Edit"), tooltip=N_("X, W_Q, W_K, W_V, W_O and the pad mask (enter applies)")
         ),
         Binding("r", "random", N_("Random"), tooltip=N_("random inputs of the same shapes")),
+        Binding("l", "examples", N_("Examples"), tooltip=N_("the chapter's examples: enter loads one")),
         Binding("escape", "close_editor", N_("Close editor"), show=False),
         Binding("question_mark", "help", N_("Help"), key_display="?"),
         Binding("q", "quit", N_("Quit")),
@@ -163,10 +94,12 @@ class CalcScreen(ModeScreen):
             yield OptionList(id="calc-steps")
             with VerticalScroll(id="calc-view"):
                 yield Static(Text(_("computing…"), style="italic"), id="calc-step")
-                yield Horizontal(id="calc-matrices")
+                yield Vertical(id="calc-matrices")
+                yield Static(id="calc-worked-title")
+                yield Vertical(id="calc-worked")
                 yield Static(id="calc-note")
         yield MatrixEditor(EDITOR_NAMES, id="calc-editor")
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.query_one(MatrixEditor).display = False
@@ -231,22 +164,46 @@ class CalcScreen(ModeScreen):
         step = self.trace.steps[self.index]
         formula = self._formulas.get(step.formula, step.formula)
         self.query_one("#calc-step", Static).update(step_head(self.trace, self.index, formula))
-        blocks = step_blocks(self.trace, self.index)
-        row = self.query_one("#calc-matrices", Horizontal)
-        views = list(row.query_children(PartsView))
-        if len(views) == len(blocks):
-            for view, parts in zip(views, blocks, strict=True):
-                view.show(parts)
-        else:
-            row.remove_children()
-            row.mount_all(PartsView(parts, classes="calc-matrix") for parts in blocks)
+        self._fill(self.query_one("#calc-matrices", Vertical), step_blocks(self.trace, self.index))
+        worked = worked_blocks(self.trace, self.index)
+        title = Text(_(WORKED_TITLE), style="bold") if worked else Text("")
+        self.query_one("#calc-worked-title", Static).update(title)
+        self.query_one("#calc-worked-title").display = bool(worked)
+        self._fill(self.query_one("#calc-worked", Vertical), worked)
         note = Text(_("note: {note}").format(note=_(step.note)), style="bold") if step.note else Text("")
         self.query_one("#calc-note", Static).update(note)
         self.query_one("#calc-view", VerticalScroll).scroll_home(animate=False)
 
+    def _fill(self, box: Vertical, blocks: list[list]) -> None:
+        """Show ``blocks`` in ``box``, as many side by side on a line as the pane's width takes (80 columns:
+        W_O's step puts the output under its two inputs); the views are updated in place when the lines
+        keep their lengths."""
+        view = self.query_one("#calc-view", VerticalScroll)
+        lines = pack_lines(blocks, view.content_size.width or max(1, self.app.size.width - 30))
+        rows = list(box.query_children(Horizontal))
+        if [len(line) for line in lines] == [len(list(row.query_children(PartsView))) for row in rows]:
+            for row, line in zip(rows, lines, strict=True):
+                for part_view, parts in zip(row.query_children(PartsView), line, strict=True):
+                    part_view.show(parts)
+        else:
+            box.remove_children()
+            box.mount_all(
+                Horizontal(*(PartsView(parts, classes="calc-matrix") for parts in line), classes="calc-line")
+                for line in lines
+            )
+        box.display = bool(blocks)
+
+    def on_resize(self) -> None:
+        if self.model is not None:
+            self.render_step()
+
     def matrix_views(self) -> list[PartsView]:
         """The step's matrices as shown: inputs, then the output (tests read them)."""
-        return list(self.query_one("#calc-matrices", Horizontal).query_children(PartsView))
+        return list(self.query_one("#calc-matrices", Vertical).query(PartsView).results(PartsView))
+
+    def worked_views(self) -> list[PartsView]:
+        """A softmax's exponentials and row sums as shown (empty for other steps)."""
+        return list(self.query_one("#calc-worked", Vertical).query(PartsView).results(PartsView))
 
     def refresh_header(self) -> None:
         """The switches first (they change with a key), then the title: all words, colour only accents. On a
@@ -368,6 +325,38 @@ class CalcScreen(ModeScreen):
             editor.display = False
             editor.show_error(None, None)
             self.query_one("#calc-steps", OptionList).focus()
+
+    def action_examples(self) -> None:
+        if self.model is None:
+            return
+        from drill.tui.screens.calc_examples import ExamplePicker
+
+        self.app.push_screen(ExamplePicker(self.trace.example), self._picked)
+
+    def _picked(self, name: str | None) -> None:
+        if name is not None:
+            self.query_one("#calc-header", Static).update(Text(_("drill calc · computing…")))
+            self.load_example(name)
+
+    @work(thread=True, exclusive=True, group="load")
+    def load_example(self, name: str) -> None:
+        """The chosen example, built in a worker like the first trace; the screen starts at its first step."""
+        from drill.engine.examples import build_example
+        from drill.tui.models.calc import CalcModel
+
+        try:
+            model = CalcModel(build_example(name), seed=self.model.seed if self.model else 0)
+            self._prepare_formulas(model.trace)
+        except DrillError as err:
+            self.app.call_from_thread(self.notify, str(err), severity="error")
+            return
+        self.app.call_from_thread(self._loaded, model)
+
+    def _loaded(self, model: CalcModel) -> None:
+        self.model = model
+        self.index = 0
+        self.action_close_editor()
+        self.show_trace(keep=None)
 
     def on_matrix_editor_apply(self, message: MatrixEditor.Apply) -> None:
         model = self.model

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.i18n import N_, _
@@ -26,6 +26,7 @@ from drill.tui.keys import show_help
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import ModeScreen
 from drill.tui.text import visible
+from drill.tui.widgets.footer import StudyFooter
 from drill.tui.widgets.heatmap import Heatmap
 from drill.tui.widgets.parts import Part, flatten, part_widget, part_widgets, show_parts
 
@@ -45,7 +46,7 @@ def make_demo(info: DemoInfo, content_path: str | None = None) -> Demo | None:
         from drill.content.demos import load_attention
 
         return cls(info, load_attention())
-    if cls.name == "attn-handcalc":
+    if cls.name in ("attn-handcalc", "scaling"):  # they show what the chapter printed beside drill's numbers
         from drill.content import load_content
 
         return cls(info, load_content(content_path).checks)
@@ -71,6 +72,11 @@ def info_text(info: DemoInfo) -> Text:
     return text
 
 
+PLOT_ROWS = 12  # the least a plot gets: axes, ticks and a label around 7 or 8 rows of curve
+VIEW_ROWS = 6  # ... unless that leaves the numbers above it fewer rows than this
+PLOT_MIN_ROWS = 8  # and never fewer than demo.tcss's min-height (or the screen itself would scroll)
+
+
 class DemoScreen(Screen[None]):
     """One demo: its title and the chapter's description, its controls, the view, and a plot if it has one."""
 
@@ -89,7 +95,9 @@ class DemoScreen(Screen[None]):
         Binding("plus", "move(1)", N_("Increase"), key_display="+", show=False),
         Binding("left", "move(-1)", N_("Decrease"), key_display="←", priority=True),
         Binding("minus", "move(-1)", N_("Decrease"), key_display="−", show=False),
-        Binding("enter", "next", N_("Next"), tooltip=N_("the chapter's “next”: steps the first control")),
+        Binding(
+            "enter", "next", N_("Next"), tooltip=N_("the chapter's “next”, or the demo the selection names")
+        ),
         Binding("escape", "back", N_("Back")),
         Binding("question_mark", "help", N_("Help"), key_display="?"),
         Binding("q", "quit", N_("Quit")),
@@ -116,10 +124,26 @@ class DemoScreen(Screen[None]):
                 yield PlotWidget(id="demo-plot", allow_pan_and_zoom=False)
                 if hasattr(self.demo, "curve"):  # a second plot beside the first (dot-product's curve)
                     yield PlotWidget(id="demo-curve", allow_pan_and_zoom=False)
-        yield Footer()
+        yield StudyFooter()
 
     def on_mount(self) -> None:
         self.refresh_plot()
+        self.call_after_refresh(self.fit_plots)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_plots)
+
+    def fit_plots(self) -> None:
+        """The numbers above a plot take at most half of what the title, the controls and the footer leave,
+        and never so much that the plots get fewer than PLOT_ROWS lines (at 80×24 they were squashed into
+        4) unless the numbers would get fewer than VIEW_ROWS: on a short terminal the numbers scroll."""
+        if not hasattr(self.demo, "plot") or not self.is_mounted:
+            return
+        fixed = sum(self.query_one(name).outer_size.height for name in ("#demo-title", "#demo-controls")) + 1
+        left = self.size.height - fixed
+        view = self.query_one("#demo-view", VerticalScroll)
+        rows = max(min(VIEW_ROWS, left // 2), min(left // 2, left - PLOT_ROWS))
+        view.styles.max_height = max(2, min(rows, left - PLOT_MIN_ROWS))
 
     # --- showing ------------------------------------------------------------------------------------------
 
@@ -161,6 +185,12 @@ class DemoScreen(Screen[None]):
             self.demo.plot(self.query_one("#demo-plot", PlotWidget))
             if hasattr(self.demo, "curve"):
                 self.demo.curve(self.query_one("#demo-curve", PlotWidget))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter is offered (footer, help) only where the demo has a "next" or opens another demo."""
+        if action == "next":
+            return self.demo.has_next()
+        return True
 
     def watch_focused_control(self) -> None:
         self.refresh_controls()
@@ -244,7 +274,7 @@ class DemoListScreen(ModeScreen):
     def compose(self) -> ComposeResult:
         yield Static(Text(_("drill demo · the chapter's interactive demos"), style="bold"), id="demo-head")
         yield OptionList(*(self._option(info) for info in self.demos), id="demo-list")
-        yield Footer()
+        yield StudyFooter()
 
     def _option(self, info: DemoInfo) -> Option:
         from drill.tui.demos import DEMO_CLASSES

@@ -31,7 +31,7 @@ from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
     from drill.content.models import Library
-    from drill.store import Store
+    from drill.store.api import Store
 
 
 @dataclass

@@ -46,7 +46,8 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
     # The footer lists them in this order, hiding what can't be done now (check_action); ? and q stay pinned
     # on its right at any width.
     BINDINGS = [
-        Binding("space", "reveal", N_("Show answer"), priority=True),
+        # the bar's button (and the card's hint) offer the reveal: the footer does not say it a third time
+        Binding("space", "reveal", N_("Show answer"), show=False, priority=True),
         Binding("enter", "reveal", N_("Show answer"), show=False, priority=True),
         Binding("1", "grade(1)", N_("Again")),
         Binding("2", "grade(2)", N_("Hard")),

@@ -169,6 +169,9 @@ class HeatmapSpec:
     def renderable(self) -> Table:
         return heatmap_table(self.values, **self.options)
 
+    def __rich__(self) -> Table:  # a part of a demo's Group like any other renderable (printed: its table)
+        return self.renderable()
+
 
 def heatmap(values: Any, **options: Any) -> HeatmapSpec:
     """`HeatmapSpec(values, options)`: the heatmap a view wants shown."""
