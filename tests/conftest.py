@@ -1,8 +1,8 @@
 """Shared fixtures: every test runs with its own data, config and cache directories, in English (drill's UI
 language comes from LC_ALL / LC_MESSAGES / LANG; tests that want Chinese ask for it).
 
-Under pytest-xdist (one worker per core) each worker keeps numpy's BLAS and PyTorch to one thread, so two
-workers on two cores do not each start a thread per core and spin against each other. Set here, before any
+Under pytest-xdist (two workers per core: see ``pytest_xdist_auto_num_workers``) each worker keeps numpy's BLAS and PyTorch to one thread, so the
+workers do not each start a thread per core and spin against each other. Set here, before any
 test module imports numpy or torch; subprocesses the tests start inherit it.
 """
 
@@ -15,6 +15,17 @@ import pytest
 if os.environ.get("PYTEST_XDIST_WORKER"):
     for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(_var, "1")
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: two workers per core. The suite waits more than it computes (on drill processes starting and
+    being killed, on SQLite's fsync at synchronous=FULL, on screens settling): with one worker per core, `.ci/run`
+    on 2 cores used about 13 CPU-minutes in a 16-minute test run, so most of the time a core was idle."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return 2 * cores
 
 
 @pytest.fixture(autouse=True)

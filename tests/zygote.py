@@ -15,19 +15,28 @@ def say(line: str) -> None:
     os.write(1, (line + "\n").encode())
 
 
-def serve(work: Callable[[list[str]], None]) -> None:
-    """Fork ``work(args)`` for each "fork ARGS..." line of stdin, one worker at a time, until stdin ends."""
+def serve(work: Callable[[list[str]], None], *, gated: bool = False) -> None:
+    """Fork ``work(args)`` for each "fork ARGS..." line of stdin, one worker at a time, until stdin ends.
+    ``gated``: the worker starts only once "PID n" is out (a test that times the work from that line)."""
     for line in sys.stdin:
         command, *args = line.split()
         assert command == "fork", line
+        gate_r, gate_w = os.pipe() if gated else (-1, -1)
         pid = os.fork()
         if pid == 0:
             try:
+                if gated:
+                    os.close(gate_w)
+                    os.read(gate_r, 1)
                 work(args)
             except BaseException as err:
                 os.write(2, f"worker failed: {err!r}\n".encode())
                 os._exit(3)
             os._exit(0)
         say(f"PID {pid}")
+        if gated:
+            os.close(gate_r)
+            os.write(gate_w, b"g")
+            os.close(gate_w)
         _, status = os.waitpid(pid, 0)
         say(f"DEAD {pid} {status}")

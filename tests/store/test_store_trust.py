@@ -284,40 +284,63 @@ def _revision(path: Path) -> str:
         conn.close()
 
 
+def _migration(proc: subprocess.Popen, lines: Lines) -> tuple[int, float]:
+    proc.stdin.write(b"fork\n")
+    proc.stdin.flush()
+    first = lines.next()
+    assert first and first.startswith("PID "), first
+    return int(first.split()[1]), time.monotonic()
+
+
+def _dead(lines: Lines) -> tuple[int, bool]:
+    """The child's wait status, and whether it printed DONE first."""
+    done = False
+    while True:
+        line = lines.next()
+        assert line is not None, "the zygote died"
+        if line == "DONE":
+            done = True
+        elif line.startswith("DEAD "):
+            return int(line.split()[2]), done
+
+
 @pytest.mark.slow
 def test_kill_9_during_a_migration_leaves_the_old_revision_or_the_new(tmp_path):
     template = _revision_1_template(tmp_path)
     path = tmp_path / "drill.sqlite3"
     url = f"sqlite:///{path}"
     _fresh_copy(template, path)
-    proc, lines = _spawn("migrate", url)
-    assert lines.next() == "READY"
-    started = time.monotonic()
-    proc.stdin.write(b"go\n")
-    proc.stdin.flush()
-    assert lines.next() == "DONE", proc.stderr.read().decode()
-    span = time.monotonic() - started
-    proc.wait(timeout=DEADLINE_S)
-    assert _revision(path) == migrate.HEAD_REVISION
+    proc, lines = _spawn("migrate", url)  # imports once; each migration is a fork of it
+    try:
+        _, started = _migration(proc, lines)
+        assert lines.next() == "DONE"
+        span = time.monotonic() - started
+        status, _ = _dead(lines)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+        assert _revision(path) == migrate.HEAD_REVISION
 
-    rng = random.Random(7)
-    seen: dict[str, int] = {}
-    for _ in range(30):
-        _fresh_copy(template, path)
-        proc, lines = _spawn("migrate", url)
-        assert lines.next() == "READY"
-        proc.stdin.write(b"go\n")
-        proc.stdin.flush()
-        time.sleep(rng.uniform(0, span * 1.1))
-        proc.kill()
+        rng = random.Random(7)
+        seen: dict[str, int] = {}
+        for _ in range(30):
+            _fresh_copy(template, path)
+            pid, _ = _migration(proc, lines)
+            time.sleep(rng.uniform(0, span * 1.1))
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:  # it finished (and was reaped) before the kill
+                pass
+            status, done = _dead(lines)
+            assert done or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL), status
+            revision = _revision(path)
+            seen[revision] = seen.get(revision, 0) + 1
+            assert revision in ("0001", migrate.HEAD_REVISION), f"a kill left revision {revision}"
+            conn = sqlite3.connect(path)
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+            assert conn.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 60
+            conn.close()
+    finally:
+        proc.stdin.close()
         proc.wait(timeout=DEADLINE_S)
-        revision = _revision(path)
-        seen[revision] = seen.get(revision, 0) + 1
-        assert revision in ("0001", migrate.HEAD_REVISION), f"a kill left revision {revision}"
-        conn = sqlite3.connect(path)
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        assert conn.execute("SELECT count(*) FROM review_logs").fetchone()[0] == 60
-        conn.close()
     print(f"migration kills: {seen}")
 
 

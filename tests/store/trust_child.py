@@ -1,19 +1,19 @@
 """Child processes for the trust fault tests (restore, migration, the single-writer lock).
 
 trust_child.py restore DB BACKUP      import everything, print "READY", wait for a line, restore, print "DONE"
-trust_child.py migrate URL            the same around ``drill.store.migrate.upgrade``
+trust_child.py migrate URL            a zygote (tests/zygote.py): import Alembic and the revisions once, then
+                                      for each "fork" line fork ``drill.store.migrate.upgrade`` (it prints "DONE")
 trust_child.py hold URL               open a writing store, print "OPEN", wait for a line (or a kill)
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: tests.zygote
 
-def say(line: str) -> None:
-    os.write(1, (line + "\n").encode())
+from tests.zygote import say, serve
 
 
 def main() -> None:
@@ -32,10 +32,12 @@ def main() -> None:
         from drill.store import migrate
 
         migrate.known_revisions()
-        say("READY")
-        sys.stdin.readline()
-        migrate.upgrade(args[0])
-        say("DONE")
+
+        def migration(_args: list[str]) -> None:
+            migrate.upgrade(args[0])
+            say("DONE")
+
+        serve(migration, gated=True)
     elif mode == "hold":
         from drill.store import open_store
 

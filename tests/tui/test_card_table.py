@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Label
 
-from drill.tui.widgets.card_table import FLEX_MIN, PAD, CardTable, Column
+from drill.tui.widgets.card_table import FLEX_MIN, MARGIN, PAD, CardTable, Column
 from tests.tui.conftest import wait_until
 
 COLUMNS = [Column("id", "id", 6), Column("n", "n", 4), Column("text", "text", None)]
@@ -69,16 +69,18 @@ async def test_columns_fill_the_width_by_display_cells():
         long = "为什么除 √d_k？" * 5  # wider than what is left for it
         table = await shown(pilot, [("a", cells(1, long)), ("b", cells(22, "short"))])
         width = table.scrollable_content_region.width
-        flex = width - (6 + 4) - 2 * PAD * 3
+        flex = width - MARGIN - (6 + 4) - 2 * PAD * 3
         assert flex >= FLEX_MIN
         header, first, second = lines(table)[:3]
         assert header.split() == ["id", "n", "text"]
         for line in (header, first, second):
             assert cell_len(line) == width
         # Each column starts where the one before ends, whatever the script: ids, right-aligned numbers, text.
-        assert first.startswith(" r01    ") and second.startswith(" r22    ")
-        assert first[1 + 6 + 2 : 1 + 6 + 2 + 4] == "   1" and second[9:13] == "  22"
-        text = first[1 + 6 + 2 + 4 + 2 :]
+        # (after the table's margin, where a marked row shows ●)
+        assert first.startswith(" " * MARGIN + " r01    ") and second.startswith(" " * MARGIN + " r22    ")
+        at = MARGIN + 1 + 6 + 2
+        assert first[at : at + 4] == "   1" and second[at : at + 4] == "  22"
+        text = first[at + 4 + 2 :]
         assert cell_len(text) == flex + PAD and text.rstrip().endswith("…")
         assert text.startswith(long[:5])
 
@@ -95,12 +97,13 @@ async def test_a_column_is_never_narrower_than_its_heading():
         app.push_screen(Wide())
         await wait_until(pilot, lambda: isinstance(app.screen, Wide) and bool(app.screen.query(CardTable)))
         table = app.screen.query_one(CardTable)
-        table.set_rows([("a", (Text("q1000"), Text("3", justify="right"), Text("x")))])
+        table.set_rows([("a", (Text("q100000"), Text("3", justify="right"), Text("x")))])
         await pilot.pause()
         header, row = lines(table)[:2]
         assert header.split() == ["编号", "遗忘次数", "问题"]
-        assert row.split() == ["q10…", "3", "x"]  # the id column is 4 cells (its heading's), not 2
-        assert cell_len(header[: header.index("遗忘次数")]) == PAD + 4 + 2 * PAD
+        # the id column is 6 cells (its heading's 4 and room for the sort mark ▲), not 2
+        assert row.split() == ["q1000…", "3", "x"]
+        assert cell_len(header[: header.index("遗忘次数")]) == MARGIN + PAD + 6 + 2 * PAD
 
 
 @pytest.mark.parametrize(
@@ -193,9 +196,9 @@ async def test_showing_the_table_again_lays_out_only_the_rows_that_changed(monke
         laid_out: list[str] = []
         real = CardTable._lay_out
 
-        def counting(self, row_cells, style):
+        def counting(self, row_cells, style, marked=False):
             laid_out.append(row_cells[0].plain)
-            return real(self, row_cells, style)
+            return real(self, row_cells, style, marked)
 
         monkeypatch.setattr(CardTable, "_lay_out", counting)
         app.push_screen(Other())

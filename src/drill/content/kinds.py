@@ -91,10 +91,15 @@ def layout_table(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(rows[0]), rule, *(line(r) for r in rows[1:])])
 
 
-def _render(text: str) -> str:
+def plain_text(text: str) -> str:
+    """Card text on one plain line of a screen: formulas as Unicode, no Markdown ``**`` or backticks (a table
+    card's cells in study and in the browser)."""
     from drill.content.latex import render_text
 
     return render_text(text).replace("**", "").replace("`", "")
+
+
+_render = plain_text
 
 
 @dataclass(frozen=True, kw_only=True)

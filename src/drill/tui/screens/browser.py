@@ -1,6 +1,7 @@
-"""The card browser: every card with its scheduling state; filter by text, section and state; open one; act
-on the selected card (suspend/unsuspend, bury/unbury, make due now, card info, reset with a confirmation).
-Every action here is undone by ``u`` in the study screen, like the study screen's own.
+"""The card browser: every card with its scheduling state; filter by text, section and state; sort by a column
+(o, or a click on its heading; O reverses); open one; act on the selected card, or on several chosen ones
+(space, shift+up/down): suspend/unsuspend, bury/unbury, make due now; card info, reset with a confirmation.
+Every action here is undone by ``u`` in the study screen, like the study screen's own (one card a press).
 
 One browser per study session (the study screen installs it): its table of every card is built the first time
 it opens; each later opening (/ or l) only rewrites the rows whose card changed since, and the table
@@ -19,6 +20,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static
 
+from drill.content.sections import section_key
 from drill.i18n import N_, _, ngettext
 from drill.store.types import NO_FLAG
 from drill.tui.marks import flag_bindings, flag_name, marks_text
@@ -31,19 +33,22 @@ if TYPE_CHECKING:
     from drill.store.types import BrowseRow
     from drill.tui.models.study import StudySession
 
-# (key, heading, width, drop rank); headings translated where shown; the question column takes what is left;
-# on a narrow terminal lapses, then stability, then due give way to it (CardTable).
+# (key, heading, width, drop rank, fit); headings translated where shown; the question column takes what is
+# left; on a narrow terminal lapses, then stability, then due give way to it and to whole ids and states
+# (CardTable: fit, up to the last number; "learning (suspended)" and s7.20-ln-position were cut at 120 columns).
 COLUMNS = (
-    ("id", N_("id"), 11, 0),  # most ids fit (t7.9-1.2.3: 10); the long ones end in …
-    ("section", N_("section"), 20, 0),
-    ("state", N_("state"), 12, 0),
-    ("flag", N_("flag"), 4, 2),  # Anki's flag in its colour, ★ marked
-    ("due", N_("due"), 16, 1),
-    ("stability", N_("stability"), 9, 2),
-    ("lapses", N_("lapses"), 6, 3),
-    ("question", N_("question"), None, 0),
+    ("id", N_("id"), 11, 0, 20),  # most ids fit in 11 (t7.9-1.2.3: 10); 20 of 232 are longer than 19
+    ("section", N_("section"), 20, 0, 0),
+    ("state", N_("state"), 12, 0, 24),
+    ("flag", N_("flag"), 4, 2, 0),  # Anki's flag in its colour, ★ marked
+    ("due", N_("due"), 16, 1, 0),
+    ("stability", N_("stability"), 9, 2, 0),
+    ("lapses", N_("lapses"), 6, 3, 0),
+    ("question", N_("question"), None, 0, 0),
 )
 STATES = tuple(STATE_NAMES)
+PHASES = ("new", "learning", "review", "relearning")
+LAST = (1, "")  # where a missing value sorts: after every value
 
 
 def _when(moment: datetime | None) -> str:
@@ -51,9 +56,12 @@ def _when(moment: datetime | None) -> str:
 
 
 def question_line(card) -> str:
-    """The question column: what the card asks as study shows it (a bank card's front), a table card its row."""
+    """The question column: what the card asks as study shows it (a bank card's front), a table card its row;
+    formulas drawn, no Markdown marks (``**Attention**`` reads Attention)."""
+    from drill.content.kinds import plain_text
+
     asked = getattr(card, "asked_line", None)
-    return asked() if asked is not None else getattr(card, "front", card.question)
+    return plain_text(asked() if asked is not None else getattr(card, "front", card.question))
 
 
 def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None = None) -> tuple[Text, ...]:
@@ -78,11 +86,48 @@ def row_cells(row: BrowseRow, question: str = "", titles: dict[str, str] | None 
     )
 
 
+def sort_value(column: str, row: BrowseRow, question: str):
+    """A row's value in ``column`` for sorting: sections in the chapter's order (7.2 before 7.10), the states
+    in their learning order, a missing due date or stability after every value."""
+    if column == "section":
+        return section_key(row.section)
+    if column == "state":
+        return (
+            PHASES.index(row.kind.value) if row.kind.value in PHASES else len(PHASES),
+            row.suspended,
+            row.buried,
+        )
+    if column == "due":
+        return LAST if row.kind.value == "new" or row.due is None else (0, row.due.isoformat())
+    if column == "stability":
+        return LAST if row.stability is None else (0, row.stability)
+    if column == "lapses":
+        return row.lapses
+    if column == "flag":
+        return (row.flag == 0, row.flag, not row.marked)  # flagged first, in Anki's colour order
+    if column == "question":
+        return question.casefold()
+    return row.card_id
+
+
 class BrowserScreen(Screen[str | None]):
     CSS_PATH = "../styles/browser.tcss"
     BINDINGS = [
         Binding("escape", "close", N_("Back")),
         Binding("ctrl+f", "focus_search", N_("Search")),
+        Binding(
+            "o", "sort", N_("Sort"), tooltip=N_("Sort by the next column (a click on a heading sorts by it)")
+        ),
+        Binding("O", "sort_reverse", N_("Reverse"), tooltip=N_("Reverse the order")),
+        Binding(
+            "space",
+            "choose",
+            N_("Select"),
+            tooltip=N_(
+                "Select the card (or let it go) for s, b and d on several cards; shift+up/down selects a range"
+            ),
+            show=False,
+        ),
         Binding(
             "s",
             "toggle_suspend",
@@ -108,13 +153,19 @@ class BrowserScreen(Screen[str | None]):
         self._opening = True  # shown by the study screen's / or l (not back from card info)
         self._rows: dict[str, BrowseRow] = {}
         self._confirm: tuple[str, str] | None = None  # (action, card id) waiting for its second key
+        self.sort_by: str | None = None  # a column key; None: the store's order
+        self.descending = False
         self.titles = section_titles(session.library)  # "7.9" -> the chapter's heading (read once)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="browser"):
             with Horizontal(id="filters"):
+                # select_on_focus off: text typed on the table and moved here is not replaced by the next key;
+                # / and ctrl+f select the kept filter themselves (focus_search)
                 yield Input(
-                    placeholder=_("search id, question, answer, tags, flag:1, tag:marked…"), id="filter-text"
+                    placeholder=_("search id, question, answer, tags, flag:1, tag:marked…"),
+                    id="filter-text",
+                    select_on_focus=False,
                 )
                 yield Select(
                     [(section_label(s, self.titles), s) for s in self.session.sections()],
@@ -125,7 +176,8 @@ class BrowserScreen(Screen[str | None]):
                     [(_(STATE_NAMES[s]), s) for s in STATES], prompt=_("any state"), id="filter-state"
                 )
             yield CardTable(
-                [Column(key, _(heading), width, drop) for key, heading, width, drop in COLUMNS], id="cards"
+                [Column(key, _(heading), width, drop, fit) for key, heading, width, drop, fit in COLUMNS],
+                id="cards",
             )
             yield Static("", id="browser-status")
         yield Footer()
@@ -152,7 +204,10 @@ class BrowserScreen(Screen[str | None]):
         if not self._opening:
             return
         self._opening = False
-        (self.query_one("#filter-text") if self.focus_search else self.query_one(CardTable)).focus()
+        if self.focus_search:
+            self.action_focus_search()
+        else:
+            self.query_one(CardTable).focus()
 
     def filters(self) -> tuple[str, str | None, str | None]:
         text = self.query_one("#filter-text", Input).value
@@ -167,6 +222,11 @@ class BrowserScreen(Screen[str | None]):
     def refresh_rows(self) -> None:
         text, section, state = self.filters()
         rows = self.session.browse(text, section, state)
+        if self.sort_by is not None:
+            key = self.sort_by
+            rows = sorted(
+                rows, key=lambda row: sort_value(key, row, self._question(row)), reverse=self.descending
+            )
         table = self.query_one(CardTable)
         if [row.card_id for row in rows] == list(self._rows):
             for row in rows:  # the same cards: rewrite only those whose state changed
@@ -175,17 +235,92 @@ class BrowserScreen(Screen[str | None]):
         else:
             table.set_rows((row.card_id, self._cells(row)) for row in rows)
         self._rows = {row.card_id: row for row in rows}
+        self.say_count()
+
+    def say_count(self) -> None:
+        n = len(self._rows)
+        chosen = len(self.query_one(CardTable).chosen)
+        if chosen:
+            self.say(
+                _(
+                    "{chosen} of {n} cards selected · s suspend · b bury · d due now (each selected card) · "
+                    "space selects · esc back"
+                ).format(chosen=chosen, n=n)
+            )
+            return
         self.say(
             ngettext(
                 "{n} card · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back",
                 "{n} cards · enter opens a card · s suspend · b bury · d due now · i info · r reset · esc back",
-                len(rows),
-            ).format(n=len(rows))
+                n,
+            ).format(n=n)
         )
 
-    def _cells(self, row: BrowseRow) -> tuple[Text, ...]:
+    def _question(self, row: BrowseRow) -> str:
         card = self.session.card(row.card_id)
-        return row_cells(row, question_line(card) if card else "", self.titles)
+        return question_line(card) if card else ""
+
+    def _cells(self, row: BrowseRow) -> tuple[Text, ...]:
+        return row_cells(row, self._question(row), self.titles)
+
+    # --- sorting and choosing -------------------------------------------------------------------------
+
+    def sort(self, column: str | None, descending: bool = False) -> None:
+        self.sort_by, self.descending = column, descending
+        self.query_one(CardTable).set_sorted(column, descending)
+        self.refresh_rows()
+
+    def action_sort(self) -> None:
+        keys = [key for key, *_rest in COLUMNS]
+        at = -1 if self.sort_by is None else keys.index(self.sort_by)
+        self.sort(keys[at + 1] if at + 1 < len(keys) else None)
+
+    def action_sort_reverse(self) -> None:
+        self.sort(self.sort_by or COLUMNS[0][0], not self.descending)
+
+    def on_card_table_header_clicked(self, event: CardTable.HeaderClicked) -> None:
+        self.sort(event.column, event.column == self.sort_by and not self.descending)
+
+    def action_choose(self) -> None:
+        self.query_one(CardTable).action_toggle_chosen()
+
+    def on_card_table_chosen_changed(self, event: CardTable.ChosenChanged) -> None:
+        self.say_count()
+
+    def on_card_table_typed(self, event: CardTable.Typed) -> None:
+        """Text the table cannot use (Chinese typed with the table focused, a paste) goes into the search."""
+        search = self.query_one("#filter-text", Input)
+        search.focus()
+        search.insert_text_at_cursor(event.text)
+
+    def _chosen_rows(self) -> list[BrowseRow]:
+        """The chosen cards still listed, in the table's order (none chosen: the keys act on the cursor's)."""
+        table = self.query_one(CardTable)
+        return [self._rows[key] for key in table.keys if key in table.chosen and key in self._rows]
+
+    def _act_on_chosen(self, said, act) -> bool:
+        """With cards chosen: ``act(card_id)`` on each; one line says how many; the choice is cleared. False
+        when none is chosen (the caller acts on the cursor's card)."""
+        from drill.errors import DrillError
+
+        table = self.query_one(CardTable)
+        targets = [key for key in table.keys if key in table.chosen]
+        if not targets:
+            return False
+        self._confirm = None
+        done = 0
+        try:
+            for card_id in targets:
+                if act(card_id):
+                    done += 1
+        except DrillError as err:
+            self.refresh_rows()
+            self.say(_("Not done: {error}").format(error=err), "bold red")
+            return True
+        table.clear_chosen(announce=False)  # the line below says what was done
+        self.refresh_rows()
+        self.say(said(done).format(n=done) + (_(" (u in study undoes them one at a time)") if done else ""))
+        return True
 
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))
@@ -209,6 +344,23 @@ class BrowserScreen(Screen[str | None]):
         self.say(done.format(id=visible(card_id)) + _(" (u in study undoes it)"))
 
     def action_toggle_suspend(self) -> None:
+        """s: the chosen cards suspended (all unsuspended when every one of them was suspended already), else
+        the cursor's card suspended or unsuspended."""
+        chosen = self._chosen_rows()
+        if chosen:
+            store = self.session.store
+            if all(row.suspended for row in chosen):
+                self._act_on_chosen(
+                    lambda n: ngettext("{n} card unsuspended", "{n} cards unsuspended", n),
+                    lambda cid: store.unsuspend(cid) or True,
+                )
+            else:
+                suspend = {row.card_id for row in chosen if not row.suspended}
+                self._act_on_chosen(
+                    lambda n: ngettext("{n} card suspended", "{n} cards suspended", n),
+                    lambda cid: cid in suspend and (store.suspend(cid) or True),
+                )
+            return
         row = self._rows.get(self.selected() or "")
         if row is None:
             return
@@ -219,6 +371,23 @@ class BrowserScreen(Screen[str | None]):
             self._act(_("{id} suspended"), store.suspend)
 
     def action_toggle_bury(self) -> None:
+        chosen = self._chosen_rows()
+        if chosen:
+            store, now = self.session.store, self.session.now()
+            if all(row.buried for row in chosen):
+                self._act_on_chosen(
+                    lambda n: ngettext("{n} card unburied", "{n} cards unburied", n),
+                    lambda cid: store.unbury(cid) or True,
+                )
+            else:
+                bury = {row.card_id for row in chosen if not row.buried}
+                self._act_on_chosen(
+                    lambda n: ngettext(
+                        "{n} card buried until tomorrow", "{n} cards buried until tomorrow", n
+                    ),
+                    lambda cid: cid in bury and (store.bury(cid, now) or True),
+                )
+            return
         row = self._rows.get(self.selected() or "")
         if row is None:
             return
@@ -229,6 +398,19 @@ class BrowserScreen(Screen[str | None]):
             self._act(_("{id} buried until tomorrow"), store.bury, self.session.now())
 
     def action_make_due(self) -> None:
+        chosen = self._chosen_rows()
+        if chosen:
+            due = {row.card_id for row in chosen if row.kind.value != "new"}  # new cards: studied as new
+            store, now = self.session.store, self.session.now()
+            self._act_on_chosen(
+                lambda n: ngettext(
+                    "{n} card due now (new ones are studied with the new cards)",
+                    "{n} cards due now (new ones are studied with the new cards)",
+                    n,
+                ),
+                lambda cid: cid in due and (store.make_due_now([cid], now) or True),
+            )
+            return
         row = self._rows.get(self.selected() or "")
         if row is None:
             return
@@ -313,7 +495,10 @@ class BrowserScreen(Screen[str | None]):
         self._act(done.replace("{card}", "{id}"), self.session.toggle_mark)
 
     def action_focus_search(self) -> None:
-        self.query_one("#filter-text").focus()
+        """The search box, its kept text selected (typing replaces it, an arrow key keeps it)."""
+        search = self.query_one("#filter-text", Input)
+        search.focus()
+        search.select_all()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from drill.i18n import _
 from drill.tui.screens.study_state import StudyState
+from drill.tui.text import visible
 
 if TYPE_CHECKING:
     from drill.tui.models.custom_study import StudyFilter
@@ -155,3 +156,20 @@ class StudyNavigation(StudyState):
         card = self.session.card(card_id)
         if card is not None:
             self.show_card(card)
+            self._say_if_early(card_id)
+
+    def _say_if_early(self, card_id: str) -> None:
+        """A card opened from the browser before it is due: the screen says so while it is shown (grading it
+        now is an early review: it counts, and FSRS reschedules it from today)."""
+        assert self.session is not None
+        info = self.session.card_info(card_id)
+        now = self.session.now()
+        if info.kind.value != "new" and info.due is not None and info.due > now:
+            self.notify(
+                _("Ahead of schedule: {id} is due {due}. Grading it now is an early review.").format(
+                    id=visible(card_id), due=info.due.astimezone().strftime("%Y-%m-%d %H:%M")
+                ),
+                title=_("Early review"),
+                timeout=8,
+                markup=False,  # text is text: the id is never markup
+            )

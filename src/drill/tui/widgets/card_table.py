@@ -7,7 +7,16 @@ search cost (issue 13 §2).
 
 Columns have fixed widths (widened to their heading's) but one (width ``None``), which takes what is left of
 the table's width (at least ``FLEX_MIN``). When the table is too narrow for them all, the columns with a ``drop``
-rank give way, highest first, so the flexible one (the question) stays on screen at 80 columns. The cursor is a row; enter, or a click on the highlighted row, posts `CardTable.Selected`."""
+rank give way, highest first, so the flexible one (the question) stays on screen at 80 columns. A column with
+``fit`` is as wide as its widest cell, up to ``fit`` (an id or a state with its flags is not cut at a width
+chosen for most of them). The cursor is a row; enter, or a click on the highlighted row, posts
+`CardTable.Selected`; a click on the header posts `CardTable.HeaderClicked` (the browser sorts by it).
+
+Rows can be chosen for an action on several cards: space chooses or lets go the cursor's row and moves on,
+shift+up/down choose the rows the cursor passes over; a chosen row shows ``●`` in the table's left margin
+(not Anki's "marked" tag, which the flag column shows as ★). A
+character no binding uses (Chinese typed while the table has the focus) or a paste posts `CardTable.Typed`: the
+browser puts it into its search box rather than losing it."""
 
 from __future__ import annotations
 
@@ -27,7 +36,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 FLEX_MIN = 20  # the flexible column's narrowest width
+FLEX_WANT = 28  # the flexible column's width that whole ids and states (fit columns) leave it
 PAD = 1  # blank cells on each side of a column
+MARGIN = 2  # the table's left margin: "●" on a chosen row
+MARK = "●"
 
 
 class Column(NamedTuple):
@@ -35,6 +47,7 @@ class Column(NamedTuple):
     heading: str  # as shown (already translated)
     width: int | None  # None: what is left
     drop: int = 0  # 0: always shown; else given up when too narrow, the highest rank first
+    fit: int = 0  # > 0: as wide as the widest cell (at least ``width``), at most this wide
 
 
 class CardTable(ScrollView, can_focus=True):
@@ -66,6 +79,7 @@ class CardTable(ScrollView, can_focus=True):
     }
     """
     COMPONENT_CLASSES = {"card-table--header", "card-table--even-row", "card-table--cursor"}
+    # (the chosen rows' margin takes the accent colour: $accent is read in render_lines)
     BINDINGS = [
         Binding("enter", "select", show=False),
         Binding("up", "cursor(-1)", show=False),
@@ -74,6 +88,9 @@ class CardTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", show=False),
         Binding("home", "first", show=False),
         Binding("end", "last", show=False),
+        Binding("space", "toggle_chosen", show=False),
+        Binding("shift+down", "choose_move(1)", show=False),
+        Binding("shift+up", "choose_move(-1)", show=False),
     ]
 
     cursor_row: reactive[int] = reactive(0, repaint=False)
@@ -90,16 +107,42 @@ class CardTable(ScrollView, can_focus=True):
         def control(self) -> CardTable:
             return self.table
 
+    class HeaderClicked(Message):
+        """A click on a column's heading."""
+
+        def __init__(self, table: CardTable, column: str) -> None:
+            super().__init__()
+            self.table = table
+            self.column = column
+
+    class ChosenChanged(Message):
+        """The set of chosen rows changed (space, shift+up/down)."""
+
+        def __init__(self, table: CardTable) -> None:
+            super().__init__()
+            self.table = table
+
+    class Typed(Message):
+        """Text typed (or pasted) on the table that no binding takes."""
+
+        def __init__(self, table: CardTable, text: str) -> None:
+            super().__init__()
+            self.table = table
+            self.text = text
+
     def __init__(self, columns: Sequence[Column], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.columns = tuple(columns)
         self._keys: list[str] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, tuple[Text, ...]] = {}
-        # (key, parity, is cursor) -> the row's line at the current widths and styles
-        self._lines: dict[tuple[str, int, bool], Strip] = {}
+        # (key, parity, is cursor, is chosen) -> the row's line at the current widths and styles
+        self._lines: dict[tuple[str, int, bool, bool], Strip] = {}
         self._header: Strip | None = None
         self._look: tuple = ()  # (widths, styles) the kept lines were laid out with
+        self._fitted: dict[int, int] = {}  # a fit column's index -> its widest cell
+        self.chosen: set[str] = set()  # rows picked for an action on several cards
+        self.sorted_by: tuple[str, bool] | None = None  # (column key, descending): its heading shows ▲/▼
 
     # --- rows ----------------------------------------------------------------------------------------
 
@@ -124,6 +167,8 @@ class CardTable(ScrollView, can_focus=True):
             self._cells[key] = cells
         self._index = {key: i for i, key in enumerate(self._keys)}
         self._lines = {k: line for k, line in self._lines.items() if k[0] in self._cells}
+        self.chosen &= set(self._cells)
+        self._fit()
         self._resize_virtual()
         row = self._index.get(selected, 0) if selected is not None else 0
         self.cursor_row = min(row, max(len(self._keys) - 1, 0))
@@ -135,10 +180,76 @@ class CardTable(ScrollView, can_focus=True):
         if key not in self._index:
             raise KeyError(key)
         self._cells[key] = cells
-        for parity in (0, 1):
-            for cursor in (False, True):
-                self._lines.pop((key, parity, cursor), None)
+        self._forget(key)
+        if self._fit(cells):
+            self.refresh()
         self.refresh_line(self._index[key] + 1)
+
+    def _forget(self, key: str) -> None:
+        for slot in [slot for slot in self._lines if slot[0] == key]:
+            del self._lines[slot]
+
+    def _fit(self, cells: tuple[Text, ...] | None = None) -> bool:
+        """The fit columns' widest cells (all rows, or grown by one row's ``cells``); True when one changed."""
+        before = dict(self._fitted)
+        for i, col in enumerate(self.columns):
+            if not col.fit:
+                continue
+            rows = [cells] if cells is not None else self._cells.values()
+            widest = max((row[i].cell_len for row in rows), default=0)
+            self._fitted[i] = widest if cells is None else max(widest, self._fitted.get(i, 0))
+        if self._fitted != before:
+            self._resize_virtual()
+            return True
+        return False
+
+    def set_sorted(self, column: str | None, descending: bool = False) -> None:
+        """Show ▲ (or ▼) beside the heading the rows are sorted by."""
+        self.sorted_by = None if column is None else (column, descending)
+        self._header = None
+        self.refresh_line(0)
+
+    # --- choosing ------------------------------------------------------------------------------------
+
+    def toggle_chosen(self, key: str, on: bool | None = None) -> None:
+        on = key not in self.chosen if on is None else on
+        (self.chosen.add if on else self.chosen.discard)(key)
+        self._forget(key)
+        self.refresh_line(self._index[key] + 1)
+
+    def clear_chosen(self, *, announce: bool = True) -> None:
+        for key in list(self.chosen):
+            self.toggle_chosen(key, False)
+        if announce:
+            self.post_message(self.ChosenChanged(self))
+
+    def action_toggle_chosen(self) -> None:
+        if self.selected is None:
+            return
+        self.toggle_chosen(self.selected)
+        self.post_message(self.ChosenChanged(self))
+        self.cursor_row += 1
+
+    def action_choose_move(self, step: int) -> None:
+        """shift+up/down: the row left and the row reached are both chosen (a range, as in a file manager)."""
+        if self.selected is None:
+            return
+        self.toggle_chosen(self.selected, True)
+        self.cursor_row += step
+        if self.selected is not None:
+            self.toggle_chosen(self.selected, True)
+        self.post_message(self.ChosenChanged(self))
+
+    def on_key(self, event: events.Key) -> None:
+        # ASCII letters are the browser's keys; any other character typed here is search text (Chinese).
+        if event.character and event.is_printable and not event.character.isascii():
+            event.stop()
+            self.post_message(self.Typed(self, event.character))
+
+    def on_paste(self, event: events.Paste) -> None:
+        if event.text:
+            event.stop()
+            self.post_message(self.Typed(self, event.text))
 
     def _check_cells(self, key: str, cells: tuple[Text, ...]) -> None:
         if len(cells) != len(self.columns):
@@ -194,7 +305,12 @@ class CardTable(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
-        if offset is None or offset.y < 1:
+        if offset is None:
+            return
+        if offset.y < 1:
+            column = self._column_at(round(self.scroll_x) + offset.x)
+            if column is not None:
+                self.post_message(self.HeaderClicked(self, column))
             return
         row = round(self.scroll_y) + offset.y - 1
         if row >= len(self._keys):
@@ -204,6 +320,14 @@ class CardTable(ScrollView, can_focus=True):
         else:
             self.cursor_row = row
 
+    def _column_at(self, x: int) -> str | None:
+        left = MARGIN
+        for col, width in zip(self.columns, self._widths(), strict=True):
+            if width and left <= x < left + width + 2 * PAD:
+                return col.key
+            left += width + 2 * PAD if width else 0
+        return None
+
     # --- drawing -------------------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
@@ -211,26 +335,42 @@ class CardTable(ScrollView, can_focus=True):
 
     def _widths(self) -> tuple[int, ...]:
         """Each column's width, 0 for one given up. A column is as wide as asked and at least as wide as its
-        heading (a heading is never cut, in any language); the flexible one takes what is left."""
-        room = self.scrollable_content_region.width
+        heading (a heading is never cut, in any language); a fit column as its widest cell (up to ``fit``) while
+        there is room, narrowing back when there is not; the flexible one takes what is left."""
+        room = self.scrollable_content_region.width - MARGIN
+        base = [
+            None if col.width is None else max(col.width, cell_len(col.heading) + 2)  # + the sort mark
+            for col in self.columns
+        ]
         fixed = [
-            max(col.width, cell_len(col.heading)) if col.width is not None else None for col in self.columns
+            width if width is None or not col.fit else max(width, min(col.fit, self._fitted.get(i, 0)))
+            for i, (col, width) in enumerate(zip(self.columns, base, strict=True))
         ]
         shown = set(range(len(self.columns)))
         droppable = sorted((col.drop, i) for i, col in enumerate(self.columns) if col.drop)
 
-        def used() -> int:
-            return sum((fixed[i] or FLEX_MIN) + 2 * PAD for i in shown)
+        def used(flex: int = FLEX_MIN) -> int:
+            return sum((fixed[i] or flex) + 2 * PAD for i in shown)
 
-        while used() > room and droppable:
+        # Columns given up (by rank) until the question has FLEX_WANT beside whole ids and states (FLEX_MIN
+        # when no fit column needs more than its own width) ...
+        want = FLEX_WANT if fixed != base else FLEX_MIN
+        while used(want) > room and droppable:
             shown.discard(droppable.pop()[1])
+        # ... and when that is not enough, the fit columns narrow back towards their own width.
+        for i in sorted(shown, key=lambda i: (base[i] or 0) - (fixed[i] or 0)):  # the most grown first
+            grown = (fixed[i] or 0) - (base[i] or 0)
+            if used(want) <= room:
+                break
+            if grown > 0:
+                fixed[i] = (fixed[i] or 0) - min(grown, used(want) - room)
         flex = max(room - used() + FLEX_MIN, FLEX_MIN)
         return tuple(
             0 if i not in shown else flex if width is None else width for i, width in enumerate(fixed)
         )
 
     def _resize_virtual(self) -> None:
-        width = sum(width + 2 * PAD for width in self._widths() if width)
+        width = MARGIN + sum(width + 2 * PAD for width in self._widths() if width)
         self.virtual_size = Size(width, len(self._keys) + 1)
 
     def render_lines(self, crop):
@@ -239,7 +379,7 @@ class CardTable(ScrollView, can_focus=True):
             self.get_component_rich_style(name)
             for name in ("card-table--header", "card-table--even-row", "card-table--cursor")
         )
-        look = (widths, self.rich_style, styles)
+        look = (widths, self.rich_style, styles, Style.parse(self.app.current_theme.accent or "yellow"))
         if look != self._look:  # a new width, theme or focus: every kept line is out of date
             self._look = look
             self._lines.clear()
@@ -261,24 +401,32 @@ class CardTable(ScrollView, can_focus=True):
     def _header_line(self) -> Strip:
         if self._header is None:
             style = self._look[2][0]
-            headings = tuple(Text(col.heading) for col in self.columns)
+            sort = self.sorted_by
+            headings = tuple(
+                Text(col.heading + ("" if sort is None or sort[0] != col.key else " ▼" if sort[1] else " ▲"))
+                for col in self.columns
+            )
             self._header = self._lay_out(headings, style)
         return self._header
 
     def _row_line(self, row: int) -> Strip:
         key = self._keys[row]
         cursor = row == self.cursor_row
-        slot = (key, row % 2, cursor)
+        chosen = key in self.chosen
+        slot = (key, row % 2, cursor, chosen)
         line = self._lines.get(slot)
         if line is None:
             _header, even, cursor_style = self._look[2]
             style = cursor_style if cursor else (even if row % 2 == 0 else self.rich_style)
-            line = self._lines[slot] = self._lay_out(self._cells[key], style)
+            line = self._lines[slot] = self._lay_out(self._cells[key], style, chosen)
         return line
 
-    def _lay_out(self, cells: tuple[Text, ...], style: Style) -> Strip:
+    def _lay_out(self, cells: tuple[Text, ...], style: Style, chosen: bool = False) -> Strip:
         widths = self._look[0]
         line = Text(no_wrap=True, end="")
+        line.append(
+            (MARK if chosen else " ").ljust(MARGIN), self._look[3] + Style(bold=True) if chosen else None
+        )
         for cell, width in zip(cells, widths, strict=True):
             if not width:  # a column given up at this width
                 continue
@@ -288,7 +436,7 @@ class CardTable(ScrollView, can_focus=True):
             line.append(" " * PAD)
             line.append_text(piece)
             line.append(" " * PAD)
-        total = sum(width + 2 * PAD for width in widths if width)
+        total = MARGIN + sum(width + 2 * PAD for width in widths if width)
         segments = Segment.apply_style(
             line.render(self.app.console), style
         )  # the row's style under the cells'
