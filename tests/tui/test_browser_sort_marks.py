@@ -157,3 +157,18 @@ async def test_a_card_opened_before_it_is_due_says_so_on_the_study_screen(study_
         await wait_until(pilot, lambda: app.screen is app.mode_screen and app.mode_screen.card.id == graded)
         said = f"Ahead of schedule: {graded} is due {due.astimezone():%Y-%m-%d %H:%M}"
         await wait_until(pilot, lambda: any(said in n.message for n in app._notifications))
+
+
+async def test_at_60_columns_the_table_fits_and_the_question_stays(study_app, library, store):
+    """60×20 (issue 28's smallest size): the section column gives way (its filter stays) instead of the
+    table running off the right edge with the question in a sliver."""
+    app = study_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await card_shown(pilot)
+        await open_browser(pilot)
+        table = app.screen.query_one(CardTable)
+        await wait_until(pilot, lambda: table.row_count == len(library.cards))
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        heads = header(app).split()
+        assert heads[:2] == ["id", "state"] and heads[-1] == "question", heads
+        assert cell_len(header(app)) - header(app).index("question") >= 20

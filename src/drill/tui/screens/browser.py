@@ -34,16 +34,17 @@ if TYPE_CHECKING:
     from drill.tui.models.study import StudySession
 
 # (key, heading, width, drop rank, fit); headings translated where shown; the question column takes what is
-# left; on a narrow terminal lapses, then stability, then due give way to it and to whole ids and states
+# left; on a narrow terminal lapses, then stability and flag, then due, then the section give way to it and to
+# whole ids and states
 # (CardTable: fit, up to the last number; "learning (suspended)" and s7.20-ln-position were cut at 120 columns).
 COLUMNS = (
     ("id", N_("id"), 11, 0, 20),  # most ids fit in 11 (t7.9-1.2.3: 10); 20 of 232 are longer than 19
-    ("section", N_("section"), 20, 0, 0),
+    ("section", N_("section"), 20, 1, 0),  # given up last (at 60 columns): the section filter stays
     ("state", N_("state"), 12, 0, 24),
-    ("flag", N_("flag"), 4, 2, 0),  # Anki's flag in its colour, ★ marked
-    ("due", N_("due"), 16, 1, 0),
-    ("stability", N_("stability"), 9, 2, 0),
-    ("lapses", N_("lapses"), 6, 3, 0),
+    ("flag", N_("flag"), 4, 3, 0),  # Anki's flag in its colour, ★ marked
+    ("due", N_("due"), 16, 2, 0),
+    ("stability", N_("stability"), 9, 3, 0),
+    ("lapses", N_("lapses"), 6, 4, 0),
     ("question", N_("question"), None, 0, 0),
 )
 STATES = tuple(STATE_NAMES)

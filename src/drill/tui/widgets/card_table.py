@@ -36,6 +36,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 FLEX_MIN = 20  # the flexible column's narrowest width
+LAST_RESORT = 1  # a column of this drop rank goes only after the fit columns gave their extra width back
 FLEX_WANT = 28  # the flexible column's width that whole ids and states (fit columns) leave it
 PAD = 1  # blank cells on each side of a column
 MARGIN = 2  # the table's left margin: "●" on a chosen row
@@ -352,18 +353,21 @@ class CardTable(ScrollView, can_focus=True):
         def used(flex: int = FLEX_MIN) -> int:
             return sum((fixed[i] or flex) + 2 * PAD for i in shown)
 
-        # Columns given up (by rank) until the question has FLEX_WANT beside whole ids and states (FLEX_MIN
-        # when no fit column needs more than its own width) ...
+        # Columns given up (by rank, down to rank 2) until the question has FLEX_WANT beside whole ids and
+        # states (FLEX_MIN when no fit column needs more than its own width) ...
         want = FLEX_WANT if fixed != base else FLEX_MIN
-        while used(want) > room and droppable:
+        while used(want) > room and droppable and droppable[-1][0] > LAST_RESORT:
             shown.discard(droppable.pop()[1])
-        # ... and when that is not enough, the fit columns narrow back towards their own width.
+        # ... then the fit columns narrow back towards their own width ...
         for i in sorted(shown, key=lambda i: (base[i] or 0) - (fixed[i] or 0)):  # the most grown first
             grown = (fixed[i] or 0) - (base[i] or 0)
             if used(want) <= room:
                 break
             if grown > 0:
                 fixed[i] = (fixed[i] or 0) - min(grown, used(want) - room)
+        # ... and only then the rank-1 columns go.
+        while used() > room and droppable:
+            shown.discard(droppable.pop()[1])
         flex = max(room - used() + FLEX_MIN, FLEX_MIN)
         return tuple(
             0 if i not in shown else flex if width is None else width for i, width in enumerate(fixed)
