@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.binding import Binding
 
-from drill.i18n import N_, _
+from drill.i18n import N_, _, deferred
 from drill.store.types import FLAG_NAMES, FLAGS, NO_FLAG
 
 # Anki's flag colours, in drill.store.types.FLAGS order (0: no flag).
@@ -22,7 +22,7 @@ def flag_bindings() -> list[Binding]:
             Binding(
                 f"ctrl+{n}",
                 f"flag({n})",
-                N_("Flag {colour}", colour=FLAG_NAMES[n]),
+                N_("Flag {colour}", colour=deferred(FLAG_NAMES[n])),
                 key_display=f"ctrl+{n}",
                 show=False,
                 tooltip=N_("the same key again removes the flag"),
