@@ -245,6 +245,17 @@ class BrowserScreen(Screen[str | None]):
         self.say(said(done).format(n=done) + (_(" (u in study undoes them one at a time)") if done else ""))
         return True
 
+    def _toggle_chosen(self, chosen: list[BrowseRow], is_on, off, on) -> None:
+        """s / b on the chosen cards: all turned off when every one is on already, else the others turned on.
+        ``off`` and ``on``: (what one line says for n cards, the store's action on a card id)."""
+        if all(is_on(row) for row in chosen):
+            said, act = off
+            self._act_on_chosen(said, lambda cid: act(cid) or True)
+        else:
+            said, act = on
+            todo = {row.card_id for row in chosen if not is_on(row)}
+            self._act_on_chosen(said, lambda cid: cid in todo and (act(cid) or True))
+
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))
 
@@ -272,17 +283,12 @@ class BrowserScreen(Screen[str | None]):
         chosen = self._chosen_rows()
         if chosen:
             store = self.session.store
-            if all(row.suspended for row in chosen):
-                self._act_on_chosen(
-                    lambda n: ngettext("{n} card unsuspended", "{n} cards unsuspended", n),
-                    lambda cid: store.unsuspend(cid) or True,
-                )
-            else:
-                suspend = {row.card_id for row in chosen if not row.suspended}
-                self._act_on_chosen(
-                    lambda n: ngettext("{n} card suspended", "{n} cards suspended", n),
-                    lambda cid: cid in suspend and (store.suspend(cid) or True),
-                )
+            self._toggle_chosen(
+                chosen,
+                lambda row: row.suspended,
+                (lambda n: ngettext("{n} card unsuspended", "{n} cards unsuspended", n), store.unsuspend),
+                (lambda n: ngettext("{n} card suspended", "{n} cards suspended", n), store.suspend),
+            )
             return
         row = self._rows.get(self.selected() or "")
         if row is None:
@@ -297,19 +303,17 @@ class BrowserScreen(Screen[str | None]):
         chosen = self._chosen_rows()
         if chosen:
             store, now = self.session.store, self.session.now()
-            if all(row.buried for row in chosen):
-                self._act_on_chosen(
-                    lambda n: ngettext("{n} card unburied", "{n} cards unburied", n),
-                    lambda cid: store.unbury(cid) or True,
-                )
-            else:
-                bury = {row.card_id for row in chosen if not row.buried}
-                self._act_on_chosen(
+            self._toggle_chosen(
+                chosen,
+                lambda row: row.buried,
+                (lambda n: ngettext("{n} card unburied", "{n} cards unburied", n), store.unbury),
+                (
                     lambda n: ngettext(
                         "{n} card buried until tomorrow", "{n} cards buried until tomorrow", n
                     ),
-                    lambda cid: cid in bury and (store.bury(cid, now) or True),
-                )
+                    lambda cid: store.bury(cid, now),
+                ),
+            )
             return
         row = self._rows.get(self.selected() or "")
         if row is None:
