@@ -75,6 +75,8 @@ class Store:
         self.tz = None
         self._packs: tuple[str, ...] | None = None
         self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
+        # read-only: (pack, content id, section, position) of the synced content's cards the table lacks
+        self.unsynced: list[tuple[str, str, str, int]] = []
         self._statements: dict[Any, Any] = {}
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
         self._undo: list = []  # drill.store.undoing.Action records of this session, newest last
@@ -173,6 +175,7 @@ class Store:
         self._packs = tuple(sorted(packs))
         self._ids.clear()
         self._statements.clear()
+        self.unsynced = []
         return sync.sync_cards(self, items, sync.content_kinds(library_or_cards))
 
     # -- the queue -----------------------------------------------------------------------------------
