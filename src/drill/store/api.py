@@ -241,6 +241,11 @@ class Store:
         """Return a buried card to today's study."""
         reviewing.set_flags(self, card_id, action=undoing.UNBURY, buried_until=None)
 
+    def bulk(self, action: str, card_ids: Iterable[str], now: datetime) -> None:
+        """Suspend, unsuspend, bury or unbury (``action``: "suspend" … "unbury") several cards in one
+        transaction; one ``undo_last`` takes them all back. An unknown id refuses the lot (StoreError)."""
+        reviewing.bulk(self, action, card_ids, now)
+
     def reset(self, card_id: str) -> None:
         """Make a card new again: its schedule, suspension, burial and leech tag go (its review history, flag
         and mark stay, as Anki's Forget keeps them). Undoable."""

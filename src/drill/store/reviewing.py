@@ -240,23 +240,38 @@ def change(
 ) -> dict[str, Any]:
     """Write ``values_of(the card's state row now, or None)`` to the card's state row in one transaction (a
     "new" row is made if the user has none); recorded for undo as ``action``. Returns the values written."""
+    return change_many(store, [card_id], values_of, action=action)[card_id]
+
+
+def change_many(
+    store: Store,
+    card_ids: Iterable[str],
+    values_of: Callable[[dict[str, Any] | None], dict[str, Any]],
+    *,
+    action: str | None = None,
+) -> dict[str, dict[str, Any]]:
+    """``change`` on several cards in one transaction, recorded as one undoable action (one undo takes the
+    whole bulk action back). An unknown id refuses the lot. Returns the values written, by card id."""
+    ids = list(dict.fromkeys(card_ids))
+    written: dict[str, dict[str, Any]] = {}
     with store.transaction(write=True) as conn:
-        row_id = store.card_row(conn, card_id)[0]
-        before = undoing.snapshot(store, conn, [row_id])
-        values = written = values_of(before[row_id])
-        if before[row_id] is None:
-            values = {
-                "state": Phase.NEW.value,
-                "step": 0,
-                "reps": 0,
-                "lapses": 0,
-                "suspended": False,
-                "leech": False,
-                **values,
-            }
-        _write_state(store, conn, row_id, before[row_id] is not None, values)
-    if action is not None:
-        undoing.record(store, undoing.Action(action, [card_id], before))
+        rows = {cid: store.card_row(conn, cid)[0] for cid in ids}
+        before = undoing.snapshot(store, conn, list(rows.values()))
+        for cid, row_id in rows.items():
+            values = written[cid] = values_of(before[row_id])
+            if before[row_id] is None:
+                values = {
+                    "state": Phase.NEW.value,
+                    "step": 0,
+                    "reps": 0,
+                    "lapses": 0,
+                    "suspended": False,
+                    "leech": False,
+                    **values,
+                }
+            _write_state(store, conn, row_id, before[row_id] is not None, values)
+    if action is not None and ids:
+        undoing.record(store, undoing.Action(action, ids, before))
     return written
 
 
@@ -277,13 +292,22 @@ def toggle_mark(store: Store, card_id: str) -> bool:
 
 
 def bury(store: Store, card_id: str, now: datetime) -> None:
-    now = aware(now)
-    set_flags(
-        store,
-        card_id,
-        action=undoing.BURY,
-        buried_until=next_day_start(now, store.config.day_starts_at, store.tz),
-    )
+    bulk(store, undoing.BURY, [card_id], now)
+
+
+_BULK = {undoing.SUSPEND: True, undoing.UNSUSPEND: False, undoing.BURY: None, undoing.UNBURY: None}
+
+
+def bulk(store: Store, action: str, card_ids: Iterable[str], now: datetime) -> None:
+    """Suspend, unsuspend, bury or unbury several cards in one transaction, undone as one action."""
+    if action not in _BULK:
+        raise StoreError(f"{action!r} on several cards: choose one of {', '.join(_BULK)}")
+    if action in (undoing.SUSPEND, undoing.UNSUSPEND):
+        values: dict[str, Any] = {"suspended": _BULK[action]}
+    else:
+        until = next_day_start(aware(now), store.config.day_starts_at, store.tz)
+        values = {"buried_until": until if action == undoing.BURY else None}
+    change_many(store, card_ids, lambda _before: values, action=action)
 
 
 def make_due_now(store: Store, card_ids: Iterable[str], now: datetime) -> int:

@@ -1,7 +1,8 @@
 """The card browser: every card with its scheduling state; filter by text, section and state; sort by a column
 (o, or a click on its heading; O reverses); open one; act on the selected card, or on several chosen ones
 (space, shift+up/down): suspend/unsuspend, bury/unbury, make due now; card info, reset with a confirmation.
-Every action here is undone by ``u`` in the study screen, like the study screen's own (one card a press).
+Every action here is undone by ``u`` in the study screen, like the study screen's own (an action on several
+chosen cards is one transaction, and one ``u`` takes it all back).
 
 One browser per study session (the study screen installs it): its table of every card is built the first time
 it opens; each later opening (/ or l) only rewrites the rows whose card changed since, and the table
@@ -31,6 +32,14 @@ from drill.tui.widgets.card_table import CardTable, Column
 if TYPE_CHECKING:
     from drill.store.types import BrowseRow
     from drill.tui.models.study import StudySession
+
+# what one line says after a bulk action on n chosen cards (Store.bulk's actions)
+BULK_SAID = {
+    "suspend": lambda n: ngettext("{n} card suspended", "{n} cards suspended", n),
+    "unsuspend": lambda n: ngettext("{n} card unsuspended", "{n} cards unsuspended", n),
+    "bury": lambda n: ngettext("{n} card buried until tomorrow", "{n} cards buried until tomorrow", n),
+    "unbury": lambda n: ngettext("{n} card unburied", "{n} cards unburied", n),
+}
 
 
 class BrowserScreen(Screen[str | None]):
@@ -222,8 +231,9 @@ class BrowserScreen(Screen[str | None]):
         return [self._rows[key] for key in table.keys if key in table.chosen and key in self._rows]
 
     def _act_on_chosen(self, said, act) -> bool:
-        """With cards chosen: ``act(card_id)`` on each; one line says how many; the choice is cleared. False
-        when none is chosen (the caller acts on the cursor's card)."""
+        """With cards chosen: ``act(their ids)`` in one store transaction, undone by one u; one line says how
+        many (``act`` returns that number); the choice is cleared. False when none is chosen (the caller acts
+        on the cursor's card)."""
         from drill.errors import DrillError
 
         table = self.query_one(CardTable)
@@ -231,30 +241,34 @@ class BrowserScreen(Screen[str | None]):
         if not targets:
             return False
         self._confirm = None
-        done = 0
         try:
-            for card_id in targets:
-                if act(card_id):
-                    done += 1
+            done = act(targets)
         except DrillError as err:
             self.refresh_rows()
             self.say(_("Not done: {error}").format(error=err), "bold red")
             return True
         table.clear_chosen(announce=False)  # the line below says what was done
         self.refresh_rows()
-        self.say(said(done).format(n=done) + (_(" (u in study undoes them one at a time)") if done else ""))
+        self.say(said(done).format(n=done) + (_(" (one u in study undoes them all)") if done else ""))
         return True
 
-    def _toggle_chosen(self, chosen: list[BrowseRow], is_on, off, on) -> None:
-        """s / b on the chosen cards: all turned off when every one is on already, else the others turned on.
-        ``off`` and ``on``: (what one line says for n cards, the store's action on a card id)."""
+    def _toggle_chosen(self, chosen: list[BrowseRow], is_on, off: str, on: str) -> None:
+        """s / b on the chosen cards: all turned off when every one is on already, else the others turned on,
+        in one transaction (``off`` and ``on``: the store's bulk action, e.g. "unsuspend" and "suspend")."""
+        store, now = self.session.store, self.session.now()
         if all(is_on(row) for row in chosen):
-            said, act = off
-            self._act_on_chosen(said, lambda cid: act(cid) or True)
+            todo = [row.card_id for row in chosen]
+            action = off
         else:
-            said, act = on
-            todo = {row.card_id for row in chosen if not is_on(row)}
-            self._act_on_chosen(said, lambda cid: cid in todo and (act(cid) or True))
+            todo = [row.card_id for row in chosen if not is_on(row)]
+            action = on
+
+        def act(targets: list[str]) -> int:
+            ids = [cid for cid in targets if cid in todo]
+            store.bulk(action, ids, now)
+            return len(ids)
+
+        self._act_on_chosen(BULK_SAID[action], act)
 
     def say(self, message: str, style: str = "dim") -> None:
         self.query_one("#browser-status", Static).update(Text(message, style=style))
@@ -282,13 +296,7 @@ class BrowserScreen(Screen[str | None]):
         the cursor's card suspended or unsuspended."""
         chosen = self._chosen_rows()
         if chosen:
-            store = self.session.store
-            self._toggle_chosen(
-                chosen,
-                lambda row: row.suspended,
-                (lambda n: ngettext("{n} card unsuspended", "{n} cards unsuspended", n), store.unsuspend),
-                (lambda n: ngettext("{n} card suspended", "{n} cards suspended", n), store.suspend),
-            )
+            self._toggle_chosen(chosen, lambda row: row.suspended, "unsuspend", "suspend")
             return
         row = self._rows.get(self.selected() or "")
         if row is None:
@@ -302,18 +310,7 @@ class BrowserScreen(Screen[str | None]):
     def action_toggle_bury(self) -> None:
         chosen = self._chosen_rows()
         if chosen:
-            store, now = self.session.store, self.session.now()
-            self._toggle_chosen(
-                chosen,
-                lambda row: row.buried,
-                (lambda n: ngettext("{n} card unburied", "{n} cards unburied", n), store.unbury),
-                (
-                    lambda n: ngettext(
-                        "{n} card buried until tomorrow", "{n} cards buried until tomorrow", n
-                    ),
-                    lambda cid: store.bury(cid, now),
-                ),
-            )
+            self._toggle_chosen(chosen, lambda row: row.buried, "unbury", "bury")
             return
         row = self._rows.get(self.selected() or "")
         if row is None:
@@ -335,7 +332,7 @@ class BrowserScreen(Screen[str | None]):
                     "{n} cards due now (new ones are studied with the new cards)",
                     n,
                 ),
-                lambda cid: cid in due and (store.make_due_now([cid], now) or True),
+                lambda targets: store.make_due_now([cid for cid in targets if cid in due], now),
             )
             return
         row = self._rows.get(self.selected() or "")

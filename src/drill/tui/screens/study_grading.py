@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from drill.errors import DrillError
-from drill.i18n import N_, _
+from drill.i18n import N_, _, ngettext
 from drill.store.types import NO_FLAG
 from drill.tui.marks import flag_name
 from drill.tui.models.study import GRADE_NAMES
@@ -168,7 +168,14 @@ class StudyGrading(StudyState):
             if result.action == "grade"
             else _(UNDONE.get(result.action, result.action))
         )
-        self.notify(_("Undid {grade} on {card}.").format(grade=what, card=result.card_id), timeout=2)
+        if len(result.card_ids) > 1:  # a bulk action of the browser, taken back whole
+            n = len(result.card_ids)
+            said = ngettext("Undid {grade} on {n} card.", "Undid {grade} on {n} cards.", n).format(
+                grade=what, n=n
+            )
+        else:
+            said = _("Undid {grade} on {card}.").format(grade=what, card=result.card_id)
+        self.notify(said, timeout=2)
         if card is not None:
             self.show_card(card)
         else:
