@@ -81,6 +81,7 @@ class Store:
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
         self._undo: list = []  # drill.store.undoing.Action records of this session, newest last
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
+        self.checked = None  # drill.store.checking.Checked of a writing SQLite open: records a clean close
         # (file, database) of the next-card peek's plan (drill.store.locate), set by open_store
         self.plan_target: tuple[Any, str] | None = None
 
@@ -89,6 +90,9 @@ class Store:
     def close(self) -> None:
         """Dispose of the connection pool. Nothing is pending: every write has already committed."""
         self._engine.dispose()
+        if self.checked is not None:
+            self.checked.closed()  # the file as drill leaves it: the next open needs no whole-file check
+            self.checked = None
         if self.lock is not None:
             self.lock.release()
             self.lock = None
