@@ -81,7 +81,8 @@ class Store:
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
         self._undo: list = []  # drill.store.undoing.Action records of this session, newest last
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
-        self.checked = None  # drill.store.checking.Checked of a writing SQLite open: records a clean close
+        # drill.store.checking.Checked of a writing SQLite open: records a clean close
+        self.checked: Any = None
         # (file, database) of the next-card peek's plan (drill.store.locate), set by open_store
         self.plan_target: tuple[Any, str] | None = None
 
