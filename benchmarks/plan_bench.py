@@ -55,7 +55,7 @@ def build_in_child(path: Path, cards: int, reviews: int, env: dict[str, str]) ->
     here = str(Path(__file__).resolve().parent)
     code = (
         f"import sys; sys.path.insert(0, {here!r}); from pathlib import Path; from bench_collection import build; "
-        f"print(f'  built in {{build(Path({str(path)!r}), {cards}, {reviews}):.1f}} s', flush=True)"
+        f"took = build(Path({str(path)!r}), {cards}, {reviews}); print('  built in %.1f s' % took, flush=True)"
     )
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
 

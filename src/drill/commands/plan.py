@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from datetime import UTC, date, datetime
@@ -229,7 +230,6 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
     from drill.content import load_content
     from drill.errors import InputError
     from drill.srs.deadline import DEFAULT_TARGET
-    from drill.store import open_store
     from drill.store.plans import Plan, deadline_of
 
     if clear and (interview or target is not None):
@@ -240,8 +240,8 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
     if day is None and not clear and target is None:
         _show(library, now, db_url, user_name, as_json, minutes)  # read-only: nothing written
         return
-    with open_store(db_url, user_name) as store:
-        store.sync_content(library)
+    with _open(db_url, user_name, dry_run) as store:
+        store.sync_content(library)  # read-only (--dry-run): nothing written, the unsynced cards count as new
         if clear:
             restored = store.clear_interview_plan()
             click.echo(_("Interview date removed; {n} cards back on FSRS's own schedule.").format(n=restored))
@@ -283,6 +283,40 @@ def plan(interview, target, clear, yes, as_json, minutes, dry_run, db_url, user_
             ),
             err=as_json,
         )
+
+
+@contextlib.contextmanager
+def _open(db_url, user_name, dry_run: bool):
+    """The store: read-only for --dry-run (a forecast writes nothing: no sync, no user row, no integrity check
+    of the whole file), unless a newer drill must first migrate the database (as `drill report` does). With
+    no database yet, a dry run forecasts for a new learner from an empty database of its own, thrown away."""
+    from drill.errors import StoreUpgradeNeeded
+    from drill.store import open_store
+
+    if not dry_run:
+        with open_store(db_url, user_name) as store:
+            yield store
+        return
+    from drill.store.engine import resolve_url, sqlite_file
+
+    db_file = sqlite_file(resolve_url(db_url))
+    if db_file is not None and not db_file.exists():
+        import tempfile
+        from pathlib import Path
+
+        from sqlalchemy.engine import URL
+
+        with tempfile.TemporaryDirectory(prefix="drill-plan-") as folder:
+            fresh = Path(folder) / "forecast.sqlite3"
+            with open_store(URL.create("sqlite", database=str(fresh)).render_as_string(), user_name) as store:
+                yield store
+        return
+    try:
+        store = open_store(db_url, user_name, readonly=True)
+    except StoreUpgradeNeeded:
+        store = open_store(db_url, user_name)
+    with store:
+        yield store
 
 
 def _show(library, now, db_url, user_name, as_json, minutes) -> None:

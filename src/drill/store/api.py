@@ -75,10 +75,14 @@ class Store:
         self.tz = None
         self._packs: tuple[str, ...] | None = None
         self._ids: dict[str, tuple[int, str, str]] = {}  # content id -> (row id, pack, section)
+        # read-only: (pack, content id, section, position) of the synced content's cards the table lacks
+        self.unsynced: list[tuple[str, str, str, int]] = []
         self._statements: dict[Any, Any] = {}
         self._deadline: tuple[Any, ...] | None = None  # (the plan's Deadline or None,), loaded on first use
         self._undo: list = []  # drill.store.undoing.Action records of this session, newest last
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
+        # drill.store.checking.Checked of a writing SQLite open: records a clean close
+        self.checked: Any = None
         # (file, database) of the next-card peek's plan (drill.store.locate), set by open_store
         self.plan_target: tuple[Any, str] | None = None
 
@@ -87,6 +91,9 @@ class Store:
     def close(self) -> None:
         """Dispose of the connection pool. Nothing is pending: every write has already committed."""
         self._engine.dispose()
+        if self.checked is not None:
+            self.checked.closed()  # the file as drill leaves it: the next open needs no whole-file check
+            self.checked = None
         if self.lock is not None:
             self.lock.release()
             self.lock = None
@@ -173,6 +180,7 @@ class Store:
         self._packs = tuple(sorted(packs))
         self._ids.clear()
         self._statements.clear()
+        self.unsynced = []
         return sync.sync_cards(self, items, sync.content_kinds(library_or_cards))
 
     # -- the queue -----------------------------------------------------------------------------------

@@ -60,7 +60,9 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
     (``getpass.getuser()``, falling back to ``"learner"``). ``readonly``: never write (also chosen
     automatically when the database cannot be written; ``Store.readonly`` says which).
 
-    At open: ``PRAGMA quick_check`` (SQLite, unless read-only: see ``_prepare``); pending Alembic migrations
+    At open: an integrity check before anything is written (SQLite, unless read-only): the whole file when
+    drill did not leave it as it is, a crash left a -wal, or a week has passed, else a bounded one
+    (drill.store.checking); pending Alembic migrations
     are applied after an automatic backup (only when an existing database needs migrating). Raises
     ``StoreError`` with a message that names the database and what to do (e.g. ``drill restore``) when it is
     corrupt or unusable.
@@ -81,18 +83,32 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
         raise StoreError(f"there is no progress database at {db_file} to open read-only")
     existed = db_file is not None and db_file.exists() and db_file.stat().st_size > 0
     lock = None
+    alone = False
     if db_file is not None and not readonly:
         from drill.store.locking import DatabaseLock
 
         if not existed:
             _refuse_silent_new_database(db_file)
         lock = DatabaseLock(db_file)
+        try:  # whether another drill has it open (then a -wal is that drill's, not one a crash left)
+            alone = lock.exclusive(wait_s=0.0)
+        except StoreError:
+            alone = False
         lock.shared()  # for the life of the Store: `drill restore` refuses while it is held
 
     engine = engines.make_engine(url)
+    checked = None
+    if lock is not None and db_file is not None and existed:
+        from drill.store import checking
+
+        checked = checking.decide(db_file, alone=alone)
+    elif lock is not None and db_file is not None:  # a new file: nothing to check, checked from now on
+        from drill.store.checking import Checked
+
+        checked = Checked(db_file, None, datetime.now(UTC))
     try:
         with engines.translate_errors(where):
-            revision, readonly = _prepare(engine, where, readonly)
+            revision, readonly = _prepare(engine, where, readonly, checked)
             if migrate.needs_upgrade(revision):
                 migrate.check_known(revision, where)
                 if readonly:
@@ -107,6 +123,7 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
         if weights:  # the learner's own FSRS weights (`drill optimize`) schedule in place of the config's
             store.config = replace(store.config, parameters=tuple(float(w) for w in weights))
         store.lock = lock
+        store.checked = None if readonly else checked
         store.plan_target = plan_target(url)
         return store
     except BaseException:
@@ -187,8 +204,9 @@ def _refuse_silent_new_database(db_file) -> None:
         )
 
 
-def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bool]:
-    """Integrity check, WAL, and the schema revision; decides read-only mode for unwritable files."""
+def _prepare(engine: Engine, where: str, readonly: bool, checked=None) -> tuple[str | None, bool]:
+    """Integrity check (``checked``: drill.store.checking's choice; None: the whole file), WAL, and the
+    schema revision; decides read-only mode for unwritable files."""
     from drill.store import engine as engines
     from drill.store import migrate
 
@@ -196,15 +214,20 @@ def _prepare(engine: Engine, where: str, readonly: bool) -> tuple[str | None, bo
         if engine.dialect.name == "sqlite":
             raw = conn.connection.driver_connection
             if not readonly:
-                # Before anything may be written: writing onto damaged pages could spread the damage. The check
-                # reads the whole file (seconds for millions of reviews), so an open asked to be read-only (a
-                # report) skips it; damage such a reader meets is reported the same way (engines.describe).
-                result = [row[0] for row in raw.execute("PRAGMA quick_check").fetchall()]
-                if result != ["ok"]:
-                    raise StoreError(
-                        engines.lost_wal_message(where)
-                        or engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})"
-                    )
+                # Before anything may be written: writing onto damaged pages could spread the damage. The whole
+                # file is read only when drill.store.checking says so (seconds for millions of reviews); an open
+                # asked to be read-only (a report) skips it; damage a query meets is reported the same way
+                # (engines.describe).
+                statements = checked.statements(raw) if checked is not None else ("PRAGMA quick_check",)
+                for statement in statements:
+                    result = [row[0] for row in raw.execute(statement).fetchall()]
+                    if result != ["ok"]:
+                        raise StoreError(
+                            engines.lost_wal_message(where)
+                            or engines.corrupt_message(where) + f" (quick_check: {'; '.join(result[:3])})"
+                        )
+                if checked is not None:
+                    checked.passed()
                 readonly = _sqlite_readonly(raw)
             if not readonly:
                 mode = raw.execute("PRAGMA journal_mode").fetchone()[0]

@@ -60,12 +60,15 @@ def current(store: Store, now: datetime) -> Plan | None:
 
 def card_states(store: Store) -> list[tuple[str, str, CardState]]:
     """(content id, section, memory state) of every card the user studies, in content order: retired and
-    suspended cards left out (the plan never shows them); a card never graded is new."""
+    suspended cards left out (the plan never shows them); a card never graded is new, and so is a card of the
+    content a read-only store could not add (``Store.unsynced``: what a writing open would sync in)."""
     join = cards_t.outerjoin(
         states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
     )
     query = (
         select(
+            cards_t.c.pack,
+            cards_t.c.position,
             cards_t.c.content_id,
             cards_t.c.section,
             states_t.c.state,
@@ -83,12 +86,16 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
     )
     if store.packs is not None:
         query = query.where(cards_t.c.pack.in_(store.packs))
-    out = []
     with store.transaction() as conn:
-        for row in conn.execute(query):
-            state = state_of(row)
-            out.append((row.content_id, row.section, state))
-    return out
+        rows = [
+            ((row.pack, row.position), (row.content_id, row.section, state_of(row)))
+            for row in conn.execute(query)
+        ]
+    if store.unsynced:
+        new = state_of(None)
+        rows += [((pack, pos), (cid, section, new)) for pack, cid, section, pos in store.unsynced]
+        rows.sort(key=lambda keyed: keyed[0])
+    return [card for _key, card in rows]
 
 
 def review_durations(store: Store) -> list[tuple[str, int]]:

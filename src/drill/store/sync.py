@@ -59,6 +59,21 @@ def sync_cards(
         positions[pack] = positions.get(pack, -1) + 1
         wanted[key] = (section, positions[pack])
     if store.readonly:
+        # Nothing is written; the cards the table does not hold yet are remembered (one read of the packs'
+        # keys) so that a read-only forecast (`drill plan --dry-run`) counts them as the new cards a writing
+        # open would add, instead of leaving them out.
+        with store.transaction() as conn:
+            known = {
+                (row.pack, row.content_id)
+                for row in conn.execute(
+                    select(cards_t.c.pack, cards_t.c.content_id).where(cards_t.c.pack.in_(store.packs))
+                )
+            }
+        store.unsynced = [
+            (pack, cid, section, pos)
+            for (pack, cid), (section, pos) in wanted.items()
+            if (pack, cid) not in known
+        ]
         return counts
     now = datetime.now(UTC)
     with store.transaction(write=True) as conn:
