@@ -7,7 +7,6 @@ import os
 import re
 
 from click.testing import CliRunner
-from textual.binding import Binding
 
 from drill.cli import cli as cli_main
 from drill.srs.config import load_config, set_value
@@ -84,7 +83,7 @@ async def test_help_and_palette_follow_the_bindings(library, store):
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         shown = app.screen.rows
-        from tests.tui.test_keys import expected_help
+        from tests.tui.test_keys import expected_help, offered
 
         assert shown == expected_help(screen)  # recomputed from BINDINGS by the test, not by drill.tui.keys
         assert {  # written out by hand
@@ -92,8 +91,10 @@ async def test_help_and_palette_follow_the_bindings(library, store):
             ("ctrl+t", "Typed/aloud"),
             ("ctrl+q", "Quit — the graded questions are saved"),
         } <= set(shown)
-        for binding in (b for b in type(screen).BINDINGS if isinstance(b, Binding)):
+        for binding in offered(screen):
             assert any(binding_key(binding) in keys.split(" / ") for keys, _text in shown), binding
+        # the rubric's keys act only in the rubric: not offered while answering (as in the footer)
+        assert not any(keys.split(" / ")[0] in ("1", "4") for keys, _text in shown), shown
 
 
 def test_make_app_knows_the_interview_mode():

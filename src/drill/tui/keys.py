@@ -1,5 +1,6 @@
 """Help and command-palette rows, derived from a screen's ``BINDINGS`` (one source: the keys it really has).
 
+A binding the screen's ``check_action`` hides now (returns False) is in neither, as in the footer.
 Bindings that run the same action are one row (``space / enter  Show answer``). A binding's ``description``
 is its short name (the footer's); its ``tooltip``, when set, is the longer explanation the help screen adds.
 A screen takes part by defining ``HELP_TITLE`` and ``PALETTE_GROUP``; ``HELP_NOTES`` adds rows for input
@@ -11,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from textual.actions import parse
 from textual.binding import Binding
+from textual.reactive import ReactiveError
 
 from drill.i18n import N_, _
 
@@ -48,7 +51,21 @@ def key_rows(bindings: list[Binding]) -> list[KeyRow]:
 
 
 def _screen_bindings(screen: Screen) -> list[Binding]:
-    return [b for b in getattr(type(screen), "BINDINGS", []) if isinstance(b, Binding)]
+    """The screen's bindings that its ``check_action`` offers now: one it hides (False) is left out, as the
+    footer leaves it out (a slider demo's enter, which has no next step); one it greys (None) is listed."""
+    return [
+        b
+        for b in getattr(type(screen), "BINDINGS", [])
+        if isinstance(b, Binding) and _offered(screen, b.action)
+    ]
+
+
+def _offered(screen: Screen, action: str) -> bool:
+    _namespace, name, parameters = parse(action)
+    try:
+        return screen.check_action(name, parameters) is not False
+    except (AttributeError, ReactiveError):  # a screen not yet built (``__new__``): every key it declares
+        return True
 
 
 def help_rows(screen: Screen) -> list[tuple[str, str]]:
