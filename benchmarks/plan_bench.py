@@ -5,8 +5,10 @@ The benchmark's cards are pack "bench"; the plan is for the content drill ships 
 the first `drill plan --interview`), so what the plan should read is the shipped pack's cards and their
 history, whatever else the table holds. Each round runs, on each size:
 
-  dry-run    drill plan --interview <30 days ahead> --dry-run    (writable store: syncs, forecasts, sets nothing)
+  dry-run    drill plan --interview <30 days ahead> --dry-run    (read-only store: forecasts, writes nothing)
   alone      drill plan                                          (read-only: the date set before the rounds)
+  set        drill plan --interview <30 days ahead> --yes        (writing open: its integrity check, the sync,
+                                                                  the date set again)
 
 and prints per case the median wall and CPU time (user + system: what the shared machine distorts least),
 the peak memory (ru_maxrss of that child, from wait4), the 100k / 1k ratios and the load average.
@@ -90,12 +92,13 @@ def main() -> None:
             run_once([*base, "--interview", day, "--yes"], env)  # the shipped cards synced, a date set
             cases[("dry-run", cards)] = [*base, "--interview", day, "--dry-run"]
             cases[("alone", cards)] = base
+            cases[("set", cards)] = [*base, "--interview", day, "--yes"]
         figures: dict[tuple[str, int], list[tuple[float, float, float]]] = {key: [] for key in cases}
         for _ in range(args.repeat):
             for key, command in cases.items():
                 figures[key].append(run_once(command, env))
         print(f"\n{'':8s} {'cards':>8s} {'wall':>8s} {'CPU':>8s} {'peak':>8s}   (medians of {args.repeat})")
-        for name in ("dry-run", "alone"):
+        for name in ("dry-run", "alone", "set"):
             med = {}
             for cards in sizes:
                 runs = figures[(name, cards)]

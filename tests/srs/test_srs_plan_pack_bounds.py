@@ -137,3 +137,41 @@ def test_the_plan_reads_only_the_loaded_packs(tmp_path):
         assert after["skills"]["timings_from"] == before["skills"]["timings_from"], args
         assert [s["cards"] for s in after["sections"]] == [s["cards"] for s in before["sections"]], args
         assert after["new_cards"]["remaining"] == before["new_cards"]["remaining"], args
+
+
+def test_setting_the_date_reads_and_moves_only_the_loaded_packs_cards(tmp_path):
+    """`drill plan --interview D --yes`: another pack's cards, due after the day with recall on the day far
+    below the target, are neither read nor brought forward; the studied pack's are."""
+    library = load_content()
+    store = open_store(None, None)
+    store.sync_content(library)
+    start = datetime.now(UTC) - timedelta(days=3)
+    for _n in range(12):
+        card = store.next_card(start)
+        store.grade(card.card_id, 3, start, duration_ms=9000)
+    user_id = store.user_id
+    store.close()
+    add_other_pack(db_file(), user_id, sorted(library.cards))
+    conn = sqlite3.connect(db_file())  # 5 of the studied pack's cards due long after the day, as the other's
+    later = (datetime.now(UTC) + timedelta(days=40)).strftime(STAMP)
+    conn.execute(
+        "UPDATE card_states SET state = 'review', stability = 5.0, difficulty = 5.0, due = ?, last_review = ?, "
+        "reps = 3 WHERE card_id IN (SELECT card_id FROM card_states WHERE card_pack != 'old' AND state != 'new' "
+        "LIMIT 5)",
+        (later, datetime.now(UTC).strftime(STAMP)),
+    )
+    conn.commit()
+    conn.close()
+    day = in_days(20)
+    _, counted = rows_per_statement(db_file(), ("plan", "--interview", day, "--yes", "--json"))
+    for rows, sql in counted:
+        assert rows <= len(library.cards), (rows, sql)
+    conn = sqlite3.connect(db_file())
+    moved = dict(
+        conn.execute(
+            "SELECT card_pack, count(*) FROM card_states WHERE fsrs_due IS NOT NULL GROUP BY card_pack"
+        ).fetchall()
+    )
+    conn.close()
+    assert "old" not in moved, moved
+    assert sum(moved.values()) == 5, moved  # the studied pack's five

@@ -128,7 +128,8 @@ def _restore(store: Store, conn: Connection) -> int:
 
 
 def set_plan(store: Store, interview_day: date, target: float, now: datetime) -> int:
-    """Set (or move) the user's interview day; returns how many card dues the plan pulled in."""
+    """Set (or move) the user's interview day; returns how many card dues the plan pulled in (of the studied
+    packs' cards when the store has them: another pack's cards, however many, are not read)."""
     now = aware(now)
     plan = Plan(interview_day, target, now)
     deadline = deadline_of(store, plan)  # validates the target
@@ -145,23 +146,28 @@ def set_plan(store: Store, interview_day: date, target: float, now: datetime) ->
             insert_ignore(conn, plans_t),
             {"user_id": store.user_id, "interview_day": interview_day, "target": target, "set_at": now},
         )
-        rows = conn.execute(
-            select(
-                states_t.c.card_id,
-                states_t.c.state,
-                states_t.c.step,
-                states_t.c.stability,
-                states_t.c.difficulty,
-                states_t.c.due,
-                states_t.c.last_review,
-                states_t.c.reps,
-                states_t.c.lapses,
-            ).where(
-                states_t.c.user_id == store.user_id,
-                states_t.c.state != Phase.NEW.value,
-                states_t.c.due > deadline.at,
+        query = select(
+            states_t.c.card_id,
+            states_t.c.state,
+            states_t.c.step,
+            states_t.c.stability,
+            states_t.c.difficulty,
+            states_t.c.due,
+            states_t.c.last_review,
+            states_t.c.reps,
+            states_t.c.lapses,
+        ).where(
+            states_t.c.user_id == store.user_id,
+            states_t.c.state != Phase.NEW.value,
+            states_t.c.due > deadline.at,
+        )
+        if store.packs is not None:
+            # the studied packs' cards, as the forecast: (user, pack, suspended, due) is the pack-due index,
+            # ``suspended IN (false, true)`` lets the due range use it (every card, suspended or not)
+            query = query.where(
+                states_t.c.card_pack.in_(store.packs), states_t.c.suspended.in_((False, True))
             )
-        ).all()
+        rows = conn.execute(query).all()
         moved = []
         for row in rows:
             state = state_of(row)
