@@ -108,7 +108,7 @@ class BrowserScreen(Screen[str | None]):
                     [(_(STATE_NAMES[s]), s) for s in STATES], prompt=_("any state"), id="filter-state"
                 )
             yield CardTable(
-                [Column(key, _(heading), width, drop, fit) for key, heading, width, drop, fit in COLUMNS],
+                [Column(key, _(heading), *layout) for key, heading, *layout in COLUMNS],
                 id="cards",
             )
             yield Static("", id="browser-status")

@@ -18,19 +18,21 @@ from drill.tui.text import visible
 if TYPE_CHECKING:
     from drill.store.types import BrowseRow
 
-# (key, heading, width, drop rank, fit); headings translated where shown; the question column takes what is
-# left; on a narrow terminal lapses, then stability and flag, then due, then the section give way to it and to
-# whole ids and states
-# (CardTable: fit, up to the last number; "learning (suspended)" and s7.20-ln-position were cut at 120 columns).
+# (key, heading, width, drop rank, fit, least, whole); headings translated where shown; the question column
+# takes what is left; on a narrow terminal lapses, then stability and flag, then due give way to it and to whole
+# ids and states; then the section narrows (to 9: "7.13 多…") and goes; an id is cut only when nothing else
+# can give way (60 columns)
+# (CardTable: fit, up to the last number; "learning (suspended)" and s7.20-ln-position were cut at 120 columns,
+# code-sinusoidal… at 80).
 COLUMNS = (
-    ("id", N_("id"), 11, 0, 20),  # most ids fit in 11 (t7.9-1.2.3: 10); 20 of 232 are longer than 19
-    ("section", N_("section"), 20, 1, 0),  # given up last (at 60 columns): the section filter stays
-    ("state", N_("state"), 12, 0, 24),
-    ("flag", N_("flag"), 4, 3, 0),  # Anki's flag in its colour, ★ marked
-    ("due", N_("due"), 16, 2, 0),
-    ("stability", N_("stability"), 9, 3, 0),
-    ("lapses", N_("lapses"), 6, 4, 0),
-    ("question", N_("question"), None, 0, 0),
+    ("id", N_("id"), 11, 0, 30, 0, True),  # most ids fit in 11 (t7.9-1.2.3: 10); the longest is 29
+    ("section", N_("section"), 20, 1, 0, 9, False),  # given up last (at 60 columns): the section filter stays
+    ("state", N_("state"), 12, 0, 24, 0, False),
+    ("flag", N_("flag"), 4, 3, 0, 0, False),  # Anki's flag in its colour, ★ marked
+    ("due", N_("due"), 16, 2, 0, 0, False),
+    ("stability", N_("stability"), 9, 3, 0, 0, False),
+    ("lapses", N_("lapses"), 6, 4, 0, 0, False),
+    ("question", N_("question"), None, 0, 0, 0, False),
 )
 STATES = tuple(STATE_NAMES)
 PHASES = ("new", "learning", "review", "relearning")

@@ -9,7 +9,8 @@ Columns have fixed widths (widened to their heading's) but one (width ``None``),
 the table's width (at least ``FLEX_MIN``). When the table is too narrow for them all, the columns with a ``drop``
 rank give way, highest first, so the flexible one (the question) stays on screen at 80 columns. A column with
 ``fit`` is as wide as its widest cell, up to ``fit`` (an id or a state with its flags is not cut at a width
-chosen for most of them). The cursor is a row; enter, or a click on the highlighted row, posts
+chosen for most of them); a ``whole`` one (the id) narrows back only once every other column gave way, and a
+column with a ``least`` width (the section) narrows to it before it goes. The cursor is a row; enter, or a click on the highlighted row, posts
 `CardTable.Selected`; a click on the header posts `CardTable.HeaderClicked` (the browser sorts by it).
 
 Rows can be chosen for an action on several cards: space chooses or lets go the cursor's row and moves on,
@@ -49,6 +50,8 @@ class Column(NamedTuple):
     width: int | None  # None: what is left
     drop: int = 0  # 0: always shown; else given up when too narrow, the highest rank first
     fit: int = 0  # > 0: as wide as the widest cell (at least ``width``), at most this wide
+    least: int = 0  # > 0 (a column with a drop rank): narrows to this, cut with "…", before it is given up
+    whole: bool = False  # a fit column narrowed back only after every other column gave way (ids)
 
 
 class CardTable(ScrollView, can_focus=True):
@@ -353,21 +356,30 @@ class CardTable(ScrollView, can_focus=True):
         def used(flex: int = FLEX_MIN) -> int:
             return sum((fixed[i] or flex) + 2 * PAD for i in shown)
 
+        def narrow_back(columns, flex: int) -> None:
+            for i in sorted(columns, key=lambda i: (base[i] or 0) - (fixed[i] or 0)):  # the most grown first
+                grown = (fixed[i] or 0) - (base[i] or 0)
+                if used(flex) <= room:
+                    break
+                if grown > 0:
+                    fixed[i] = (fixed[i] or 0) - min(grown, used(flex) - room)
+
         # Columns given up (by rank, down to rank 2) until the question has FLEX_WANT beside whole ids and
         # states (FLEX_MIN when no fit column needs more than its own width) ...
         want = FLEX_WANT if fixed != base else FLEX_MIN
         while used(want) > room and droppable and droppable[-1][0] > LAST_RESORT:
             shown.discard(droppable.pop()[1])
-        # ... then the fit columns narrow back towards their own width ...
-        for i in sorted(shown, key=lambda i: (base[i] or 0) - (fixed[i] or 0)):  # the most grown first
-            grown = (fixed[i] or 0) - (base[i] or 0)
-            if used(want) <= room:
-                break
-            if grown > 0:
-                fixed[i] = (fixed[i] or 0) - min(grown, used(want) - room)
-        # ... and only then the rank-1 columns go.
+        # ... then the fit columns but the whole ones (ids) narrow back towards their own width ...
+        narrow_back([i for i in shown if not self.columns[i].whole], want)
+        # ... the columns with a least width narrow towards it (the question keeps FLEX_WANT) ...
+        for i in sorted(shown, key=lambda i: -self.columns[i].drop):
+            least, width = self.columns[i].least, fixed[i]
+            if least and width is not None and used(want) > room:
+                fixed[i] = max(least, width - (used(want) - room))
+        # ... only then the rank-1 columns go, and last the whole ones narrow.
         while used() > room and droppable:
             shown.discard(droppable.pop()[1])
+        narrow_back([i for i in shown if self.columns[i].whole], FLEX_MIN)
         flex = max(room - used() + FLEX_MIN, FLEX_MIN)
         return tuple(
             0 if i not in shown else flex if width is None else width for i, width in enumerate(fixed)
