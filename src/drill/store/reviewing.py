@@ -80,9 +80,9 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
     if exists:
         conn.execute(_UPDATE_STATE, {"b_user": store.user_id, "b_card": row_id, **values})
     else:
-        pack, position = conn.execute(
-            select(cards_t.c.pack, cards_t.c.position).where(cards_t.c.id == row_id)
-        ).one()  # the copies the new-card order reads (drill.store.queue.new_query)
+        pack, position, retired = conn.execute(
+            select(cards_t.c.pack, cards_t.c.position, cards_t.c.retired).where(cards_t.c.id == row_id)
+        ).one()  # the copies the new-card order and the due-review count read (drill.store.queue)
         conn.execute(
             insert(states_t),
             {
@@ -90,6 +90,7 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
                 "card_id": row_id,
                 "card_pack": pack,
                 "card_position": position,
+                "card_retired": retired,
                 **values,
             },
         )
