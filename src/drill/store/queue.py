@@ -215,7 +215,7 @@ def due_reviews(store: Store, section: str | None) -> Select:
     from drill.store.models import REVIEW, UTCDateTime
     from drill.store.tables import states_t
 
-    review = literal_column(REVIEW)  # inline, as the partial index's WHERE, so the planners can match it
+    review: Any = literal_column(REVIEW)  # inline, as the partial index's WHERE, so the planners can match it
     if section is not None:
         return due_query(store, section, True).where(review)
     now = bindparam("now", type_=UTCDateTime())

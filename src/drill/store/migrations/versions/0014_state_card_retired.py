@@ -43,4 +43,3 @@ def downgrade() -> None:
     op.drop_index("ix_card_states_pack_review", table_name="card_states")
     with op.batch_alter_table("card_states") as batch:
         batch.drop_column("card_retired")
-
