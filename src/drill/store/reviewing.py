@@ -35,6 +35,11 @@ _UPDATE_STATE = update(states_t).where(
     states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
 )
 _INSERT_LOG = insert(logs_t).returning(logs_t.c.id)
+# Built once (a grade's statements are module constants: building a SQLAlchemy statement costs more than
+# running this key lookup).
+_SELECT_STATE = select(states_t).where(
+    states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
+)
 
 
 @dataclass
@@ -49,9 +54,7 @@ class Flags:
 
 
 def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, Flags]:
-    row = conn.execute(
-        select(states_t).where(states_t.c.user_id == store.user_id, states_t.c.card_id == row_id)
-    ).first()
+    row = conn.execute(_SELECT_STATE, {"b_user": store.user_id, "b_card": row_id}).first()
     if row is None:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), Flags()
     flags = Flags(
