@@ -202,7 +202,9 @@ def measure(size: int, directory: Path, grades: int, anki_python: str) -> tuple[
     finally:
         drill.stop()
         anki.stop()
-    med = {n: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for n, t in times.items()}
+    med = {
+        n: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for n, t in times.items()
+    }
     print(
         f"{size:>9,} cards  drill {med['drill'][0] * 1e3:6.2f} ms wall {med['drill'][1] * 1e3:6.2f} ms CPU   "
         f"anki {med['anki'][0] * 1e3:6.2f} ms wall {med['anki'][1] * 1e3:6.2f} ms CPU   "
@@ -228,9 +230,11 @@ def main() -> None:
         results[size] = measure(size, args.dir, args.grades, args.anki_python)
     first = min(results)
     base = results[first][0] / results[first][2]
-    print(f"goal: drill/anki wall <= 3x at {first:,} ({base:.2f}x), no higher at larger sizes: " + ", ".join(
-        f"{size:,} {r[0] / r[2]:.2f}x" for size, r in results.items() if size != first
-    ) + f"; load {load()}")
+    print(
+        f"goal: drill/anki wall <= 3x at {first:,} ({base:.2f}x), no higher at larger sizes: "
+        + ", ".join(f"{size:,} {r[0] / r[2]:.2f}x" for size, r in results.items() if size != first)
+        + f"; load {load()}"
+    )
 
 
 if __name__ == "__main__":

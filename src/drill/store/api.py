@@ -155,6 +155,7 @@ class Store:
         found = self._ids.get(card_id)
         if found is not None:
             return found
+
         def build() -> Any:
             query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(
                 cards_t.c.content_id == bindparam("content_id")
