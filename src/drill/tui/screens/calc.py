@@ -51,6 +51,9 @@ class CalcScreen(ModeScreen):
     AUTO_FOCUS = "#calc-steps"
     HELP_TITLE = N_("drill calc — keys")
     PALETTE_GROUP = N_("Calc")
+    # at 80 columns not every key fits the footer: these leave it first (help and the palette keep them),
+    # so `l Examples` stays
+    FOOTER_GIVES_WAY = ("random", "padding")
 
     BINDINGS = [
         Binding("left", "step(-1)", N_("Prev step"), key_display="←", tooltip=N_("↑/↓ in the step list too")),

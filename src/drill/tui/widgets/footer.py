@@ -6,7 +6,9 @@ screen lost Help and Quit), and rebuilds its widgets each time the bindings chan
 grade here, since the footer shows the reveal key before the answer and the four grades after it. This
 footer is one line of Rich Text made from the screen's active bindings (the same ones, with `check_action`
 hiding what can't be done now and dimming what is not ready yet): the other keys follow in order as long as
-they fit whole before the pinned group, and a change is one text update. A click on a key presses it.
+they fit whole before the pinned group, and a change is one text update. A screen's ``FOOTER_GIVES_WAY``
+(actions) names the keys that leave first when not all fit, so a later, more needed one stays (calc's
+``l Examples`` at 80 columns). A click on a key presses it.
 """
 
 from __future__ import annotations
@@ -97,6 +99,10 @@ class StudyFooter(Static):
         text = Text(no_wrap=True, overflow="crop")
         shown: list[ShownKey] = []
         column = 0
+        for action in getattr(self.screen, "FOOTER_GIVES_WAY", ()):  # the screen's least needed keys first
+            if sum(_width(k) for k in left) <= width - pinned_width:
+                break
+            left = [k for k in left if k.action != action]
         for item in left:
             if column + _width(item) > width - pinned_width:
                 break
