@@ -55,6 +55,7 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; 
 table { border-collapse: collapse; display: block; max-width: 100%; overflow-x: auto; }
 td, th { border: 1px solid #d8dee4; padding: 2px 6px; }
 pre { max-width: 100%; overflow-x: auto; font-size: 14px; background: #f3f4f6; padding: 6px; }
+pre code { padding: 0; background: none; }
 mjx-container[display="true"] { display: block; max-width: 100%; overflow-x: auto; overflow-y: hidden; }
 img { max-width: 100%; }
 .options { margin: 8px 0 0; padding-left: 0; list-style: none; } .options li { margin: 4px 0; }
