@@ -84,6 +84,10 @@ def test_section_filter_and_errors(tmp_path, library):
         ("line1\n\nline2", "<p>line1</p>\n<p>line2</p>"),
         ("**bold** and `code`", "<strong>bold</strong> and <code>code</code>"),
         ("<b>x</b> & y", "&lt;b&gt;x&lt;/b&gt; &amp; y"),
+        # an entity in the text is text (issue 28: Anki showed "&amp;" as "&", the HTML report as written)
+        ("Levy &amp; Neubig", "Levy &amp;amp; Neubig"),
+        ("&#65; &lt;b&gt; `&amp;`", "&amp;#65; &amp;lt;b&amp;gt; <code>&amp;amp;</code>"),
+        ("$a &amp; b$ and Add&Norm", "\\(a &amp;amp; b\\) and Add&amp;Norm"),
         # the same formulas as the terminal renderer finds (drill.content.latex.split_math)
         ("It costs $5 and $6 today.", "It costs $5 and $6 today."),
         # a formula in a code span stays code (issue 13: `$x$` in code became MathJax)

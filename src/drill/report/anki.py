@@ -77,7 +77,10 @@ _SLOT = re.compile("\x02(\\d+)\x03")
 def _markdown():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
+    # "entity" off: a card's "&amp;" or "&#65;" is the chapter's text, shown as written (as the HTML/Markdown
+    # reports and the CSV show it), not decoded to "&"/"A" (text is text: markdown-it would read it as markup).
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    return md.disable(["image", "entity"])
 
 
 # A table row quoted in running text (an erratum's 「| 16 | [0.75, 0.5, 0.25] | 44.5% |」): its cells, word for

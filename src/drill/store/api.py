@@ -83,6 +83,7 @@ class Store:
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
         # drill.store.checking.Checked of a writing SQLite open: records a clean close
         self.checked: Any = None
+        self.at_exit: Callable[[], None] | None = None  # closes this store at exit (drill.store.opening)
         # (file, database) of the next-card peek's plan (drill.store.locate), set by open_store
         self.plan_target: tuple[Any, str] | None = None
 
@@ -94,6 +95,11 @@ class Store:
         if self.checked is not None:
             self.checked.closed()  # the file as drill leaves it: the next open needs no whole-file check
             self.checked = None
+        if self.at_exit is not None:
+            import atexit
+
+            atexit.unregister(self.at_exit)
+            self.at_exit = None
         if self.lock is not None:
             self.lock.release()
             self.lock = None
