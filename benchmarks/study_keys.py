@@ -21,7 +21,14 @@ The study process's peak memory (its own ru_maxrss) is printed too.
 ``--search`` also presses / (the card browser: its filter drawn) and esc (back: the question drawn) before each
 card.
 
-    python benchmarks/study_keys.py [--rounds 3] [--grades 8] [--search]
+``--db A,B,...`` also runs drill on a fresh copy of each prepared database (DRILL_DB_URL; e.g. the store
+benchmark's 1k- and 1M-card files from benchmarks/bench_collection.py, whose cards are another user's and
+another pack's), in the same interleaved rounds, and prints each key's median per database and its ratio to
+the first one's (issue 27: start, grade -> next card and quit at 1M cards <= 1.5x the same at 1k). A copy is
+made before each session and opened once untimed (the learner's first open: the shipped cards synced in, the
+file checked), so the timed session is a returning learner's start.
+
+    python benchmarks/study_keys.py [--rounds 3] [--grades 8] [--search] [--db small.sqlite3,big.sqlite3]
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable
@@ -44,6 +53,7 @@ READY = re.compile(r"new \d+ · learning \d+ · review \d+")  # the header's cou
 CARD = re.compile(r"§\S+ · (\S+) · ")  # a card's heading: section · id · kind
 BASELINE = str(Path(__file__).resolve().parent / "baseline_app.py")
 SEARCH = "search id, question"  # the browser's filter, drawn with its table
+STARTS = ("start (first question)", "start (counts shown)")  # with --db: from the process's start
 KEYS = ("search (/)", "back from search (esc)", "reveal", "grade -> next card", "quit")
 
 
@@ -102,14 +112,31 @@ def capture(drill: str, env: dict[str, str], path: Path, search: bool) -> Path:
     return write_frames(path, first, steps)
 
 
+def fresh_copy(source: Path, dest: Path) -> Path:
+    """``source`` (its WAL checkpointed into it first) copied to ``dest``, side files of an earlier copy gone."""
+    with sqlite3.connect(source) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for suffix in ("", "-wal", "-shm", ".checked", ".lock"):
+        Path(str(dest) + suffix).unlink(missing_ok=True)
+    shutil.copyfile(source, dest)
+    return dest
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="sessions of each program, alternating")
     parser.add_argument("--grades", type=int, default=8, help="cards revealed and graded per session")
     parser.add_argument("--search", action="store_true", help="also / (the browser) and esc before each card")
+    parser.add_argument("--db", default="", help="prepared databases to study on too (comma-separated)")
     args = parser.parse_args()
+    databases = [Path(p) for p in args.db.split(",") if p]
+    for path in databases:
+        if not path.is_file():
+            raise SystemExit(f"study_keys.py: --db {path}: no such database file")
     drill = drill_command()
     times = {"drill": {key: [] for key in KEYS}, "baseline": {key: [] for key in KEYS}}
+    for path in databases:
+        times[str(path)] = {key: [] for key in (*STARTS, *KEYS)}
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         env = study_env(drill, os.environ, tmp_path / "capture")
@@ -122,6 +149,19 @@ def main() -> None:
             with Terminal([drill, "study"], env) as term:
                 term.wait_for(READY)
                 session(term, args.grades, times["drill"], args.search)
+            for number, path in enumerate(databases):
+                copy = fresh_copy(path, tmp_path / f"db-{number}.sqlite3")
+                env = study_env(drill, os.environ, tmp_path / f"db-{number}-{round_}")
+                env["DRILL_DB_URL"] = f"sqlite:///{copy}"
+                with Terminal([drill, "study"], env) as term:  # the first open (sync, check): not timed
+                    term.wait_for(READY)
+                    term.press("q")
+                    term.wait_for_exit()
+                with Terminal([drill, "study"], env) as term:
+                    first_question = term.wait_for(next_card([]))
+                    times[str(path)]["start (first question)"].append(first_question - term.start)
+                    times[str(path)]["start (counts shown)"].append(term.wait_for(READY) - term.start)
+                    session(term, args.grades, times[str(path)], args.search)
     print(
         f"{load_average()}; {args.rounds} sessions each of {args.grades} cards, interleaved, a {SIZE[0]}x{SIZE[1]}"
         " terminal, each key after 0.3 s; key -> screen, medians:"
@@ -134,6 +174,14 @@ def main() -> None:
             f"  {key:24s} drill {drill_ms:7.1f} ms   plain Textual {base_ms:6.1f} ms   "
             f"{drill_ms / base_ms:5.2f}x   (n={len(times['drill'][key])})"
         )
+    for path in databases:
+        first = times[str(databases[0])]
+        for key in (*STARTS, *KEYS):
+            if times[str(path)][key]:
+                here, there = median_ms(times[str(path)][key]), median_ms(first[key])
+                print(
+                    f"  {path.name:24s} {key:24s} {here:8.1f} ms   {here / there:5.2f}x {databases[0].name}"
+                )
     peaks = times["drill"]["peak MB"]
     print(f"  drill study's peak memory over a session: {max(peaks):.0f} MB (goal <= 120 MB over 50 cards)")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import drill.store
+import drill.tui.models.quiz_order
 from drill.errors import InputError
 from drill.tui.app import make_app
-from drill.tui.models.quiz import QuizSettings
 from tests.tui.conftest import frozen_clock, wait_until
 
 
@@ -38,14 +38,15 @@ async def test_options_the_content_refuses_open_no_database(library, db_url, ope
 
 
 async def test_a_store_opened_for_a_screen_that_then_fails_is_closed(library, db_url, opened, monkeypatch):
-    def refuse(self, config):
-        raise InputError("planted: the limits cannot be read")
+    def refuse(items, store, now):
+        raise InputError("planted: the order cannot be made")
 
-    monkeypatch.setattr(QuizSettings, "read_limits", refuse)
+    # interview_order runs in prepare, once the store is open
+    monkeypatch.setattr(drill.tui.models.quiz_order, "interview_order", refuse)
     app = make_app("quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, generated=1)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.error is not None)
-    assert str(app.error) == "planted: the limits cannot be read"
+    assert str(app.error) == "planted: the order cannot be made"
     assert len(opened) == 1
     assert opened[0].lock is None  # released: closed, so `drill restore` is not kept waiting by a dead screen
 
@@ -53,7 +54,8 @@ async def test_a_store_opened_for_a_screen_that_then_fails_is_closed(library, db
 async def test_a_store_opened_for_the_screen_is_closed_when_it_leaves(library, db_url, opened):
     app = make_app("quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, seed=1)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: getattr(app.mode_screen, "run", None) is not None)
+        # the first question comes before the store opens (QuizScreen.planned): wait for the store
+        await wait_until(pilot, lambda: getattr(app.mode_screen, "store", None) is not None)
         assert opened[0].lock is not None
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running)

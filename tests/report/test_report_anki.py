@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import zipfile
 
@@ -84,6 +85,10 @@ def test_section_filter_and_errors(tmp_path, library):
         ("line1\n\nline2", "<p>line1</p>\n<p>line2</p>"),
         ("**bold** and `code`", "<strong>bold</strong> and <code>code</code>"),
         ("<b>x</b> & y", "&lt;b&gt;x&lt;/b&gt; &amp; y"),
+        # an entity in the text is text (issue 28: Anki showed "&amp;" as "&", the HTML report as written)
+        ("Levy &amp; Neubig", "Levy &amp;amp; Neubig"),
+        ("&#65; &lt;b&gt; `&amp;`", "&amp;#65; &amp;lt;b&amp;gt; <code>&amp;amp;</code>"),
+        ("$a &amp; b$ and Add&Norm", "\\(a &amp;amp; b\\) and Add&amp;Norm"),
         # the same formulas as the terminal renderer finds (drill.content.latex.split_math)
         ("It costs $5 and $6 today.", "It costs $5 and $6 today."),
         # a formula in a code span stays code (issue 13: `$x$` in code became MathJax)
@@ -105,3 +110,23 @@ def test_real_chapter_content_exports(tmp_path):
     library = load_content()
     count = write_apkg(library, tmp_path / "chapter.apkg")
     assert count == len(library.cards) > 30
+
+
+@pytest.mark.parametrize("text", ["Levy &amp; Neubig", "A & B &#65; &lt;b&gt;", "Add&Norm &copy;"])
+def test_an_entity_reads_the_same_in_anki_the_html_and_the_markdown_report(text):
+    """Issue 28: Anki showed "&amp;" as "&" while the HTML report showed it as written. Each output, read as its
+    reader reads it (a browser for Anki's HTML and the report's, a CommonMark renderer for the Markdown), now
+    shows the text word for word."""
+    import html as htmllib
+
+    from markdown_it import MarkdownIt
+
+    from drill.report.html import reading
+    from drill.report.mdtext import escape
+
+    def shown(fragment: str) -> str:  # what a browser shows: tags dropped, entities decoded once
+        return htmllib.unescape(re.sub(r"<[^>]+>", "", str(fragment))).strip()
+
+    assert shown(to_anki_html(text)) == text
+    assert shown(MarkdownIt("commonmark").render(escape(text))) == text
+    assert shown(reading(text)) == text

@@ -111,3 +111,25 @@ def test_a_wal_a_crash_left_behind_is_checked_in_full_a_live_sessions_is_not(tmp
         if holder is not None:
             writer.close()
             holder.release()
+
+
+LEAVE_OPEN = (
+    "import sys; from drill.store import open_store; s = open_store(sys.argv[1], 'alice'); "
+    "s.sync_content([('p', 'c01', '7.1')]); sys.exit(0)"
+)
+
+
+def test_a_store_its_owner_leaves_open_is_closed_at_exit_and_its_close_recorded(tmp_path):
+    # `drill study` ends with its store open (the app's): the next study must not read the whole file
+    path = tmp_path / "drill.sqlite3"
+    url = make_db(path)
+    damage_unseen(path)
+    record_path(path).unlink()
+    assert not opens(url)  # without a record: the whole file, the damage found
+    path.unlink()
+    url = make_db(path)
+    done = subprocess.run([sys.executable, "-c", LEAVE_OPEN, url], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert record_path(path).exists()
+    damage_unseen(path)
+    assert opens(url)  # the record of the exit's close: a few pages checked

@@ -32,6 +32,7 @@ def test_head_revision_constant_matches_the_scripts():
         "0011",
         "0012",
         "0013",
+        "0014",
     ]
 
 

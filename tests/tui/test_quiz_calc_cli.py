@@ -20,10 +20,10 @@ def test_quiz_paints_before_numpy_and_sqlalchemy(tmp_path):
     with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
         term.wait_for("drill quiz")  # the shell: nothing heavy in front of it
         assert term.loaded() == set()
-        assert "question 1/" not in term.text()  # the questions need the store and the engine
+        assert "question 1/" not in term.text()  # generated questions need the engine (numpy)
         term.release()
         term.wait_for(re.compile(r"question 1/\d+"))
-        assert term.loaded() == {"sqlalchemy", "numpy"}  # loaded by the worker afterwards
+        assert "numpy" in term.loaded()  # loaded by the worker afterwards
         term.press("q", pause=0)
         term.wait_for_exit()
     assert term.result.code == 0

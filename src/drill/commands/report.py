@@ -73,6 +73,18 @@ def _open_store(db_url: str | None, user_name: str | None):
         return open_store(db_url, user_name)
 
 
+def _marks(db_url: str | None, user_name: str | None) -> dict[tuple[str, str], tuple[int, bool]]:
+    """The learner's flags and marks for `drill export --anki` (read-only). With no database yet at the default
+    place (nothing studied, so nothing flagged), none; a --db or $DRILL_DB_URL that cannot be opened is an error."""
+    if db_url is None:
+        from drill.paths import default_db_path
+
+        if not default_db_path().exists():
+            return {}
+    with _open_store(db_url, user_name) as store, store.errors_translated():
+        return {(r.pack, r.card_id): (r.flag, r.marked) for r in store.browse() if r.flag or r.marked}
+
+
 def _library(content_path: str | None):
     from drill.content import load_content
 
@@ -226,8 +238,9 @@ def render_text(data, fmt: str, *, excel: bool = False) -> str:
     show_default=True,
     help=N_("Add the chapter's quizzes as multiple-choice notes."),
 )
+@store_options
 @content_option
-def export(anki_path, section, quizzes, content_path) -> None:
+def export(anki_path, section, quizzes, db_url, user_name, content_path) -> None:
     from drill.errors import InputError
     from drill.report.anki import write_apkg
 
@@ -239,10 +252,22 @@ def export(anki_path, section, quizzes, content_path) -> None:
             _("--anki {path!r} is a directory: give a file name ending in .apkg").format(path=anki_path)
         )
     library = _library(content_path)
-    count = write_apkg(library, path, section=section.strip() if section else None, quizzes=quizzes)
+    marks = _marks(db_url, user_name)
+    count = write_apkg(
+        library, path, section=section.strip() if section else None, quizzes=quizzes, marks=marks
+    )
     click.echo(
         ngettext("{count} note written to {path}", "{count} notes written to {path}", count).format(
             count=count, path=path
         ),
         err=True,
     )
+    if marks:
+        click.echo(
+            ngettext(
+                "{count} card flagged or marked: tick “Import any learning progress” in Anki's import to keep it",
+                "{count} cards flagged or marked: tick “Import any learning progress” in Anki's import to keep them",
+                len(marks),
+            ).format(count=len(marks)),
+            err=True,
+        )

@@ -15,6 +15,13 @@ section's question with its answer; pitfalls and errata follow. A table card's t
 card shows its task's prompt and formula, and drill's reference solution on the back; a sub/superscript
 written outside ``$…$`` is MathJax too. With ``quizzes``, each chapter quiz is a multiple-choice note of its own
 note type (stem and options on the front; the right option and the chapter's explanation on the back).
+
+With ``marks`` (a learner's flags and marks, from the store), the package carries them as Anki keeps its own: a
+marked card's note has the tag ``marked``, and a flagged card's ``cards.flags`` holds the colour (1-7, Anki's
+numbering, which drill's is). genanki 0.13 always writes flags 0, so the package's collection is written here
+through genanki's ``Package.write_to_db`` and the flags are set in it before it is zipped. Anki counts both as
+learning progress: its importer keeps them when "Import any learning progress" is ticked and strips them otherwise
+(the cards arrive new either way: genanki writes no schedule).
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.9em; 
 table { border-collapse: collapse; display: block; max-width: 100%; overflow-x: auto; }
 td, th { border: 1px solid #d8dee4; padding: 2px 6px; }
 pre { max-width: 100%; overflow-x: auto; font-size: 14px; background: #f3f4f6; padding: 6px; }
+pre code { padding: 0; background: none; }
 mjx-container[display="true"] { display: block; max-width: 100%; overflow-x: auto; overflow-y: hidden; }
 img { max-width: 100%; }
 .options { margin: 8px 0 0; padding-left: 0; list-style: none; } .options li { margin: 4px 0; }
@@ -70,7 +78,10 @@ _SLOT = re.compile("\x02(\\d+)\x03")
 def _markdown():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
+    # "entity" off: a card's "&amp;" or "&#65;" is the chapter's text, shown as written (as the HTML/Markdown
+    # reports and the CSV show it), not decoded to "&"/"A" (text is text: markdown-it would read it as markup).
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    return md.disable(["image", "entity"])
 
 
 # A table row quoted in running text (an erratum's 「| 16 | [0.75, 0.5, 0.25] | 44.5% |」): its cells, word for
@@ -254,9 +265,18 @@ def _tag(text: str) -> str:
     return re.sub(r"\s+", "_", sanitise.text(text).strip())
 
 
-def build_decks(library: Any, section: str | None = None, quizzes: bool = False) -> list:
+# A learner's flags and marks: (pack, card id) -> (flag 0-7, marked), as the store keeps them.
+Marks = dict[tuple[str, str], tuple[int, bool]]
+
+MARKED_TAG = "marked"  # Anki's own tag for a marked note (Browse > Notes > Toggle Mark)
+
+
+def build_decks(
+    library: Any, section: str | None = None, quizzes: bool = False, marks: Marks | None = None
+) -> list:
     """One deck per content pack, one note per card (optionally only one section and its sub-sections);
-    with ``quizzes``, one multiple-choice note per chapter quiz too."""
+    with ``quizzes``, one multiple-choice note per chapter quiz too; with ``marks``, a marked card's note
+    tagged ``marked``."""
     import genanki
 
     model = _model()
@@ -272,6 +292,8 @@ def build_decks(library: Any, section: str | None = None, quizzes: bool = False)
         if not covers(section, card.section):
             continue
         tags = [_tag(t) for t in card.tags if t.strip()] + [f"section::{_tag(card.section)}"]
+        if (marks or {}).get((card.pack, card.id), (0, False))[1] and MARKED_TAG not in tags:
+            tags.append(MARKED_TAG)
         code = getattr(card, "kind", "") == "code"
         deck_of(card.pack).add_note(
             genanki.Note(
@@ -307,12 +329,61 @@ def build_decks(library: Any, section: str | None = None, quizzes: bool = False)
     return list(decks.values())
 
 
-def write_apkg(library: Any, path: str | Path, section: str | None = None, quizzes: bool = False) -> int:
-    """Write the package (atomically: drill.report.files); returns the number of notes."""
+def note_flags(decks: list, library: Any, marks: Marks | None) -> dict[str, int]:
+    """The flagged notes' guids and their flag (one card per note: the card's flag)."""
     import genanki
 
+    flags: dict[str, int] = {}
+    for (pack, card_id), (flag, _marked) in (marks or {}).items():
+        if flag and card_id in library.cards:
+            flags[genanki.guid_for("drill", pack, card_id)] = int(flag)
+    exported = {note.guid for deck in decks for note in deck.notes}
+    return {guid: flag for guid, flag in flags.items() if guid in exported}
+
+
+def _write_package(decks: list, flags: dict[str, int], path: Path) -> None:
+    """genanki's Package.write_to_file, with the cards' flags set in the collection before it is zipped."""
+    import itertools
+    import json
+    import sqlite3
+    import tempfile
+    import time
+    import zipfile
+
+    import genanki
+
+    with tempfile.TemporaryDirectory(prefix="drill-apkg-") as folder:
+        collection = Path(folder) / "collection.anki2"
+        conn = sqlite3.connect(collection)
+        try:
+            timestamp = time.time()
+            genanki.Package(decks).write_to_db(
+                conn.cursor(), timestamp, itertools.count(int(timestamp * 1000))
+            )
+            conn.executemany(
+                "UPDATE cards SET flags = ? WHERE nid IN (SELECT id FROM notes WHERE guid = ?)",
+                [(flag, guid) for guid, flag in sorted(flags.items())],
+            )
+            conn.commit()
+        finally:
+            conn.close()
+        with zipfile.ZipFile(path, "w") as package:
+            package.write(collection, "collection.anki2")
+            package.writestr("media", json.dumps({}))
+
+
+def write_apkg(
+    library: Any,
+    path: str | Path,
+    section: str | None = None,
+    quizzes: bool = False,
+    marks: Marks | None = None,
+) -> int:
+    """Write the package (atomically: drill.report.files); returns the number of notes. ``marks``: the
+    learner's flags and marks (see the module's docstring)."""
     from drill.report.files import write_with
 
-    decks = build_decks(library, section, quizzes)
-    write_with(path, lambda tmp: genanki.Package(decks).write_to_file(str(tmp)), what="--anki")
+    decks = build_decks(library, section, quizzes, marks)
+    flags = note_flags(decks, library, marks)
+    write_with(path, lambda tmp: _write_package(decks, flags, Path(tmp)), what="--anki")
     return sum(len(deck.notes) for deck in decks)

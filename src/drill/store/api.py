@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, bindparam, select
 
 from drill.errors import StoreError
 from drill.srs import SrsConfig, load_config
@@ -83,6 +83,7 @@ class Store:
         self.lock = None  # drill.store.locking.DatabaseLock held while this (writing, SQLite) store is open
         # drill.store.checking.Checked of a writing SQLite open: records a clean close
         self.checked: Any = None
+        self.at_exit: Callable[[], None] | None = None  # closes this store at exit (drill.store.opening)
         # (file, database) of the next-card peek's plan (drill.store.locate), set by open_store
         self.plan_target: tuple[Any, str] | None = None
 
@@ -94,6 +95,11 @@ class Store:
         if self.checked is not None:
             self.checked.closed()  # the file as drill leaves it: the next open needs no whole-file check
             self.checked = None
+        if self.at_exit is not None:
+            import atexit
+
+            atexit.unregister(self.at_exit)
+            self.at_exit = None
         if self.lock is not None:
             self.lock.release()
             self.lock = None
@@ -155,10 +161,16 @@ class Store:
         found = self._ids.get(card_id)
         if found is not None:
             return found
-        query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(cards_t.c.content_id == card_id)
-        if self._packs is not None:  # (pack, content_id) is the unique index: name the packs to use it
-            query = query.where(cards_t.c.pack.in_(self._packs))
-        row = conn.execute(query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)).first()
+
+        def build() -> Any:
+            query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(
+                cards_t.c.content_id == bindparam("content_id")
+            )
+            if self._packs is not None:  # (pack, content_id) is the unique index: name the packs to use it
+                query = query.where(cards_t.c.pack.in_(self._packs))
+            return query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)
+
+        row = conn.execute(self.statement(("card_row",), build), {"content_id": card_id}).first()
         if row is None:
             raise StoreError(f"card {card_id!r} is not in the progress database {self.where}")
         self._ids[card_id] = (row.id, row.pack, row.section)

@@ -14,7 +14,7 @@ damage drill did not make. So the full check runs before the first write when:
 - the last full check is more than ``CHECK_EVERY`` old (damage underneath: the disk, the file system).
 
 Otherwise a bounded check: the header and the schema are read and the small tables drill reads at every
-open are checked (``quick_check`` of the schema, ``users`` and ``alembic_version``), 1 ms at any size. A damaged
+open are checked (``quick_check`` of the schema, ``users`` and ``alembic_version``), 2.5 ms CPU at 100k cards. A damaged
 page the cheap check does not meet is still named in one line by the query that meets it
 (``engines.translate_errors``), as for a read-only open. Anki runs no check at open at all.
 """
@@ -73,9 +73,9 @@ class Checked:
         if self.checked_at is None:
             return
         path = record_path(self.db_file)
-        text = json.dumps({"checked_at": self.checked_at.isoformat(), "file": _fingerprint(self.db_file)})
         partial = path.with_name(path.name + ".partial")
         with contextlib.suppress(OSError):
+            text = json.dumps({"checked_at": self.checked_at.isoformat(), "file": _fingerprint(self.db_file)})
             partial.write_text(text, encoding="utf-8")
             os.replace(partial, path)
 

@@ -171,6 +171,7 @@ def _tidy(conn: Connection, old_id: int) -> None:
         conn.execute(delete(cards_t).where(cards_t.c.id == old_id))
     else:
         conn.execute(update(cards_t).where(cards_t.c.id == old_id).values(retired=True))
+        conn.execute(update(states_t).where(states_t.c.card_id == old_id).values(card_retired=True))
 
 
 __all__ = ["CODE_CARD_PREFIX", "CODE_PACK", "carry_code_progress", "code_card_id"]

@@ -38,9 +38,10 @@ from drill.store.checks import checks_of
 
 # ix_card_states_pack_not_review's rows (drill.store.queue writes the same condition).
 NOT_REVIEW = "state != 'review'"
+REVIEW = "state = 'review'"
 
 # The Alembic revision these models correspond to (checked by a test against the migration scripts).
-HEAD_REVISION = "0013"
+HEAD_REVISION = "0014"
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -159,6 +160,21 @@ class CardState(Base):
             sqlite_where=text(NOT_REVIEW),
             postgresql_where=text(NOT_REVIEW),
         ),
+        # Due reviews counted up to what is left of the daily review limit from this index alone: every
+        # column the count's WHERE names is here (the card's retired flag too, as ``card_retired``), so
+        # neither the state rows nor the card rows are read for it.
+        Index(
+            "ix_card_states_pack_review",
+            "user_id",
+            "card_pack",
+            "suspended",
+            "due",
+            "buried_until",
+            "card_retired",
+            "state",  # also in the WHERE: SQLite counts only an index's own columns as covered
+            sqlite_where=text(REVIEW),
+            postgresql_where=text(REVIEW),
+        ),
         *checks("card_states"),
     )
 
@@ -170,6 +186,9 @@ class CardState(Base):
     # new cards are read in content order from ix_card_states_pack_due instead of sorted.
     card_pack: Mapped[str] = mapped_column(String(100), server_default="")
     card_position: Mapped[int] = mapped_column(Integer, server_default="0")
+    # A copy of the card's retired flag (drill.store.sync and code_carry keep it), so the due-review count
+    # reads ix_card_states_pack_review alone.
+    card_retired: Mapped[bool] = mapped_column(Boolean, server_default=false())
     # drill.srs.Phase: "new", "learning", "review", "relearning".
     state: Mapped[str] = mapped_column(String(12), default="new")
     step: Mapped[int | None] = mapped_column(Integer, nullable=True)

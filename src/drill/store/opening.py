@@ -124,6 +124,8 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
             store.config = replace(store.config, parameters=tuple(float(w) for w in weights))
         store.lock = lock
         store.checked = None if readonly else checked
+        if store.checked is not None:
+            _close_at_exit(store)
         store.plan_target = plan_target(url)
         return store
     except BaseException:
@@ -131,6 +133,24 @@ def open_store(url: str | None = None, user: str | None = None, *, readonly: boo
         if lock is not None:
             lock.release()
         raise
+
+
+def _close_at_exit(store: Store) -> None:
+    """A writing store its owner leaves open (the study screen's, the process ending with the app) is closed
+    at exit, so that its clean close is recorded (drill.store.checking) and the next open checks a few pages,
+    not the whole file. ``Store.close`` unregisters it."""
+    import atexit
+    import weakref
+
+    ref = weakref.ref(store)
+
+    def close() -> None:
+        alive = ref()
+        if alive is not None:
+            alive.close()
+
+    atexit.register(close)
+    store.at_exit = close
 
 
 def _upgrade(url: str, engine: Engine, where: str, db_file, lock, *, existed: bool) -> None:

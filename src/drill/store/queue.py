@@ -11,7 +11,9 @@ a day's counters), not a count of today's review-log rows, which grows with what
 more today" added to today's limits is the day's row of study_day_extras (drill.store.extras), read by its
 key too and added to both limits (``_left``), for ``next_card``, ``counts`` and the peek alike.
 Learning and relearning cards have no daily limit and are counted in full, from the partial index
-ix_card_states_pack_not_review, so due reviews are not read for it. New cards are read in content order from
+ix_card_states_pack_not_review, so due reviews are not read for it; due reviews are counted (without a section)
+from ix_card_states_pack_review alone, which holds the state rows' copies of the card's pack and retired flag
+(``due_reviews``), so neither state rows nor card rows are read for them. New cards are read in content order from
 ix_card_states_pack_due through the state rows' copies of their card's pack and position (kept by
 drill.store.sync), not sorted. Every statement names the studied packs on the state rows' own copy
 (``card_pack``), the indexes' second column: cards of other packs in the table are never read.
@@ -203,6 +205,37 @@ def new_query(store: Store, section: str | None) -> Select:
     return in_scope(store, query, section).order_by(*order)
 
 
+def due_reviews(store: Store, section: str | None) -> Select:
+    """Due review cards (parameter ``now``), for counting. Without a section this is a range of the partial
+    index ix_card_states_pack_review, which holds every column named here (the state rows' copies of the
+    card's pack and retired flag): no state row and no card row is read. A section is the card's own column,
+    so with one the cards are joined (``due_query``)."""
+    from sqlalchemy import bindparam, literal, literal_column, or_, select
+
+    from drill.store.models import REVIEW, UTCDateTime
+    from drill.store.tables import states_t
+
+    review: Any = literal_column(REVIEW)  # inline, as the partial index's WHERE, so the planners can match it
+    if section is not None:
+        return due_query(store, section, True).where(review)
+    now = bindparam("now", type_=UTCDateTime())
+    query = (
+        select(literal(1))
+        .select_from(states_t)
+        .where(
+            states_t.c.user_id == store.user_id,
+            states_t.c.suspended == False,  # noqa: E712
+            states_t.c.due <= now,
+            or_(states_t.c.buried_until.is_(None), states_t.c.buried_until <= now),
+            states_t.c.card_retired == False,  # noqa: E712
+            review,
+        )
+    )
+    if store.packs is not None:
+        query = query.where(states_t.c.card_pack.in_(store.packs))
+    return query
+
+
 def next_card_statements(store: Store, section: str | None) -> dict[str, Select]:
     """The statements ``next_card`` runs, by name (the peek's plan records their digests)."""
     return {
@@ -229,7 +262,7 @@ def count_statements(store: Store, section: str | None) -> dict[str, Select]:
         "done": done_query(store),
         "extra": extra_query(store),
         "learning": due_query(store, section, False).with_only_columns(func.count()).order_by(None),
-        "reviews": upto(due_query(store, section, True).where(states_t.c.state == Phase.REVIEW.value)),
+        "reviews": upto(due_reviews(store, section)),
         "new": upto(new_query(store, section)),
         # The earliest later due: the first row of an index range (SQLite's min() would read them all here).
         "next_due": _studied(store, section, states_t.c.due, due="later").order_by(states_t.c.due).limit(1),

@@ -35,6 +35,11 @@ _UPDATE_STATE = update(states_t).where(
     states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
 )
 _INSERT_LOG = insert(logs_t).returning(logs_t.c.id)
+# Built once (a grade's statements are module constants: building a SQLAlchemy statement costs more than
+# running this key lookup).
+_SELECT_STATE = select(states_t).where(
+    states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
+)
 
 
 @dataclass
@@ -49,9 +54,7 @@ class Flags:
 
 
 def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, Flags]:
-    row = conn.execute(
-        select(states_t).where(states_t.c.user_id == store.user_id, states_t.c.card_id == row_id)
-    ).first()
+    row = conn.execute(_SELECT_STATE, {"b_user": store.user_id, "b_card": row_id}).first()
     if row is None:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), Flags()
     flags = Flags(
@@ -80,9 +83,9 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
     if exists:
         conn.execute(_UPDATE_STATE, {"b_user": store.user_id, "b_card": row_id, **values})
     else:
-        pack, position = conn.execute(
-            select(cards_t.c.pack, cards_t.c.position).where(cards_t.c.id == row_id)
-        ).one()  # the copies the new-card order reads (drill.store.queue.new_query)
+        pack, position, retired = conn.execute(
+            select(cards_t.c.pack, cards_t.c.position, cards_t.c.retired).where(cards_t.c.id == row_id)
+        ).one()  # the copies the new-card order and the due-review count read (drill.store.queue)
         conn.execute(
             insert(states_t),
             {
@@ -90,6 +93,7 @@ def _write_state(store: Store, conn: Connection, row_id: int, exists: bool, valu
                 "card_id": row_id,
                 "card_pack": pack,
                 "card_position": position,
+                "card_retired": retired,
                 **values,
             },
         )

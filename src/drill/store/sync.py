@@ -109,6 +109,7 @@ def sync_cards(
             if key not in wanted:
                 if not row.retired:
                     conn.execute(update(cards_t).where(cards_t.c.id == row.id).values(retired=True))
+                    _copy_retired(conn, row.id, True)
                     counts["retired"] += 1
                 continue
             section, pos = wanted[key]
@@ -123,6 +124,8 @@ def sync_cards(
                 .where(cards_t.c.id == row.id)
                 .values(section=section, position=pos, retired=False)
             )
+            if row.retired:
+                _copy_retired(conn, row.id, False)
         # Every card gets a state row for this user ("new", due NULL): see queue.new_query.
         missing = (
             select(
@@ -130,6 +133,7 @@ def sync_cards(
                 cards_t.c.id,
                 cards_t.c.pack,
                 cards_t.c.position,
+                cards_t.c.retired,
                 literal(Phase.NEW.value),
                 literal(0),
                 literal(0),
@@ -151,6 +155,7 @@ def sync_cards(
                     "card_id",
                     "card_pack",
                     "card_position",
+                    "card_retired",
                     "state",
                     "step",
                     "reps",
@@ -165,6 +170,12 @@ def sync_cards(
         # What the user learnt on the old drill-code pack's cards goes to these cards (in this transaction).
         carry_code_progress(conn, store.user_id, store.packs)
     return counts
+
+
+def _copy_retired(conn: Any, row_id: int, retired: bool) -> None:
+    """Every user's state row of card ``row_id`` gets the card's retired flag (the copy
+    ix_card_states_pack_review holds, so the due-review count reads no card row)."""
+    conn.execute(update(states_t).where(states_t.c.card_id == row_id).values(card_retired=retired))
 
 
 def _number_new_cards(store: Store, conn: Any, wanted: dict[tuple[str, str], int]) -> None:

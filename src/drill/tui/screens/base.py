@@ -94,6 +94,8 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
 
             library = load_content(self.options.content_path)
         plan = self.plan(library)
+        if self.options.store is None:  # the store takes a while to open (sqlalchemy): show what the plan can
+            self.app.call_from_thread(self.planned, plan)
         store, owns = self.options.store, False
         if store is None:
             from drill.store import open_store
@@ -106,6 +108,11 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
             if owns:
                 store.close()
             raise
+
+    def planned(self, plan: Plan) -> Awaitable[None] | None:
+        """On the UI thread, once the plan is made and before the store opens: a screen that can show its first
+        question from the plan alone does it here (the quiz); `ready` follows when the store is open."""
+        return None
 
     async def _loaded(self, loaded: Loaded[Setup]) -> None:
         self.store, self._owns_store = loaded.store, loaded.owns_store

@@ -158,13 +158,42 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
         return QuizSetup(QuizRun(items, self.options.clock), title)
 
+    async def planned(self, plan: tuple[list[QuizItem], str]) -> None:
+        """The first question from the content alone, while the store opens (sqlalchemy takes a while): time
+        limits from drill.toml, the questions in their seeded order. Answers given meanwhile wait in `unsaved`
+        and are written the moment the store is open (`ready`)."""
+        from drill.srs import load_config
+
+        items, title = plan
+        self.settings.read_limits(load_config())
+        await self.ready(QuizSetup(QuizRun(items, self.options.clock), title))
+
     async def ready(self, setup: QuizSetup) -> None:
+        if self.run is not None:  # already asking (`planned`): the store's order for what is still to come
+            await self._store_opened(setup.run)
+            return
         self.run = setup.run
         self.pack_title = setup.pack_title
         self.drill_app.quiz_run = self.run
         self._started_clock = self.options.clock()
         self._started_timer = self.options.timer()
         await self.show_item(self.run.current)
+
+    async def _store_opened(self, ordered: QuizRun) -> None:
+        """The store is open: write what was answered, and ask what is still to come in the store's order
+        (weakest on the interview day first). Before any answer, a different first question replaces the one
+        shown (as study's peek does); after one, the questions already shown stay where they are."""
+        assert self.run is not None
+        if not self.run.results and self.answered is None:
+            if ordered.items[0] is not self.run.items[0]:
+                self.run.items = ordered.items
+                await self.show_item(self.run.items[0])
+        else:
+            shown = self.run.items[: self.run.index + (0 if self.answered is not None else 1)]
+            seen = {id(item) for item in shown}
+            self.run.items = shown + [item for item in ordered.items if id(item) not in seen]
+        self.refresh_header()
+        self.save(finished=self.run.finished)
 
     # --- showing a question ---------------------------------------------------------------------------------
 
@@ -406,8 +435,20 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         assert self.store is not None
         return self.store.make_due_now(card_ids, self.options.clock())
 
+    def _open_store_now(self) -> None:
+        """Quit before the loading worker opened the store: open it here, so the answers given reach disk."""
+        from drill.store import open_store
+
+        try:
+            self.store, self._owns_store = open_store(self.options.db_url, self.options.user), True
+        except DrillError as err:
+            self.drill_app.error = err
+
     def on_unmount(self) -> None:
-        # Quitting part-way still stores what was answered (no finish time marks it unfinished).
+        # Quitting part-way still stores what was answered (no finish time marks it unfinished), also when
+        # the store was still opening: it is opened here for them.
+        if self.store is None and self.unsaved and self.options.store is None:
+            self._open_store_now()
         if self.store is not None:
             self.save(finished=False)
         self.close_store()

@@ -1,0 +1,55 @@
+"""`drill quiz` on a terminal asks its first question before sqlalchemy is loaded, and keeps what is answered.
+
+As tests/tui/test_startup_imports.py does for study: drill runs on a pseudo-terminal (benchmarks/ptyrun.py) with
+every import of the held modules waiting until the test lets it go (`HeldTerminal`); whatever is on the screen
+before then was drawn without them. An answer given while the store cannot open must reach the database.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from tests.tui.conftest import ptyrun
+
+QUESTION = re.compile(r"question 1/\d+")
+ANSWERED = re.compile(r"[✓✗] ")
+SIZE = (100, 30)
+
+
+def answers_on_disk() -> list[tuple[int, str]]:
+    path = Path(os.environ["DRILL_DATA_DIR"]) / "drill.sqlite3"
+    with sqlite3.connect(path) as db:
+        return list(db.execute("SELECT attempt_id, chosen FROM quiz_answers ORDER BY id"))
+
+
+def test_chapter_questions_are_asked_before_sqlalchemy_and_numpy_and_the_answer_is_saved(tmp_path):
+    """--generated 0: the first question and its feedback come with sqlalchemy and numpy held; the answer given
+    then is on disk once the store could open."""
+    args = ["quiz", "--seed", "1", "--generated", "0"]
+    with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
+        term.wait_for(QUESTION)
+        assert term.loaded() == set()
+        term.press("a")
+        term.wait_for(ANSWERED)  # the feedback: the answer was taken with the store still unopened
+        assert term.loaded() == set()
+        term.release()
+        term.press("q")
+        term.wait_for_exit()
+    assert term.result.code == 0
+    assert len(answers_on_disk()) == 1
+
+
+def test_generated_questions_need_numpy_but_not_sqlalchemy(tmp_path):
+    """The default quiz mixes in engine questions (numpy): its first question is drawn with sqlalchemy held."""
+    args = ["quiz", "--seed", "1"]
+    held = ("sqlalchemy",)
+    with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE, heavy=held) as term:
+        term.wait_for(re.compile(r"question 1/\d+"))
+        assert term.loaded() == set()
+        term.release()
+        term.press("q")
+        term.wait_for_exit()
+    assert term.result.code == 0
