@@ -42,13 +42,11 @@ class QuizSetup:
     pack_title: str
 
 
-def stem_text(stem: str) -> Text:
-    """The question in bold; the givens after its first blank line (a generated question's matrices) plain."""
+def stem_parts(stem: str) -> tuple[Text, Text | None]:
+    """The question's sentence in bold, and the givens after its first blank line (a generated question's
+    matrices) plain, or None when there are none."""
     question, sep, givens = visible(stem).partition("\n\n")
-    text = Text(question, style="bold")
-    if sep:
-        text.append(sep + givens, style="not bold")
-    return text
+    return Text(question, style="bold"), (Text(givens) if sep else None)
 
 
 def why_not_text(item: QuizItem, key: str) -> Text:
@@ -120,9 +118,13 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         with Horizontal(id="quiz-top"):
             yield Static(Text(_("drill quiz · loading…")), id="quiz-header")
             yield Countdown(self.options.timer, id="countdown")
-        with VerticalScroll(id="quiz-body"):
+        # The question's sentence sits above the scroll: the feedback (and a generated question's matrices)
+        # scroll beneath it, so it stays in view once answered at any size.
+        with VerticalScroll(id="quiz-question"):
             yield Static("", id="quiz-meta")
             yield Static(Text(_("Loading the questions…"), style="italic"), id="quiz-stem")
+        with VerticalScroll(id="quiz-body"):
+            yield Static("", id="quiz-givens")
             yield ChoiceList(id="choices")
             yield Static("", id="quiz-feedback")
         # Outside the scroll: a typed answer's field stays in view however long the question is.
@@ -211,7 +213,10 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         if item.work is not None:
             meta.append(" · " + _(WORK_NAMES[item.work]))
         self.query_one("#quiz-meta", Static).update(meta)
-        self.query_one("#quiz-stem", Static).update(stem_text(item.stem))
+        question, givens = stem_parts(item.stem)
+        self.query_one("#quiz-stem", Static).update(question)
+        self.query_one("#quiz-givens", Static).update(givens or "")
+        self.query_one("#quiz-givens", Static).display = givens is not None
         choices = self.query_one(ChoiceList)
         await choices.set_options(item.options)
         choices.display = not item.numeric
@@ -226,6 +231,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
             field.focus()
         else:
             self.set_focus(None)
+        self.query_one("#quiz-question", VerticalScroll).scroll_home(animate=False)
         self.query_one("#quiz-body", VerticalScroll).scroll_home(animate=False)
         self.query_one(Countdown).start(self.settings.limit(item))
 
@@ -354,16 +360,13 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self.call_after_refresh(self._scroll_to_feedback)
 
     def _scroll_to_feedback(self) -> None:
-        """Bring the feedback into view without scrolling the question out of it: as far down as the feedback's
-        end needs, but not past the question's first line (the rest of the feedback is a scroll away) -- unless
-        the question is so long (a generated one's matrices) that the verdict would not show: then as far as
-        the feedback's first lines need."""
+        """Bring the feedback's first lines (its border, the verdict and the note) into view beneath the
+        question's sentence, which is pinned above the scroll; the givens (a generated question's matrices) and
+        the options stay in view above them as far as the room allows, the rest of the feedback a scroll away."""
         body = self.query_one("#quiz-body", VerticalScroll)
-        stem = self.query_one("#quiz-stem", Static).virtual_region.y
         feedback = self.query_one("#quiz-feedback", Static).virtual_region
         height = body.scrollable_content_region.height
-        verdict = feedback.y + min(feedback.height, FEEDBACK_ROWS) - height  # its border, verdict and note
-        body.scroll_to(y=max(0, verdict, min(stem, feedback.bottom - height)), animate=False)
+        body.scroll_to(y=max(0, feedback.y + min(feedback.height, FEEDBACK_ROWS) - height), animate=False)
 
     async def action_next(self) -> None:
         if self.run is None or self.answered is None:
