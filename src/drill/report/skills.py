@@ -25,9 +25,20 @@ def plan_cards(store: Any, library: Any, section: str | None = None) -> list[Pla
     known = getattr(library, "cards", None) or {}
     return [
         PlanCard(cid, known[cid].kind, card_section, state, getattr(known[cid], "bank", None) is not None)
-        for cid, card_section, state in store.plan_cards()
+        for cid, card_section, state in store.plan_cards(library_packs(library))
         if cid in known and covers(section, card_section)
     ]
+
+
+def library_packs(library: Any) -> tuple[str, ...] | None:
+    """The packs ``library`` holds (what `drill plan` plans for), or None without a library: readiness then reads
+    the store's studied packs. A report's readiness and the plan's are over the same cards, and a database that
+    also holds packs this content does not load is not read card by card for them."""
+    if library is None or not isinstance(getattr(library, "cards", None), dict):
+        return None
+    from drill.store.sync import content_items
+
+    return tuple(sorted(content_items(library)[1]))
 
 
 def plan_for(
@@ -113,4 +124,11 @@ def readiness_by_skill(
     return skill_readiness(cards, now, store.config, plan, day), plan
 
 
-__all__ = ["new_cards_text", "plan_cards", "plan_for", "plan_readiness", "readiness_by_skill"]
+__all__ = [
+    "library_packs",
+    "new_cards_text",
+    "plan_cards",
+    "plan_for",
+    "plan_readiness",
+    "readiness_by_skill",
+]
