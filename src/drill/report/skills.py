@@ -31,14 +31,17 @@ def plan_cards(store: Any, library: Any, section: str | None = None) -> list[Pla
 
 
 def library_packs(library: Any) -> tuple[str, ...] | None:
-    """The packs ``library`` holds (what `drill plan` plans for), or None without a library: readiness then reads
-    the store's studied packs. A report's readiness and the plan's are over the same cards, and a database that
-    also holds packs this content does not load is not read card by card for them."""
-    if library is None or not isinstance(getattr(library, "cards", None), dict):
+    """The packs ``library`` holds (what `drill plan` plans for), or None when that is not known (no library, or
+    cards that name no pack): readiness then reads the store's studied packs. A report's readiness and the plan's
+    are over the same cards, and packs of the database this content does not load are not read card by card."""
+    cards = getattr(library, "cards", None)
+    if not isinstance(cards, dict):
         return None
-    from drill.store.sync import content_items
-
-    return tuple(sorted(content_items(library)[1]))
+    packs = {getattr(card, "pack", None) for card in cards.values()}
+    packs |= {getattr(pack, "id", None) for pack in getattr(library, "packs", None) or ()}
+    if None in packs or not all(isinstance(pack, str) for pack in packs):
+        return None
+    return tuple(sorted(packs))
 
 
 def plan_for(
