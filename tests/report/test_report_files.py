@@ -145,7 +145,9 @@ def test_an_anki_package_that_fails_midway_leaves_the_old_one(tmp_path, monkeypa
     target = tmp_path / "deck.apkg"
     target.write_bytes(b"old package")
 
-    def fails(self, *args, **kwargs):  # the collection is in the zip already; the disk fills on the media list
+    def fails(
+        self, *args, **kwargs
+    ):  # the collection is in the zip already; the disk fills on the media list
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(zipfile.ZipFile, "writestr", fails)

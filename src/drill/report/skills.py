@@ -39,9 +39,8 @@ def library_packs(library: Any) -> tuple[str, ...] | None:
         return None
     packs = {getattr(card, "pack", None) for card in cards.values()}
     packs |= {getattr(pack, "id", None) for pack in getattr(library, "packs", None) or ()}
-    if None in packs or not all(isinstance(pack, str) for pack in packs):
-        return None
-    return tuple(sorted(packs))
+    named = {pack for pack in packs if isinstance(pack, str)}
+    return tuple(sorted(named)) if len(named) == len(packs) else None
 
 
 def plan_for(
