@@ -44,6 +44,7 @@ from drill.report.data import (
 from drill.report.interview import interview_figure, skills_figure
 from drill.report.interview_scores import interview_scores
 from drill.report.queries import Queries, coding_figures
+from drill.report.skills import library_packs
 from drill.report.timebase import EPOCH_DAY, DayClock, timezone_name
 from drill.srs.days import local_timezone
 from drill.srs.forgetting import decay_of
@@ -115,7 +116,7 @@ def compute(
             cards,
         )
     skills, skill_plan = skills_figure(store, library, now, section)
-    interview = interview_figure(store, now, section, questions, skill_plan)
+    interview = interview_figure(store, now, section, questions, skill_plan, library_packs(library))
     return replace(data, interview=interview, skills=skills)
 
 

@@ -10,12 +10,18 @@ from drill.report.data import Interview, InterviewCard, InterviewDay, InterviewS
 
 
 def interview_figure(
-    store: Any, now: datetime, section: str | None, questions: dict[str, str], skill_plan: Any = None
+    store: Any,
+    now: datetime,
+    section: str | None,
+    questions: dict[str, str],
+    skill_plan: Any = None,
+    packs: tuple[str, ...] | None = None,
 ) -> Interview | None:
     """The section's figures for ``store``'s user, or None when no interview date is set (or the store is not a
     drill Store: reports over a bare engine have no user plan). ``skill_plan``: the plan by skill over every
     studied card (drill.srs.skillplan, when the content is known): its new cards a day is the pace and the
-    workload's, its per-card recall on the day is "if followed"."""
+    workload's, its per-card recall on the day is "if followed". ``packs``: the content's packs (those `drill
+    plan` plans for; default the store's)."""
     if not hasattr(store, "interview_plan"):
         return None
     from drill.srs.readiness import readiness
@@ -24,7 +30,7 @@ def interview_figure(
     plan = store.interview_plan(now)
     if plan is None:
         return None
-    cards = [c for c in store.plan_cards() if covers(section, c[1])]
+    cards = [c for c in store.plan_cards(packs) if covers(section, c[1])]
     deadline = deadline_of(store, plan)
     if skill_plan is None:
         ready = readiness(cards, now, deadline, store.config)

@@ -25,9 +25,22 @@ def plan_cards(store: Any, library: Any, section: str | None = None) -> list[Pla
     known = getattr(library, "cards", None) or {}
     return [
         PlanCard(cid, known[cid].kind, card_section, state, getattr(known[cid], "bank", None) is not None)
-        for cid, card_section, state in store.plan_cards()
+        for cid, card_section, state in store.plan_cards(library_packs(library))
         if cid in known and covers(section, card_section)
     ]
+
+
+def library_packs(library: Any) -> tuple[str, ...] | None:
+    """The packs ``library`` holds (what `drill plan` plans for), or None when that is not known (no library, or
+    cards that name no pack): readiness then reads the store's studied packs. A report's readiness and the plan's
+    are over the same cards, and packs of the database this content does not load are not read card by card."""
+    cards = getattr(library, "cards", None)
+    if not isinstance(cards, dict):
+        return None
+    packs = {getattr(card, "pack", None) for card in cards.values()}
+    packs |= {getattr(pack, "id", None) for pack in getattr(library, "packs", None) or ()}
+    named = {pack for pack in packs if isinstance(pack, str)}
+    return tuple(sorted(named)) if len(named) == len(packs) else None
 
 
 def plan_for(
@@ -113,4 +126,11 @@ def readiness_by_skill(
     return skill_readiness(cards, now, store.config, plan, day), plan
 
 
-__all__ = ["new_cards_text", "plan_cards", "plan_for", "plan_readiness", "readiness_by_skill"]
+__all__ = [
+    "library_packs",
+    "new_cards_text",
+    "plan_cards",
+    "plan_for",
+    "plan_readiness",
+    "readiness_by_skill",
+]

@@ -19,7 +19,7 @@ user), ``sync`` (content), ``queue`` (next card, counts), ``reviewing`` (grade, 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -343,9 +343,10 @@ class Store:
         """Remove the plan; returns how many card dues went back to FSRS's own."""
         return plans.clear(self)
 
-    def plan_cards(self) -> list[tuple[str, str, Any]]:
-        """(content id, section, drill.srs.CardState) of every studied card, for readiness figures."""
-        return plans.card_states(self)
+    def plan_cards(self, packs: Collection[str] | None = None) -> list[tuple[str, str, Any]]:
+        """(content id, section, drill.srs.CardState) of every studied card (of ``packs`` when given), for
+        readiness figures."""
+        return plans.card_states(self, packs)
 
     def review_durations(self) -> list[tuple[str, int]]:
         """(content id, ms) of every timed grade of a studied card (``plans.review_durations``)."""

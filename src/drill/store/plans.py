@@ -8,6 +8,7 @@ clears a plan whose day is over) puts every kept due back, so plain FSRS resumes
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
@@ -58,10 +59,11 @@ def current(store: Store, now: datetime) -> Plan | None:
     return plan
 
 
-def card_states(store: Store) -> list[tuple[str, str, CardState]]:
-    """(content id, section, memory state) of every card the user studies, in content order: retired and
-    suspended cards left out (the plan never shows them); a card never graded is new, and so is a card of the
-    content a read-only store could not add (``Store.unsynced``: what a writing open would sync in)."""
+def card_states(store: Store, packs: Collection[str] | None = None) -> list[tuple[str, str, CardState]]:
+    """(content id, section, memory state) of every card the user studies in ``packs`` (default: the store's
+    studied packs, or every pack when none is set), in content order: retired and suspended cards left out (the
+    plan never shows them); a card never graded is new, and so is a card of the content a read-only store could
+    not add (``Store.unsynced``: what a writing open would sync in)."""
     join = cards_t.outerjoin(
         states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
     )
@@ -84,8 +86,9 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
         .where(cards_t.c.retired.is_(False), states_t.c.suspended.is_not(True))
         .order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
     )
-    if store.packs is not None:
-        query = query.where(cards_t.c.pack.in_(store.packs))
+    packs = store.packs if packs is None else tuple(packs)
+    if packs is not None:
+        query = query.where(cards_t.c.pack.in_(packs))
     with store.transaction() as conn:
         rows = [
             ((row.pack, row.position), (row.content_id, row.section, state_of(row)))
@@ -93,7 +96,11 @@ def card_states(store: Store) -> list[tuple[str, str, CardState]]:
         ]
     if store.unsynced:
         new = state_of(None)
-        rows += [((pack, pos), (cid, section, new)) for pack, cid, section, pos in store.unsynced]
+        rows += [
+            ((pack, pos), (cid, section, new))
+            for pack, cid, section, pos in store.unsynced
+            if packs is None or pack in packs
+        ]
         rows.sort(key=lambda keyed: keyed[0])
     return [card for _key, card in rows]
 
