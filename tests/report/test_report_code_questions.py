@@ -45,7 +45,8 @@ def _first_paragraph(card) -> str:
     from drill.engine.codetasks import get_task
 
     drill.i18n.set_language("en")
-    return get_task(card.task).prompt.strip().split("\n\n")[0]
+    # as text: the prompt's Markdown marks (**bold**, `code`) are not shown as marks in a report
+    return get_task(card.task).prompt.strip().split("\n\n")[0].replace("**", "").replace("`", "")
 
 
 @pytest.mark.parametrize("fmt", ["md", "html", "csv"])
@@ -60,6 +61,7 @@ def test_code_questions_are_the_english_prompts(failed_code, fmt):
         shown = html.unescape(rows[0]).replace("\\", "")
         assert prompt.replace("\\", "")[:40] in shown, (fmt, card.id, rows[0])
         assert "space opens the code editor" not in shown
+        assert "**" not in shown and "`" not in shown, (fmt, card.id, shown)
 
 
 def test_code_questions_in_the_terminal(failed_code, monkeypatch):

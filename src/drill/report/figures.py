@@ -158,8 +158,13 @@ def _questions(library: Any) -> dict[str, str]:
                 pass
         return getattr(card, "front", card.question)
 
+    def unmarked(
+        text: str,
+    ) -> str:  # the reports show text as text: no Markdown ``**`` or backticks left in it
+        return text.replace("**", "").replace("`", "")
+
     cards = getattr(library, "cards", None) or {}
-    return {cid: annotate(asked(card), sep=" ") for cid, card in cards.items()}
+    return {cid: annotate(unmarked(asked(card)), sep=" ") for cid, card in cards.items()}
 
 
 @dataclass(frozen=True)
