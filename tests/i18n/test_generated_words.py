@@ -72,6 +72,24 @@ def _texts(q: dict) -> list[tuple[str, str]]:
     ]
 
 
+def _same(field: str, new, old) -> bool:
+    """A field as the record holds it: the words and the numbers shown byte for byte; ``values`` (each option's
+    raw float before it is rounded for the text) to 1e-12, since its last bit follows numpy's build (numpy 2.4.6
+    gives 0.322949007802061 where the record has 0.32294900780206093)."""
+    if field == "values":
+        return new.keys() == old.keys() and new == pytest.approx(old, rel=1e-12, abs=1e-15)
+    return new == old
+
+
+def _texts_only(record):
+    """The record without the raw ``values`` (compared by ``_same``)."""
+    if isinstance(record, dict):
+        return {k: _texts_only(v) for k, v in record.items() if k != "values"}
+    if isinstance(record, list):
+        return [_texts_only(v) for v in record]
+    return record
+
+
 def _without(text: str, exempt: tuple[str, ...]) -> str:
     for string in sorted(exempt, key=len, reverse=True):
         text = text.replace(string, " ")
@@ -93,8 +111,8 @@ def test_in_chinese_every_generated_question_is_the_golden_record_byte_for_byte(
     golden, now = _golden(), _now()
     for (where, old), (_, new) in zip(_questions(golden), _questions(now), strict=True):
         for field in old:
-            assert new[field] == old[field], f"{where} ({old['topic']}) {field}"
-    assert now == golden
+            assert _same(field, new[field], old[field]), f"{where} ({old['topic']}) {field}"
+    assert _texts_only(now) == _texts_only(golden)
 
 
 def test_in_english_the_same_questions_carry_no_chinese():
@@ -103,7 +121,7 @@ def test_in_english_the_same_questions_carry_no_chinese():
     for (where, old), (_, new) in zip(_questions(golden), _questions(now), strict=True):
         label = f"{where} ({old['topic']})"
         for field in ("id", "topic", "section", "answer", "mistakes", "values", "inputs"):
-            assert new[field] == old[field], f"{label} {field}"
+            assert _same(field, new[field], old[field]), f"{label} {field}"
         assert set(new["options"]) == set(old["options"]), label
         # the same numbers in each text: the stem, each option, the working (the explanation's first line)
         assert sorted(NUMBER.findall(new["prompt"])) == sorted(NUMBER.findall(old["prompt"])), label
