@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static, TextArea
 
-from drill.errors import InputError
+from drill.errors import DrillError, InputError
 from drill.i18n import N_, _
 from drill.tui.models.interview import InterviewSession, Thresholds, judge_into
 from drill.tui.models.study import GRADE_NAMES
@@ -32,6 +32,7 @@ from drill.tui.widgets.rubric_views import RubricCorrections, RubricProposal
 
 if TYPE_CHECKING:
     from drill.content.models import Card, Library
+    from drill.srs.config import SrsConfig
     from drill.store.api import Store
 
 __all__ = ["InterviewScreen", "InterviewSettings", "InterviewState", "shown"]
@@ -101,6 +102,8 @@ class InterviewScreen(InterviewRubric):
         from drill.content.misconceptions import load_misconceptions
 
         self.book = load_misconceptions(library)
+        # the packs the store will study (drill.store.sync.content_items): the saved order's
+        self.content_packs = sorted({p.id for p in library.packs} | {c.pack for c in library.cards.values()})
         self.errata = list(library.errata)
         cards = bank_cards(list(library.cards.values()), s.section)
         if not cards:
@@ -116,18 +119,79 @@ class InterviewScreen(InterviewRubric):
     def prepare(self, cards: list[Card], store: Store) -> InterviewSession:
         from drill.tui.models.interview import store_order
 
-        s, config = self.settings, store.config
+        self._read_settings(store.config)
+        ordered = store_order(cards, store, self.options.clock(), seed=self.settings.seed)
+        return InterviewSession(ordered, self.settings.questions, self.settings.follow_up, self.settings.seed)
+
+    def _read_settings(self, config: SrsConfig) -> None:
+        s = self.settings
         s.minutes = self._minutes if self._minutes is not None else config.interview_minutes
         s.follow_up = self._follow_up if self._follow_up is not None else config.interview_follow_up
         s.thresholds = Thresholds.of(config)
-        ordered = store_order(cards, store, self.options.clock(), seed=s.seed)
-        return InterviewSession(ordered, s.questions, s.follow_up, s.seed)
+
+    def planned(self, cards: list[Card]) -> None:
+        """Before the store opens (sqlalchemy takes a while): the first question in the store's own order, when
+        the last interview's saved order tells it for sure (drill.tui.models.interview_peek), with the time
+        budget and thresholds from drill.toml. The learner can start answering at once; `ready` takes the
+        store's session when it opens."""
+        from drill.srs import load_config
+        from drill.tui.models.interview_peek import peek_order
+
+        ordered = peek_order(
+            cards,
+            self.options.clock(),
+            packs=self.content_packs,
+            seed=self.settings.seed,
+            user=self.options.user,
+            db_url=self.options.db_url,
+        )
+        if ordered is None:
+            return
+        self._read_settings(load_config())
+        self.ready(
+            InterviewSession(ordered, self.settings.questions, self.settings.follow_up, self.settings.seed)
+        )
 
     def ready(self, session: InterviewSession) -> None:
+        if self.session is not None:  # already asking (`planned`): the store's session from here on
+            self._store_opened(session)
+            return
         self.session = session
         self.query_one(RubricProposal).thresholds = self.settings.thresholds  # drill config's, loaded
         self.drill_app.interview_answers = self.answers
         self.ask_next()
+
+    def _store_opened(self, session: InterviewSession) -> None:
+        """The store is open. Before a word is typed, a different first question replaces the one shown (as
+        study's peek does); otherwise the question asked stays the first and the store's order follows it.
+        A grade confirmed meanwhile is saved now."""
+        assert self.session is not None and self.asked is not None
+        editor = self.query_one("#iv-answer", TextArea)
+        untouched = self.phase == "asking" and not editor.text
+        if untouched and session.pool[0].id != self.asked.card.id:
+            self.session = session
+            self.ask_next()
+            return
+        session.asked = list(self.session.asked)
+        self.session = session
+        self.refresh_header()
+        if self.confirm_waiting:
+            self.confirm_waiting = False
+            self.action_confirm()
+
+    def close_store(self) -> None:
+        """Close the store, and save the order's inputs for the next interview once it is closed
+        (drill.tui.models.interview_peek: stamped with the closed database's files)."""
+        if self.store is None or not self._owns_store:
+            return
+        from drill.tui.models.interview_peek import order_inputs, save_order
+
+        try:
+            inputs = order_inputs(self.store, self.options.clock())
+        except DrillError:
+            inputs = None
+        super().close_store()
+        save_order(inputs, self.options.db_url)
 
     # --- asking ------------------------------------------------------------------------------------------
 

@@ -182,7 +182,10 @@ class InterviewRubric(InterviewState):
     def action_confirm(self) -> None:
         """Grade the question and save its scorecard row in one store transaction (``grade_interview_answer``:
         a kill leaves both or neither); only then move on. A failure leaves the question on screen to retry."""
-        if self.phase != "rubric" or self.rubric is None or self.asked is None or self.store is None:
+        if self.phase != "rubric" or self.rubric is None or self.asked is None:
+            return
+        if self.store is None:  # the question came before the store opened (`planned`): saved once it is
+            self.confirm_waiting = True
             return
         from drill.srs.misses import miss_cap
         from drill.store.interviews import InterviewAnswerRecord

@@ -103,6 +103,8 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
         self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
         self.errata: list[Erratum] = []  # drill's corrections, marked on a key point that restates a claim
         self.answers: list[InterviewAnswerRecord] = []
+        self.content_packs: list[str] = []  # the content's packs (`plan`)
+        self.confirm_waiting = False  # enter pressed in the rubric before the store opened: saved once it is
 
     # --- the flow from question to question --------------------------------------------------------------
 

@@ -1,0 +1,126 @@
+"""The interview's first question comes from the saved order (drill.tui.models.interview_peek) while the store is
+still opening; what the learner does meanwhile is kept. The store's opening is held here until the test lets it
+go, so "before the store opens" is a fact, not a race: untouched, a question the store would not ask first is
+replaced by the store's; typed into and confirmed, it stays, and its answer is saved under it once the store is
+open."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+
+import pytest
+
+import drill.store
+from drill.store import open_store
+from drill.tui.app import make_app
+from drill.tui.models.interview import bank_cards, store_order
+from drill.tui.models.interview_peek import order_file, order_inputs, save_order
+from tests.tui.conftest import frozen_clock, frozen_timer, wait_until
+
+USER = "tester"
+SEED = 1
+
+
+@pytest.fixture
+def held_store(monkeypatch):
+    """`open_store` (what the loading worker calls) waits until the test sets the event."""
+    release = threading.Event()
+    real = drill.store.open_store
+
+    def held(*args, **kwargs):
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(drill.store, "open_store", held)
+    yield release
+    release.set()
+
+
+@pytest.fixture
+def saved(library, db_url):
+    """A database, and a saved order whose first question the store would not ask first (as if the
+    learner's states said so): (that question's id, the store's order)."""
+    store = open_store(db_url, USER)
+    store.sync_content(library)
+    order = [
+        c.id for c in store_order(bank_cards(list(library.cards.values())), store, frozen_clock(), seed=SEED)
+    ]
+    inputs = order_inputs(store, frozen_clock())
+    store.close()
+    save_order(inputs, db_url)
+    path, _db = order_file(db_url)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    other = order[3]  # due long ago, in the saved states only: the peek asks it first
+    data["states"][other] = [
+        "review",
+        None,
+        10.0,
+        5.0,
+        "2000-01-02T00:00:00+00:00",
+        "2000-01-01T00:00:00+00:00",
+        3,
+        0,
+    ]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return other, order
+
+
+def interview(library, db_url):
+    return make_app(
+        "interview",
+        library=library,
+        db_url=db_url,
+        user=USER,
+        clock=frozen_clock,
+        timer=frozen_timer,
+        seed=SEED,
+        questions=3,
+        minutes=1,
+        follow_up=0.0,
+    )
+
+
+async def asking_before_the_store(pilot):
+    screen = pilot.app.mode_screen
+    await wait_until(pilot, lambda: pilot.app.error is not None or screen.phase == "asking")
+    assert pilot.app.error is None and screen.store is None
+    return screen
+
+
+async def test_an_untouched_first_question_gives_way_to_the_stores(library, db_url, held_store, saved):
+    other, order = saved
+    async with interview(library, db_url).run_test(size=(100, 30)) as pilot:
+        screen = await asking_before_the_store(pilot)
+        assert screen.asked.card.id == other
+        held_store.set()
+        await wait_until(pilot, lambda: screen.store is not None)
+        await pilot.pause()
+        assert [a.card.id for a in screen.session.asked] == [order[0]]
+        assert screen.asked.card.id == order[0] and screen.phase == "asking"
+
+
+async def test_an_answer_typed_and_confirmed_before_the_store_opens_is_saved_under_its_question(
+    library, db_url, held_store, saved
+):
+    other, order = saved
+    async with interview(library, db_url).run_test(size=(100, 30)) as pilot:
+        screen = await asking_before_the_store(pilot)
+        assert screen.asked.card.id == other
+        await pilot.press(*"abc")
+        await pilot.press("ctrl+d")
+        await wait_until(pilot, lambda: screen.phase == "rubric")
+        await pilot.press("enter")  # the store is not open: the grade waits for it
+        await pilot.pause()
+        assert screen.store is None and screen.answers == [] and screen.phase == "rubric"
+        held_store.set()
+        await wait_until(pilot, lambda: len(screen.answers) == 1)
+        assert screen.answers[0].card_id == other and screen.answers[0].answer == "abc"
+        await wait_until(pilot, lambda: screen.phase == "asking")
+        # the store's order from here on, the question already asked left out
+        assert [a.card.id for a in screen.session.asked] == [other, order[0]]
+    path = db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        rows = list(db.execute("SELECT position, card_id, answer FROM interview_answers"))
+    assert rows == [(1, other, "abc")]

@@ -1,0 +1,101 @@
+"""The interview's saved order (drill.tui.models.interview_peek) against its oracle, the store's own `store_order`
+on the same database: the same questions in the same order while nothing has written since, and "don't know"
+(None) once anything has."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from drill.store import open_store
+from drill.tui.models.interview import bank_cards, store_order
+from drill.tui.models.interview_peek import order_file, order_inputs, peek_order, save_order
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+USER = "tester"
+
+
+def packs_of(library) -> list[str]:
+    return sorted({p.id for p in library.packs} | {c.pack for c in library.cards.values()})
+
+
+def close_and_save(store, db_url, now) -> None:
+    inputs = order_inputs(store, now)
+    store.close()
+    assert save_order(inputs, db_url) is not None
+
+
+def peeked(library, db_url, now, seed, section=None):
+    cards = bank_cards(list(library.cards.values()), section)
+    return peek_order(cards, now, packs=packs_of(library), seed=seed, user=USER, db_url=db_url)
+
+
+def stores_order(library, db_url, now, seed, section=None):
+    cards = bank_cards(list(library.cards.values()), section)
+    store = open_store(db_url, USER)
+    try:
+        store.sync_content(library)
+        return store_order(cards, store, now, seed=seed)
+    finally:
+        store.close()
+
+
+def graded_store(library, db_url):
+    """A learner with a history: some bank cards graded Again, Hard, Good and Easy a day apart."""
+    store = open_store(db_url, USER)
+    store.sync_content(library)
+    for n, card in enumerate(bank_cards(list(library.cards.values()))[:12]):
+        store.grade(card.id, 1 + n % 4, T0 + timedelta(hours=n))
+    return store
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+@pytest.mark.parametrize("days", [0, 2, 30])
+def test_the_saved_order_is_the_stores_order(library, db_url, seed, days):
+    store = graded_store(library, db_url)
+    now = T0 + timedelta(days=days)
+    close_and_save(store, db_url, now)
+    ahead = peeked(library, db_url, now, seed)  # before the store opens again
+    assert ahead is not None
+    assert [c.id for c in ahead] == [c.id for c in stores_order(library, db_url, now, seed)]
+
+
+def test_a_section_is_ordered_from_the_same_file(library, db_url):
+    store = graded_store(library, db_url)
+    section = bank_cards(list(library.cards.values()))[0].section
+    close_and_save(store, db_url, T0 + timedelta(days=1))
+    ahead = peeked(library, db_url, T0 + timedelta(days=1), 3, section)
+    assert ahead is not None and {c.section for c in ahead} == {section}
+    assert [c.id for c in ahead] == [
+        c.id for c in stores_order(library, db_url, T0 + timedelta(days=1), 3, section)
+    ]
+
+
+def test_a_write_since_the_save_means_dont_know(library, db_url):
+    """A grade from another session (study, say) after the interview closed: the saved states are stale."""
+    close_and_save(graded_store(library, db_url), db_url, T0)
+    assert peeked(library, db_url, T0, 1) is not None
+    other = open_store(db_url, USER)
+    other.grade(bank_cards(list(library.cards.values()))[20].id, 4, T0 + timedelta(days=1))
+    other.close()
+    assert peeked(library, db_url, T0 + timedelta(days=1), 1) is None
+
+
+def test_another_learner_other_packs_or_no_file_mean_dont_know(library, db_url):
+    cards = bank_cards(list(library.cards.values()))
+    assert peeked(library, db_url, T0, 1) is None  # nothing saved yet
+    close_and_save(graded_store(library, db_url), db_url, T0)
+    packs = packs_of(library)
+    assert peek_order(cards, T0, packs=packs, seed=1, user="someone-else", db_url=db_url) is None
+    assert peek_order(cards, T0, packs=[*packs, "another-pack"], seed=1, user=USER, db_url=db_url) is None
+    path, _db = order_file(db_url)
+    path.write_text("{not json", encoding="utf-8")
+    assert peeked(library, db_url, T0, 1) is None
+
+
+def test_an_interview_day_leaves_the_order_to_the_store(library, db_url):
+    store = graded_store(library, db_url)
+    store.set_interview_plan((T0 + timedelta(days=10)).date(), 0.9, T0)
+    close_and_save(store, db_url, T0)
+    assert peeked(library, db_url, T0, 1) is None
