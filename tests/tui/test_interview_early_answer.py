@@ -67,7 +67,7 @@ def saved(library, db_url):
     return other, order
 
 
-def interview(library, db_url):
+def interview(library, db_url, **more):
     return make_app(
         "interview",
         library=library,
@@ -79,6 +79,7 @@ def interview(library, db_url):
         questions=3,
         minutes=1,
         follow_up=0.0,
+        **more,
     )
 
 
@@ -99,6 +100,23 @@ async def test_an_untouched_first_question_gives_way_to_the_stores(library, db_u
         await pilot.pause()
         assert [a.card.id for a in screen.session.asked] == [order[0]]
         assert screen.asked.card.id == order[0] and screen.phase == "asking"
+
+
+async def test_a_question_answered_aloud_stays_when_the_store_opens(library, db_url, held_store, saved):
+    """Aloud, the learner may be speaking before a key is pressed: the question is not taken away."""
+    other, order = saved
+    async with interview(library, db_url, aloud=True).run_test(size=(100, 30)) as pilot:
+        screen = await asking_before_the_store(pilot)
+        assert screen.asked.card.id == other
+        held_store.set()
+        await wait_until(pilot, lambda: screen.store is not None)
+        await pilot.pause()
+        assert [a.card.id for a in screen.session.asked] == [other] and screen.phase == "asking"
+        await pilot.press("space")
+        await wait_until(pilot, lambda: screen.phase == "rubric")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(screen.answers) == 1)
+        assert [a.card.id for a in screen.session.asked] == [other, order[0]]
 
 
 async def test_an_answer_typed_and_confirmed_before_the_store_opens_is_saved_under_its_question(

@@ -163,11 +163,12 @@ class InterviewScreen(InterviewRubric):
 
     def _store_opened(self, session: InterviewSession) -> None:
         """The store is open. Before a word is typed, a different first question replaces the one shown (as
-        study's peek does); otherwise the question asked stays the first and the store's order follows it.
-        A grade confirmed meanwhile is saved now."""
+        study's peek does); otherwise (typed into, answered, or being answered aloud) the question asked stays
+        the first and the store's order follows it. A grade confirmed meanwhile is saved now."""
         assert self.session is not None and self.asked is not None
+        self.query_one(RubricProposal).thresholds = self.settings.thresholds  # the store's config
         editor = self.query_one("#iv-answer", TextArea)
-        untouched = self.phase == "asking" and not editor.text
+        untouched = self.phase == "asking" and self.typed and not editor.text
         if untouched and session.pool[0].id != self.asked.card.id:
             self.session = session
             self.ask_next()
