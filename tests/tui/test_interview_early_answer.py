@@ -1,14 +1,14 @@
-"""The interview's first question comes from the saved order (drill.tui.models.interview_peek) while the store is
-still opening; what the learner does meanwhile is kept. The store's opening is held here until the test lets it
-go, so "before the store opens" is a fact, not a race: untouched, a question the store would not ask first is
-replaced by the store's; typed into and confirmed, it stays, and its answer is saved under it once the store is
-open."""
+"""The interview's first question comes from the peek (drill.tui.models.interview_peek) while the store is still
+opening; what the learner does meanwhile is kept. The store's opening is held here until the test lets it go, so
+"before the store opens" is a fact, not a race; another session grades the question shown in between, so the
+store would ask another first: untouched, the question gives way to the store's; typed into and confirmed, or
+answered aloud, it stays, and its answer is saved under it once the store is open."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
+from datetime import timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ import drill.store
 from drill.store import open_store
 from drill.tui.app import make_app
 from drill.tui.models.interview import bank_cards, store_order
-from drill.tui.models.interview_peek import order_file, order_inputs, save_order
+from drill.tui.models.interview_peek import save_order_key
 from tests.tui.conftest import frozen_clock, frozen_timer, wait_until
 
 USER = "tester"
@@ -40,31 +40,23 @@ def held_store(monkeypatch):
 
 @pytest.fixture
 def saved(library, db_url):
-    """A database, and a saved order whose first question the store would not ask first (as if the
-    learner's states said so): (that question's id, the store's order)."""
+    """A database a first interview left (its key saved), every card new: the store's order for the seed."""
     store = open_store(db_url, USER)
     store.sync_content(library)
     order = [
         c.id for c in store_order(bank_cards(list(library.cards.values())), store, frozen_clock(), seed=SEED)
     ]
-    inputs = order_inputs(store, frozen_clock())
+    save_order_key(store, db_url)
     store.close()
-    save_order(inputs, db_url)
-    path, _db = order_file(db_url)
-    data = json.loads(path.read_text(encoding="utf-8"))
-    other = order[3]  # due long ago, in the saved states only: the peek asks it first
-    data["states"][other] = [
-        "review",
-        None,
-        10.0,
-        5.0,
-        "2000-01-02T00:00:00+00:00",
-        "2000-01-01T00:00:00+00:00",
-        3,
-        0,
-    ]
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return other, order
+    return order
+
+
+def graded_meanwhile(db_url, card_id: str) -> None:
+    """Another session grades ``card_id`` after the peek read the database and before the store opens: no
+    longer new and not due yet, the store asks it after the new cards."""
+    other = open_store(db_url, USER)
+    other.grade(card_id, 3, frozen_clock() - timedelta(minutes=1))
+    other.close()
 
 
 def interview(library, db_url, **more):
@@ -91,23 +83,26 @@ async def asking_before_the_store(pilot):
 
 
 async def test_an_untouched_first_question_gives_way_to_the_stores(library, db_url, held_store, saved):
-    other, order = saved
+    order = saved
     async with interview(library, db_url).run_test(size=(100, 30)) as pilot:
         screen = await asking_before_the_store(pilot)
-        assert screen.asked.card.id == other
+        assert screen.asked.card.id == order[0]
+        graded_meanwhile(db_url, order[0])
         held_store.set()
         await wait_until(pilot, lambda: screen.store is not None)
         await pilot.pause()
-        assert [a.card.id for a in screen.session.asked] == [order[0]]
-        assert screen.asked.card.id == order[0] and screen.phase == "asking"
+        assert [a.card.id for a in screen.session.asked] == [order[1]]
+        assert screen.asked.card.id == order[1] and screen.phase == "asking"
 
 
 async def test_a_question_answered_aloud_stays_when_the_store_opens(library, db_url, held_store, saved):
     """Aloud, the learner may be speaking before a key is pressed: the question is not taken away."""
-    other, order = saved
+    order = saved
+    other = order[0]
     async with interview(library, db_url, aloud=True).run_test(size=(100, 30)) as pilot:
         screen = await asking_before_the_store(pilot)
         assert screen.asked.card.id == other
+        graded_meanwhile(db_url, other)
         held_store.set()
         await wait_until(pilot, lambda: screen.store is not None)
         await pilot.pause()
@@ -116,16 +111,18 @@ async def test_a_question_answered_aloud_stays_when_the_store_opens(library, db_
         await wait_until(pilot, lambda: screen.phase == "rubric")
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(screen.answers) == 1)
-        assert [a.card.id for a in screen.session.asked] == [other, order[0]]
+        assert [a.card.id for a in screen.session.asked] == [other, order[1]]
 
 
 async def test_an_answer_typed_and_confirmed_before_the_store_opens_is_saved_under_its_question(
     library, db_url, held_store, saved
 ):
-    other, order = saved
+    order = saved
+    other = order[0]
     async with interview(library, db_url).run_test(size=(100, 30)) as pilot:
         screen = await asking_before_the_store(pilot)
         assert screen.asked.card.id == other
+        graded_meanwhile(db_url, other)
         await pilot.press(*"abc")
         await pilot.press("ctrl+d")
         await wait_until(pilot, lambda: screen.phase == "rubric")
@@ -137,7 +134,7 @@ async def test_an_answer_typed_and_confirmed_before_the_store_opens_is_saved_und
         assert screen.answers[0].card_id == other and screen.answers[0].answer == "abc"
         await wait_until(pilot, lambda: screen.phase == "asking")
         # the store's order from here on, the question already asked left out
-        assert [a.card.id for a in screen.session.asked] == [other, order[0]]
+        assert [a.card.id for a in screen.session.asked] == [other, order[1]]
     path = db_url.removeprefix("sqlite:///")
     with sqlite3.connect(path) as db:
         rows = list(db.execute("SELECT position, card_id, answer FROM interview_answers"))

@@ -1,16 +1,17 @@
-"""The interview's saved order (drill.tui.models.interview_peek) against its oracle, the store's own `store_order`
-on the same database: the same questions in the same order while nothing has written since, and "don't know"
-(None) once anything has."""
+"""The interview's peek (drill.tui.models.interview_peek) against its oracle, the store's own `store_order` on the
+same database: the same questions in the same order, also after other sessions wrote to it, and "don't know"
+(None) when the saved key does not match."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from drill.store import open_store
 from drill.tui.models.interview import bank_cards, store_order
-from drill.tui.models.interview_peek import order_file, order_inputs, peek_order, save_order
+from drill.tui.models.interview_peek import order_file, peek_order, save_order_key
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 USER = "tester"
@@ -21,9 +22,9 @@ def packs_of(library) -> list[str]:
 
 
 def close_and_save(store, db_url, now) -> None:
-    inputs = order_inputs(store, now)
+    """What an interview does with its store: the key saved while it is open, then closed."""
+    assert save_order_key(store, db_url) is not None
     store.close()
-    assert save_order(inputs, db_url) is not None
 
 
 def peeked(library, db_url, now, seed, section=None):
@@ -72,14 +73,27 @@ def test_a_section_is_ordered_from_the_same_file(library, db_url):
     ]
 
 
-def test_a_write_since_the_save_means_dont_know(library, db_url):
-    """A grade from another session (study, say) after the interview closed: the saved states are stale."""
+def test_grades_given_since_the_save_are_read(library, db_url):
+    """Another session (study, say) grades after the interview closed: the peek reads the states as they are."""
     close_and_save(graded_store(library, db_url), db_url, T0)
-    assert peeked(library, db_url, T0, 1) is not None
     other = open_store(db_url, USER)
-    other.grade(bank_cards(list(library.cards.values()))[20].id, 4, T0 + timedelta(days=1))
+    for n, card in enumerate(bank_cards(list(library.cards.values()))[12:20]):
+        other.grade(card.id, 1 + n % 4, T0 + timedelta(days=1, hours=n))
     other.close()
-    assert peeked(library, db_url, T0 + timedelta(days=1), 1) is None
+    now = T0 + timedelta(days=4)
+    ahead = peeked(library, db_url, now, 2)
+    assert ahead is not None
+    assert [c.id for c in ahead] == [c.id for c in stores_order(library, db_url, now, 2)]
+
+
+def test_a_suspended_card_is_ordered_as_the_store_orders_it(library, db_url):
+    store = graded_store(library, db_url)
+    store.suspend(bank_cards(list(library.cards.values()))[0].id)
+    close_and_save(store, db_url, T0)
+    now = T0 + timedelta(days=2)
+    assert [c.id for c in peeked(library, db_url, now, 4)] == [
+        c.id for c in stores_order(library, db_url, now, 4)
+    ]
 
 
 def test_another_learner_other_packs_or_no_file_mean_dont_know(library, db_url):
@@ -90,6 +104,9 @@ def test_another_learner_other_packs_or_no_file_mean_dont_know(library, db_url):
     assert peek_order(cards, T0, packs=packs, seed=1, user="someone-else", db_url=db_url) is None
     assert peek_order(cards, T0, packs=[*packs, "another-pack"], seed=1, user=USER, db_url=db_url) is None
     path, _db = order_file(db_url)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(dict(saved, revision="0001")), encoding="utf-8")  # another schema
+    assert peeked(library, db_url, T0, 1) is None
     path.write_text("{not json", encoding="utf-8")
     assert peeked(library, db_url, T0, 1) is None
 

@@ -1,29 +1,32 @@
-"""The interview's first question before the store opens (no SQLAlchemy, no numpy): the store's own order, from
-what the last interview left beside the database.
+"""The interview's first question before the store opens (no SQLAlchemy, no numpy): the store's own order, read
+from the database with the standard library.
 
 `drill interview` orders its questions from the learner's card states (`store_order`: due first, then weakest
-now; ties in the session's seeded order). Opening the store imports SQLAlchemy (~0.5 s), so when an interview
-closes its store it saves those inputs beside the SQLite file (`save_order`: the cards' states, whether an
-interview day is set), stamped with the database files as they are once the store is
-closed. The next `drill interview` reads them with the standard library only (`peek_order`) and, when nothing
-has written to the database since (the same files, byte for byte as far as their size, inode and modification
-time tell), runs the same `question_order` on them: the order the store would give. Any doubt — no file, another
-drill version, database, user or packs, a write since (a study session, another drill), an interview day (whose
-order the store's plan decides), a PostgreSQL server, an error — gives None, and the store decides as before.
-Correctness never depends on it: the screen takes the store's order once it opens (interview.py).
+now; ties in the session's seeded order). Opening the store imports SQLAlchemy (~0.5 s), so an interview that
+opens the store saves beside the SQLite file what the next one must check first (`save_order_key`: this drill,
+the database, its schema revision, the learner and the packs). The next `drill interview` reads it, reads the
+learner's card states on a read-only ``sqlite3`` connection — what ``Store.plan_cards`` reads — and runs the
+same `question_order` on them: the order the store would give (tests/tui/test_interview_peek.py holds the two
+equal). Any doubt — no file, another drill version, database, schema revision, user or packs, an interview day
+(whose order the store's plan decides), a PostgreSQL server, a lock, an error — gives None, and the store
+decides as before. Nothing here writes to the database, and correctness never depends on it: the screen takes
+the store's order once it opens (interview.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from drill.store.locate import database_file, given_url
 from drill.store.opening import default_user
+from drill.store.times import sqlite_utc
 
 if TYPE_CHECKING:
     from drill.content.models import Card
@@ -31,28 +34,23 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 SUFFIX = ".interview-order.json"
-_STAMPED = ("", "-wal", "-journal")  # the files a write changes (not -shm: readers touch it too)
+BUSY_TIMEOUT_S = 0.2  # a writer holding the database: don't wait, let the store do it
+# Store.plan_cards's rows (drill.store.plans.card_states) for one learner: unretired cards of the packs with a
+# state that is not suspended; a card without a state row is new, as it is for the store
+STATES = (
+    "SELECT cards.content_id, card_states.state, card_states.step, card_states.stability, "
+    "card_states.difficulty, card_states.due, card_states.last_review, card_states.reps, card_states.lapses "
+    "FROM cards JOIN card_states ON card_states.card_id = cards.id AND card_states.user_id = ? "
+    "WHERE cards.retired IS 0 AND card_states.suspended IS NOT 1 AND cards.pack IN ({packs})"
+)
 
 
 def order_file(db_url: str | None) -> tuple[Path, Path] | None:
-    """(the saved order's file, the SQLite database file) for ``db_url``; None for a server."""
+    """(the saved key's file, the SQLite database file) for ``db_url``; None for a server."""
     db_file = database_file(given_url(db_url))
     if db_file is None:
         return None
     return Path(str(db_file) + SUFFIX), db_file
-
-
-def stamp(db_file: Path) -> list[list[Any]]:
-    """What a write to the database changes: each of its files' inode, size and modification time."""
-    out: list[list[Any]] = []
-    for suffix in _STAMPED:
-        try:
-            st = os.stat(str(db_file) + suffix)
-        except FileNotFoundError:
-            out.append([suffix])
-        else:
-            out.append([suffix, st.st_ino, st.st_size, st.st_mtime_ns])
-    return out
 
 
 def _header(db_file: Path, user: str, packs: Sequence[str]) -> dict:
@@ -67,44 +65,22 @@ def _header(db_file: Path, user: str, packs: Sequence[str]) -> dict:
     }
 
 
-def order_inputs(store: Store, now: datetime) -> dict | None:
-    """What `question_order` reads from ``store`` (an open, writable store), to save once it is closed."""
-    if store.readonly or store.packs is None:
-        return None
-    states = {
-        content_id: [
-            st.state.value,
-            st.step,
-            st.stability,
-            st.difficulty,
-            st.due.isoformat(),
-            None if st.last_review is None else st.last_review.isoformat(),
-            st.reps,
-            st.lapses,
-        ]
-        for content_id, _section, st in store.plan_cards()
-    }
-    return {
-        "user": store.user,
-        "packs": list(store.packs),
-        "interview_day": store.interview_plan(now) is not None,
-        "states": states,
-    }
-
-
-def save_order(inputs: dict | None, db_url: str | None) -> Path | None:
-    """Write ``inputs`` (`order_inputs`) beside the database, stamped as the database is now (call it after
-    the store is closed); None when there is nothing to save or it cannot be written (never an error)."""
+def save_order_key(store: Store, db_url: str | None) -> Path | None:
+    """Save what the next interview checks before reading ``store``'s database (an open, writable SQLite store
+    whose content is synced); None when there is nothing to save or it cannot be written (never an error)."""
     where = order_file(db_url)
-    if inputs is None or where is None:
+    if where is None or store.readonly or store.packs is None:
         return None
     path, db_file = where
     try:
-        data = {
-            "header": _header(db_file, inputs["user"], inputs["packs"]),
-            "stamp": stamp(db_file),
-            **{key: inputs[key] for key in ("interview_day", "states")},
-        }
+        from sqlalchemy import text
+
+        with store.engine.connect() as conn:
+            revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+            conn.rollback()
+        data = {"header": _header(db_file, store.user, list(store.packs)), "revision": revision}
+        if _read_json(path) == data:
+            return path
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, path)
@@ -129,31 +105,58 @@ def peek_order(
         if where is None:
             return None
         path, db_file = where
-        data = json.loads(path.read_text(encoding="utf-8"))
-        wanted = _header(db_file, (user or default_user()).strip(), packs)
-        if data.get("header") != wanted or data.get("stamp") != stamp(db_file) or data.get("interview_day"):
+        data = _read_json(path)
+        name = (user or default_user()).strip()
+        if data is None or data.get("header") != _header(db_file, name, packs) or not db_file.is_file():
+            return None
+        states = _read_states(db_file, data["revision"], name, sorted(packs))
+        if states is None:
             return None
         from drill.srs import load_config
-        from drill.srs.state import CardState
         from drill.tui.models.interview import question_order
 
         # drill.toml's config: the learner's own FSRS weights (`drill optimize`) are not needed, as the order
         # ranks cards by recall, and one forgetting curve for every card ranks them alike whatever its decay
-        config = load_config()
-        states = {}
-        for content_id, (state, step, stability, difficulty, due, last, reps, lapses) in data[
-            "states"
-        ].items():
-            states[content_id] = CardState(
-                state,
-                step,
-                stability,
-                difficulty,
-                datetime.fromisoformat(due),
-                None if last is None else datetime.fromisoformat(last),
-                reps,
-                lapses,
-            )
-        return question_order(cards, states, now, config, seed=seed)
+        return question_order(cards, states, now, load_config(), seed=seed)
     except Exception:
         return None
+
+
+def _read_states(db_file: Path, revision: str, user: str, packs: list[str]) -> dict[str, Any] | None:
+    """content id -> CardState of the learner's cards (as ``Store.plan_cards``), in one read-only snapshot;
+    None for another schema revision, an unknown learner or one with an interview day."""
+    from drill.srs.state import CardState, Phase
+
+    uri = "file:" + quote(str(db_file.resolve())) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute("BEGIN")  # one snapshot for every query (a writer may commit in between)
+        if conn.execute("SELECT version_num FROM alembic_version").fetchall() != [(revision,)]:
+            return None
+        users = conn.execute("SELECT users.id FROM users WHERE users.name = ?", (user,)).fetchall()
+        if len(users) != 1:
+            return None
+        user_id = users[0][0]
+        if conn.execute("SELECT 1 FROM interview_plans WHERE user_id = ?", (user_id,)).fetchall():
+            return None
+        sql = STATES.format(packs=", ".join("?" * len(packs)))
+        states = {}
+        for cid, state, step, stability, difficulty, due, last, reps, lapses in conn.execute(
+            sql, (user_id, *packs)
+        ):
+            if state is None or state == Phase.NEW.value:
+                continue  # new, as a card without a state
+            states[cid] = CardState(
+                Phase(state), step, stability, difficulty, sqlite_utc(due), sqlite_utc(last), reps, lapses
+            )
+        return states
+    finally:
+        conn.close()
+
+
+def _read_json(path: Path) -> dict | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

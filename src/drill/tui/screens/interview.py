@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static, TextArea
 
-from drill.errors import DrillError, InputError
+from drill.errors import InputError
 from drill.i18n import N_, _
 from drill.tui.models.interview import InterviewSession, Thresholds, judge_into
 from drill.tui.models.study import GRADE_NAMES
@@ -118,7 +118,9 @@ class InterviewScreen(InterviewRubric):
 
     def prepare(self, cards: list[Card], store: Store) -> InterviewSession:
         from drill.tui.models.interview import store_order
+        from drill.tui.models.interview_peek import save_order_key
 
+        save_order_key(store, self.options.db_url)  # what the next interview checks to order before the store
         self._read_settings(store.config)
         ordered = store_order(cards, store, self.options.clock(), seed=self.settings.seed)
         return InterviewSession(ordered, self.settings.questions, self.settings.follow_up, self.settings.seed)
@@ -131,7 +133,7 @@ class InterviewScreen(InterviewRubric):
 
     def planned(self, cards: list[Card]) -> None:
         """Before the store opens (sqlalchemy takes a while): the first question in the store's own order, when
-        the last interview's saved order tells it for sure (drill.tui.models.interview_peek), with the time
+        the database tells it for sure without it (drill.tui.models.interview_peek), with the time
         budget and thresholds from drill.toml. The learner can start answering at once; `ready` takes the
         store's session when it opens."""
         from drill.srs import load_config
@@ -179,20 +181,6 @@ class InterviewScreen(InterviewRubric):
         if self.confirm_waiting:
             self.confirm_waiting = False
             self.action_confirm()
-
-    def close_store(self) -> None:
-        """Close the store, and save the order's inputs for the next interview once it is closed
-        (drill.tui.models.interview_peek: stamped with the closed database's files)."""
-        if self.store is None or not self._owns_store:
-            return
-        from drill.tui.models.interview_peek import order_inputs, save_order
-
-        try:
-            inputs = order_inputs(self.store, self.options.clock())
-        except DrillError:
-            inputs = None
-        super().close_store()
-        save_order(inputs, self.options.db_url)
 
     # --- asking ------------------------------------------------------------------------------------------
 
