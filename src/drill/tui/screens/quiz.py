@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from drill.errors import DrillError
+from drill.errors import DrillError, StoreError
 from drill.i18n import N_, _
 from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, QuizSettings, Result, build_items
 from drill.tui.options import AppOptions
@@ -361,7 +361,10 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         )
 
     def make_due_now(self, card_ids: list[str]) -> int:
-        assert self.store is not None
+        """The score screen's `m`. A quiz can end before the loading worker opened the store (the questions
+        are asked from the content alone meanwhile): then a StoreError says so, and `m` works once it is open."""
+        if self.store is None:
+            raise StoreError(_("the database is still opening: press m again in a moment"))
         return self.store.make_due_now(card_ids, self.options.clock())
 
     def _open_store_now(self) -> None:
