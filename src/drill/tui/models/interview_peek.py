@@ -146,8 +146,11 @@ def _read_states(db_file: Path, revision: str, user: str, packs: list[str]) -> d
         ):
             if state is None or state == Phase.NEW.value:
                 continue  # new, as a card without a state
+            at = sqlite_utc(due)
+            if at is None:  # a studied card always has a due time: not a database to guess about
+                return None
             states[cid] = CardState(
-                Phase(state), step, stability, difficulty, sqlite_utc(due), sqlite_utc(last), reps, lapses
+                Phase(state), step, stability, difficulty, at, sqlite_utc(last), reps, lapses
             )
         return states
     finally:
