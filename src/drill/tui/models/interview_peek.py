@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from drill.store.api import Store
 
 FORMAT = 1
-SUFFIX = ".interview-order.json"
+SUFFIX = ".interview-peek.json"
 BUSY_TIMEOUT_S = 0.2  # a writer holding the database: don't wait, let the store do it
 # Store.plan_cards's rows (drill.store.plans.card_states) for one learner: unretired cards of the packs with a
 # state that is not suspended; a card without a state row is new, as it is for the store
