@@ -95,26 +95,27 @@ def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], N
     from fsrs_rs_python import FSRSReview
 
     pool: dict[tuple[int, int], Any] = {}  # one FSRSReview per (rating, delta_t), shared by the cards
-    steps_of: list[list] = []  # per card with an item: its steps as FSRSReviews
+    steps: list = []  # every card's steps as FSRSReviews, card after card (one list: no object per card)
     first_made, first_count = array("q"), array("i")  # per card: its first item's index, how many items
-    card_of, length_of = array("i"), array("i")  # per item made: its card (index in steps_of), its length
+    start_of, length_of = array("i"), array("i")  # per item made: where its card's steps start, its length
     keys = array("q")  # per item made: its order key (the store's are whole numbers, 8 bytes each)
     other: list | None = None  # keys of any other comparable kind
-    total = 0
+    total = used = 0
     for grades in cards:
         total += len(grades)
-        steps, ends = card_sequence(grades)
+        card_steps, ends = card_sequence(grades)
         if ends:
-            reviews = []
-            for step in steps:
+            used += 1
+            start = len(steps)
+            for step in card_steps:
                 review = pool.get(step)
                 if review is None:
                     review = pool[step] = FSRSReview(*step)
-                reviews.append(review)
-            first_made.append(len(card_of))
+                steps.append(review)
+            first_made.append(len(start_of))
             first_count.append(len(ends))
             for key, count in ends:
-                card_of.append(len(steps_of))
+                start_of.append(start)
                 length_of.append(count)
                 if other is None:
                     try:
@@ -123,30 +124,29 @@ def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], N
                     except (TypeError, OverflowError):
                         other = list(keys)
                 other.append(key)
-            steps_of.append(reviews)
         if progress is not None:
             progress(len(grades))
     # The keys mostly come in runs (each card's in order): timsort merges them. No numpy: its import alone is
     # 16 MB of the fit's peak at 2M grades (tests/srs/test_srs_optimize.py compares the order with fsrs-rs's).
-    order = sorted(range(len(card_of)), key=(keys if other is None else other).__getitem__)
+    order = sorted(range(len(start_of)), key=(keys if other is None else other).__getitem__)
     del keys, other
     place = array("q", bytes(8 * len(order)))  # made's index -> its place among the sorted items
     for at, made in enumerate(order):
         place[made] = at
     firsts = sorted(zip(map(place.__getitem__, first_made), first_count, strict=True))
     items = TrainingItems(
-        steps_of,
-        array("i", map(card_of.__getitem__, order)),
+        steps,
+        array("i", map(start_of.__getitem__, order)),
         array("i", map(length_of.__getitem__, order)),
         array("q", (at for at, _count in firsts)),
         array("i", (count for _at, count in firsts)),
     )
-    return items, total, len(steps_of)
+    return items, total, used
 
 
 class TrainingItems(collections.abc.Sequence):
-    """``training_items``'s result: fsrs-rs's FSRSItems in order, held as each card's steps (FSRSReviews
-    shared by every item of the card) and per item its card and length. fsrs-rs copies the items on every
+    """``training_items``'s result: fsrs-rs's FSRSItems in order, held as the cards' steps (FSRSReviews in one
+    list, card after card) and per item where its card's steps start and its length. fsrs-rs copies the items on every
     call; here each item is made as fsrs-rs (or anyone) reads it and let go once copied, so the history's
     items are whole in memory only once, in fsrs-rs (at 2M grades a list of FSRSItems held ~600 MB beside
     fsrs-rs's own copy).
@@ -154,8 +154,8 @@ class TrainingItems(collections.abc.Sequence):
     ``firsts()``: per card, (its first item, how many items the card has), in the order of those first items.
     A card's every item begins with its first one."""
 
-    def __init__(self, steps: list[list], cards: Any, lengths: Any, first_places: Any, counts: Any) -> None:
-        self._steps, self._cards, self._lengths = steps, cards, lengths
+    def __init__(self, steps: list, starts: Any, lengths: Any, first_places: Any, counts: Any) -> None:
+        self._steps, self._starts, self._lengths = steps, starts, lengths
         self._first_places, self._counts = first_places, counts
 
     def firsts(self) -> Iterator[tuple[Any, int]]:
@@ -163,14 +163,14 @@ class TrainingItems(collections.abc.Sequence):
             yield self[place], count
 
     def __len__(self) -> int:
-        return len(self._cards)
+        return len(self._starts)
 
     def __iter__(self) -> Iterator[Any]:
         from fsrs_rs_python import FSRSItem
 
         steps = self._steps
-        for card, length in zip(self._cards, self._lengths, strict=True):
-            yield FSRSItem(steps[card][:length])
+        for start, length in zip(self._starts, self._lengths, strict=True):
+            yield FSRSItem(steps[start : start + length])
 
     @overload
     def __getitem__(self, index: int) -> Any: ...
@@ -181,7 +181,8 @@ class TrainingItems(collections.abc.Sequence):
 
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        return FSRSItem(self._steps[self._cards[index]][: self._lengths[index]])
+        start = self._starts[index]
+        return FSRSItem(self._steps[start : start + self._lengths[index]])
 
 
 def usable_items(items: Sequence) -> int:
