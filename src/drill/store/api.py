@@ -361,11 +361,15 @@ class Store:
         """(content id, ms) of every timed grade of a studied card (``plans.review_durations``)."""
         return plans.review_durations(self)
 
-    def deadline(self) -> Any:
-        """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change)."""
+    def deadline(self, conn: Connection | None = None) -> Any:
+        """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change);
+        read with ``conn`` when given (a grade's own transaction), else in a transaction of its own."""
         if self._deadline is None:
-            with self.transaction() as conn:
+            if conn is not None:
                 self._deadline = (plans.deadline_of(self, plans.load(self, conn)),)
+                return self._deadline[0]
+            with self.transaction() as own:
+                self._deadline = (plans.deadline_of(self, plans.load(self, own)),)
         return self._deadline[0]
 
     def plan_changed(self) -> None:

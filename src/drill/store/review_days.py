@@ -135,7 +135,9 @@ def count_grade(
             conn.execute(insert(days_t), new_row)
     reviews, passes = first_counts(first_of_day, rating, sign)
     if card and reviews:
-        conn.execute(statements["card"], {"b_user": user_id, "b_card": card_id, "b_n": reviews, "b_passed": passes})
+        conn.execute(
+            statements["card"], {"b_user": user_id, "b_card": card_id, "b_n": reviews, "b_passed": passes}
+        )
 
 
 def first_counts(first_of_day: bool, rating: int, sign: int = 1) -> tuple[int, int]:

@@ -60,9 +60,7 @@ class Flags:
 
 
 def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, Flags]:
-    return _state_and_flags(
-        conn.execute(_SELECT_STATE, {"b_user": store.user_id, "b_card": row_id}).first()
-    )
+    return _state_and_flags(conn.execute(_SELECT_STATE, {"b_user": store.user_id, "b_card": row_id}).first())
 
 
 def load_card(store: Store, conn: Connection, card_id: str) -> tuple[int, CardState, Flags]:
@@ -145,7 +143,7 @@ def grade_in(
     row_id, before, flags = load_card(store, conn, card_id)
     # FSRS's own due, capped after a miss (drill.srs.misses): the due a cleared interview plan returns to
     own = cap_interval(schedule(before, rated, now, config, fuzz_seed=row_id), due_cap)
-    outcome = apply_deadline(own, store.deadline(), config, fuzz_seed=row_id)
+    outcome = apply_deadline(own, store.deadline(conn), config, fuzz_seed=row_id)
     after = outcome.after
     became_leech = is_leech(outcome, config)
     leech = flags.leech or became_leech
@@ -207,7 +205,15 @@ def grade_in(
         },
     ).scalar_one()
     count_grade(
-        conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms, before.state.value, card=False
+        conn,
+        store.user_id,
+        row_id,
+        day,
+        first_of_day,
+        int(rated),
+        duration_ms,
+        before.state.value,
+        card=False,
     )
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
