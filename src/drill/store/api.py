@@ -163,7 +163,7 @@ class Store:
             cards_t.c.content_id == bindparam("content_id")
         )
         if self._packs is not None:  # (pack, content_id) is the unique index: name the packs to use it
-            query = query.where(cards_t.c.pack.in_(self._packs))
+            query = query.where(queue.in_packs(cards_t.c.pack, self._packs))
         return query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)
 
     def card_row(self, conn: Connection, card_id: str) -> tuple[int, str, str]:

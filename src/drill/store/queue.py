@@ -85,13 +85,24 @@ def _left(done_by_state: Mapping[str, int], config: Any, extra: Sequence[int] = 
 # -- statements (each built once per store and set of packs: ``Store.statement``) ----------------------------
 
 
+def in_packs(column: Any, packs: Sequence[str]) -> Any:
+    """``column IN (packs)`` with one bound parameter a pack, named as SQLAlchemy names an expanding IN's
+    (``pack_1_1``, ...): the same SQL and parameters, without expanding the list at every execution (the
+    statements are built once per set of packs, ``Store.statement``)."""
+    from sqlalchemy import bindparam
+
+    return column.in_(
+        [bindparam(f"{column.name}_1_{i}", pack, type_=column.type) for i, pack in enumerate(packs, 1)]
+    )
+
+
 def in_scope(store: Store, query: Select, section: str | None = None) -> Select:
     """``query`` restricted to the cards being studied: not retired, in the store's packs, in ``section``."""
     from drill.store.tables import cards_t
 
     query = query.where(cards_t.c.retired == False)  # noqa: E712 (SQL expression)
     if store.packs is not None:
-        query = query.where(cards_t.c.pack.in_(store.packs))
+        query = query.where(in_packs(cards_t.c.pack, store.packs))
     if section is not None:
         query = query.where(cards_t.c.section == section)
     return query
@@ -145,7 +156,7 @@ def _studied(store: Store, section: str | None, *columns: Any, due: str) -> Sele
         )
     )
     if store.packs is not None:  # the indexes' pack column (the same as cards.pack, kept by sync_content)
-        query = query.where(states_t.c.card_pack.in_(store.packs))
+        query = query.where(in_packs(states_t.c.card_pack, store.packs))
     return in_scope(store, query, section)
 
 
@@ -233,7 +244,7 @@ def due_reviews(store: Store, section: str | None) -> Select:
         )
     )
     if store.packs is not None:
-        query = query.where(states_t.c.card_pack.in_(store.packs))
+        query = query.where(in_packs(states_t.c.card_pack, store.packs))
     return query
 
 
