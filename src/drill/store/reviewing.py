@@ -74,8 +74,8 @@ def load_card(store: Store, conn: Connection, card_id: str) -> tuple[int, CardSt
         on = (states_t.c.card_id == cards_t.c.id) & (states_t.c.user_id == store.user_id)
         return store.card_query().outerjoin(states_t, on).add_columns(*states_t.c)
 
-    row = conn.execute(store.statement(("card_state",), build), {"content_id": card_id}).first()
-    row_id = store.found_card(card_id, row)[0]
+    row: Any = conn.execute(store.statement(("card_state",), build), {"content_id": card_id}).first()
+    row_id = store.found_card(card_id, row)[0]  # StoreError for no row
     return (row_id, *_state_and_flags(row if row.card_id is not None else None))
 
 
