@@ -25,6 +25,11 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
+import pytest
+
+# One worker runs these tests, so the scan of the installed packages (cached per process) is made once.
+pytestmark = pytest.mark.xdist_group("pins")
+
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "drill"
 PYPROJECT = ROOT / "pyproject.toml"

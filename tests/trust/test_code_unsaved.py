@@ -97,6 +97,7 @@ def test_a_read_only_data_folder(tmp_path):
     assert _attempts(path) == 0
 
 
+@pytest.mark.slow  # waits out the store's 30 s busy timeout
 def test_a_database_locked_by_another_program(tmp_path):
     path = _made_database(tmp_path)
     holder = sqlite3.connect(path, timeout=0)

@@ -208,17 +208,7 @@ class _Report:
         else:
             per_day_totals = queries.day_totals(where)
         if since_day is not None:
-            sections = dict(
-                zip(
-                    table.db_id.tolist(),
-                    (table.sections[c] for c in table.section_code.tolist()),
-                    strict=True,
-                )
-            )
-            per_section = [
-                (sections.get(card_id, ""), n, passed)
-                for card_id, (n, passed) in queries.first_of_day_per_card(where).items()
-            ]
+            per_section = queries.first_of_day_per_section(where)
         else:
             per_section = self.stored_retention(scope)
 

@@ -11,10 +11,12 @@ first_of_day columns instead.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import closing
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, String, and_, case, cast, func, literal_column, select, true, type_coerce
+from sqlalchemy import Integer, String, and_, case, cast, func, select, true, type_coerce
 from sqlalchemy.engine import Connection
 
 from drill.errors import InputError
@@ -96,9 +98,25 @@ class Queries:
             )
             .select_from(joined)
             .order_by(cards_t.c.position, cards_t.c.id)
-            .execution_options(yield_per=CARD_BATCH)  # streamed (a server-side cursor on PostgreSQL)
         )
-        return CardTable.from_batches(self.conn.execute(query).partitions())
+        return CardTable.from_batches(self._batches(query))
+
+    def _batches(self, query) -> Iterator[Sequence[tuple]]:
+        """The rows of ``query`` (a row per card), ``CARD_BATCH`` at a time. On SQLite straight from the driver's
+        cursor, which steps the statement as rows are fetched (streamed too): SQLAlchemy's Row per card was a
+        third of the fetch (0.12 s of 0.37 s CPU at 100k cards), and every column here is read as SQLite stores
+        it (no result processing; see ``_timestamp``). Elsewhere SQLAlchemy's streamed partitions (a server-side
+        cursor on PostgreSQL)."""
+        if self.dialect != "sqlite":
+            yield from self.conn.execute(query.execution_options(yield_per=CARD_BATCH)).partitions()
+            return
+        compiled = query.compile(self.conn)
+        # (the parameters are plain ints -- the user's id, the coalesced zeros --: nothing to process)
+        params = [compiled.params[name] for name in compiled.positiontup or ()]
+        with closing(self.conn.connection.cursor()) as cursor:
+            cursor.execute(compiled.string, params)
+            while rows := cursor.fetchmany(CARD_BATCH):
+                yield rows
 
     def _timestamp(self, column):
         """A timestamp column fetched cheaply: SQLite's stored text (parsed at once by numpy in
@@ -174,20 +192,17 @@ class Queries:
             query = query.where(days_t.c.study_day >= since_day)
         return {int(day): (int(n), int(ms or 0)) for day, n, ms in self.conn.execute(query)}
 
-    def first_of_day_per_card(self, where) -> dict[int, tuple[int, int]]:
-        """card -> (first-of-day reviews, of which passed), from the first-of-day rows only.
-
-        Grouped by ``card_id + 0``, not the bare column: SQLite would otherwise walk the user's whole log in
-        the (card, ...) index's order to spare itself a sort, instead of reading only the rows ``where``
-        selects from the (user, first_of_day, study_day, ...) index (0.6 s against 0.07 s for a month of a
-        2M-review log)."""
-        card = (logs_t.c.card_id + literal_column("0")).label("card_id")
+    def first_of_day_per_section(self, where) -> list[tuple[str, int, int]]:
+        """(section, first-of-day reviews, of which passed) from the first-of-day rows only, added up by SQL per
+        section of the cards reviewed: a row per section, not per card (a month of the 100k-card benchmark's log
+        is 86k cards: 0.14 s CPU fetched and mapped to sections in Python, 0.03 s grouped here)."""
         query = (
-            select(card, func.count(), func.sum(_passed()))
+            select(cards_t.c.section, func.count(), func.sum(_passed()))
+            .select_from(logs_t.join(cards_t, cards_t.c.id == logs_t.c.card_id))
             .where(where, logs_t.c.first_of_day == true())
-            .group_by(card)
+            .group_by(cards_t.c.section)
         )
-        return {int(card): (int(n), int(p or 0)) for card, n, p in self.conn.execute(query)}
+        return [(section or "", int(n), int(p or 0)) for section, n, p in self.conn.execute(query)]
 
     def first_of_day_by_user_card(self, where) -> list[tuple[int, int, int, int, int]]:
         """(user, card, reviews, first-of-day reviews, first-of-day passes) over the whole cohort."""

@@ -88,6 +88,19 @@ def _state_and_flags(row: Any) -> tuple[CardState, Flags]:
     return state_of(row), flags
 
 
+# the card_states columns ``state_of`` reads: a query that builds memory states selects these
+MEMORY_COLUMNS = (
+    states_t.c.state,
+    states_t.c.step,
+    states_t.c.stability,
+    states_t.c.difficulty,
+    states_t.c.due,
+    states_t.c.last_review,
+    states_t.c.reps,
+    states_t.c.lapses,
+)
+
+
 def state_of(row: Any) -> CardState:
     """The memory state in a card_states row (or a row with its columns; a missing row or state is new)."""
     if row is None or row.state is None or row.state == Phase.NEW.value:
