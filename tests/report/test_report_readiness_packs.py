@@ -6,33 +6,20 @@ columns (the plan's read, store/plans.card_states), re-run through sqlite3, retu
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from datetime import UTC, datetime, timedelta
-
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
 
 from drill.content import load_content
-from drill.store import open_store
-from tests.srs.test_srs_plan_pack_bounds import add_other_pack, db_file, in_days, run
+from tests.packs import add_other_pack, db_file, grade_first_cards, in_days, run, run_recording_selects
 
 
 def report_json(path) -> tuple[dict, list[int]]:
-    import json
-
-    seen: list[tuple[str, object]] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        text = " ".join(statement.split())
-        if text.upper().startswith("SELECT") and "card_states.step" in text and "card_states.lapses" in text:
-            seen.append((statement, parameters))
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        result = run("report", "--format", "json")
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
-    assert result.exit_code == 0, result.output
+    """`drill report --format json`: (its JSON, the rows each SELECT of the readiness columns returns when run
+    again through sqlite3)."""
+    result, seen = run_recording_selects(
+        ("report", "--format", "json"),
+        keep=lambda text: "card_states.step" in text and "card_states.lapses" in text,
+    )
     conn = sqlite3.connect(path)
     rows = [len(conn.execute(sql, parameters).fetchall()) for sql, parameters in seen]
     conn.close()
@@ -51,14 +38,7 @@ def figures(doc: dict) -> dict:
 
 def test_readiness_reads_only_the_loaded_packs():
     library = load_content()
-    store = open_store(None, None)
-    store.sync_content(library)
-    start = datetime.now(UTC) - timedelta(days=3)
-    for _n in range(12):
-        card = store.next_card(start)
-        store.grade(card.card_id, 3, start, duration_ms=9000)
-    user_id = store.user_id
-    store.close()
+    user_id = grade_first_cards(library, [9000] * 12)
     assert run("plan", "--interview", in_days(20), "--yes").exit_code == 0
     before, _ = report_json(db_file())
     assert before["interview"] is not None and before["skills"]

@@ -8,91 +8,18 @@ runs (set, `--dry-run`, and the read-only `drill plan` alone) returns at most a 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from click.testing import CliRunner
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
-
-from drill.cli import cli
 from drill.content import load_content
-from drill.store import open_store
-
-STAMP = "%Y-%m-%d %H:%M:%S.%f"
-OTHER_LOGS_PER_CARD = 3
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args), prog_name="drill")
-
-
-def in_days(n: int) -> str:
-    return (date.today() + timedelta(days=n)).isoformat()
-
-
-def db_file() -> Path:
-    return Path(os.environ["DRILL_DATA_DIR"]) / "drill.sqlite3"
-
-
-def add_other_pack(path: Path, user_id: int, content_ids: list[str]) -> int:
-    """Pack "old": the library's content ids and as many more, each studied and graded a few times (10 min
-    a grade). Returns how many review-log rows it added."""
-    ids = content_ids + [f"old{i}" for i in range(len(content_ids))]
-    now = datetime.now(UTC)
-    conn = sqlite3.connect(path)
-    first = conn.execute("SELECT coalesce(max(id), 0) FROM cards").fetchone()[0] + 1
-    conn.executemany(
-        "INSERT INTO cards (id, pack, content_id, section, position, retired, created_at) "
-        "VALUES (?, 'old', ?, '7.1', ?, 0, ?)",
-        ((first + i, cid, i, now.strftime(STAMP)) for i, cid in enumerate(ids)),
-    )
-    conn.executemany(
-        "INSERT INTO card_states (user_id, card_id, card_pack, card_position, state, stability, difficulty, "
-        "due, last_review, reps, lapses, suspended, leech) VALUES (?, ?, 'old', ?, 'review', 5.0, 5.0, ?, ?, "
-        "3, 0, 0, 0)",
-        (
-            (user_id, first + i, i, (now + timedelta(days=i % 40)).strftime(STAMP), now.strftime(STAMP))
-            for i in range(len(ids))
-        ),
-    )
-    logs = [
-        (user_id, first + i, 3, (now - timedelta(days=10 - k)).strftime(STAMP), 600_000, "review", k)
-        for i in range(len(ids))
-        for k in range(OTHER_LOGS_PER_CARD)
-    ]
-    conn.executemany(
-        "INSERT INTO review_logs (user_id, card_id, rating, reviewed_at, duration_ms, state_before, reps_before, "
-        "lapses_before, suspended_before, leech_before, state_after, due_after, scheduled_days, leech_after, "
-        "study_day, first_of_day) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 'review', ?, 5.0, 0, 20000, 1)",
-        [(*log, log[3]) for log in logs],
-    )
-    conn.commit()
-    conn.execute("ANALYZE")
-    # as after a migration that rebuilt the log: its statistics gone (the planner then guesses)
-    conn.execute("DELETE FROM sqlite_stat1 WHERE tbl = 'review_logs'")
-    conn.commit()
-    conn.close()
-    return len(logs)
+from tests.packs import STAMP, add_other_pack, db_file, grade_first_cards, in_days, run, run_recording_selects
 
 
 def rows_per_statement(path: Path, args: tuple[str, ...]) -> tuple[dict, list[tuple[int, str]]]:
     """`drill ARGS` run with every statement it sends recorded; (its JSON, [(rows the statement returns when
     run again through sqlite3, SQL)] for each SELECT)."""
-    seen: list[tuple[str, object]] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        if statement.lstrip().upper().startswith("SELECT"):
-            seen.append((statement, parameters))
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        result = run(*args)
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
-    assert result.exit_code == 0, result.output
+    result, seen = run_recording_selects(args)
     conn = sqlite3.connect(path)
     counted = [(len(conn.execute(sql, parameters).fetchall()), sql) for sql, parameters in seen]
     for sql, parameters in seen:  # the review log is read through the studied cards, never by user alone
@@ -106,14 +33,7 @@ def rows_per_statement(path: Path, args: tuple[str, ...]) -> tuple[dict, list[tu
 
 def test_the_plan_reads_only_the_loaded_packs(tmp_path):
     library = load_content()
-    store = open_store(None, None)
-    store.sync_content(library)
-    start = datetime.now(UTC) - timedelta(days=3)
-    for n in range(12):
-        card = store.next_card(start)
-        store.grade(card.card_id, 3, start, duration_ms=8000 + 500 * n)
-    user_id = store.user_id
-    store.close()
+    user_id = grade_first_cards(library, [8000 + 500 * n for n in range(12)])
     day = in_days(20)
     set_result = run("plan", "--interview", day, "--yes", "--json")
     assert set_result.exit_code == 0, set_result.output
@@ -143,14 +63,7 @@ def test_setting_the_date_reads_and_moves_only_the_loaded_packs_cards(tmp_path):
     """`drill plan --interview D --yes`: another pack's cards, due after the day with recall on the day far
     below the target, are neither read nor brought forward; the studied pack's are."""
     library = load_content()
-    store = open_store(None, None)
-    store.sync_content(library)
-    start = datetime.now(UTC) - timedelta(days=3)
-    for _n in range(12):
-        card = store.next_card(start)
-        store.grade(card.card_id, 3, start, duration_ms=9000)
-    user_id = store.user_id
-    store.close()
+    user_id = grade_first_cards(library, [9000] * 12)
     add_other_pack(db_file(), user_id, sorted(library.cards))
     conn = sqlite3.connect(db_file())  # 5 of the studied pack's cards due long after the day, as the other's
     later = (datetime.now(UTC) + timedelta(days=40)).strftime(STAMP)

@@ -10,7 +10,8 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Label
 
-from drill.tui.widgets.card_table import FLEX_MIN, MARGIN, PAD, CardTable, Column
+from drill.tui.widgets.card_table import CardTable
+from drill.tui.widgets.card_table_layout import FLEX_MIN, MARGIN, PAD, Column
 from tests.tui.conftest import wait_until
 
 COLUMNS = [Column("id", "id", 6), Column("n", "n", 4), Column("text", "text", None)]

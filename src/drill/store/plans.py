@@ -18,7 +18,7 @@ from sqlalchemy import and_, bindparam, delete, select, update
 from drill.srs import CardState, Phase
 from drill.srs.days import day_start
 from drill.srs.deadline import DEFAULT_TARGET, Deadline, planned_due
-from drill.store.reviewing import state_of
+from drill.store.reviewing import MEMORY_COLUMNS, state_of
 from drill.store.tables import cards_t, insert_ignore, logs_t, plans_t, states_t
 from drill.store.times import aware
 
@@ -73,14 +73,7 @@ def card_states(store: Store, packs: Collection[str] | None = None) -> list[tupl
             cards_t.c.position,
             cards_t.c.content_id,
             cards_t.c.section,
-            states_t.c.state,
-            states_t.c.step,
-            states_t.c.stability,
-            states_t.c.difficulty,
-            states_t.c.due,
-            states_t.c.last_review,
-            states_t.c.reps,
-            states_t.c.lapses,
+            *MEMORY_COLUMNS,
         )
         .select_from(join)
         .where(cards_t.c.retired.is_(False), states_t.c.suspended.is_not(True))
@@ -153,17 +146,7 @@ def set_plan(store: Store, interview_day: date, target: float, now: datetime) ->
             insert_ignore(conn, plans_t),
             {"user_id": store.user_id, "interview_day": interview_day, "target": target, "set_at": now},
         )
-        query = select(
-            states_t.c.card_id,
-            states_t.c.state,
-            states_t.c.step,
-            states_t.c.stability,
-            states_t.c.difficulty,
-            states_t.c.due,
-            states_t.c.last_review,
-            states_t.c.reps,
-            states_t.c.lapses,
-        ).where(
+        query = select(states_t.c.card_id, *MEMORY_COLUMNS).where(
             states_t.c.user_id == store.user_id,
             states_t.c.state != Phase.NEW.value,
             states_t.c.due > deadline.at,

@@ -20,12 +20,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from drill.errors import DrillError
+from drill.errors import DrillError, StoreError
 from drill.i18n import N_, _
-from drill.tui.models.quiz import LETTERS, WORK_NAMES, QuizItem, QuizRun, QuizSettings, Result, build_items
+from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, QuizSettings, Result, build_items
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
-from drill.tui.text import visible
+from drill.tui.screens.quiz_text import feedback_text, meta_text, stem_parts
 from drill.tui.widgets.choices import ChoiceList, ChoiceRow
 from drill.tui.widgets.countdown import Countdown
 
@@ -40,28 +40,6 @@ class QuizSetup:
 
     run: QuizRun
     pack_title: str
-
-
-def stem_parts(stem: str) -> tuple[Text, Text | None]:
-    """The question's sentence in bold, and the givens after its first blank line (a generated question's
-    matrices) plain, or None when there are none."""
-    question, sep, givens = visible(stem).partition("\n\n")
-    return Text(question, style="bold"), (Text(givens) if sep else None)
-
-
-def why_not_text(item: QuizItem, key: str) -> Text:
-    """drill's note on why a chapter quiz's option is wrong, marked as drill's, then the words of the chapter's
-    explanation it rests on (in 「」, marked as the chapter's) when it quotes them."""
-    note, quote = item.why_wrong.get(key, ("", None))
-    option = item.option_by_key(key)
-    text = Text()
-    text.append(_("Why not {letter} (drill): ").format(letter=option.letter if option else key), style="bold")
-    text.append(visible(note))
-    if quote:
-        text.append(
-            "\n  " + _("the chapter's explanation: 「{quote}」").format(quote=visible(quote)), style="dim"
-        )
-    return text
 
 
 FEEDBACK_ROWS = (
@@ -206,13 +184,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
     async def show_item(self, item: QuizItem) -> None:
         self.answered = None
         self.refresh_header()
-        meta = Text(no_wrap=True, overflow="ellipsis")
-        meta.append(f"§{visible(item.section)}", style="bold")
-        meta.append(f" · {visible(item.id)}")
-        meta.append(" · " + (_("chapter quiz") if item.kind == "chapter" else _("generated from the engine")))
-        if item.work is not None:
-            meta.append(" · " + _(WORK_NAMES[item.work]))
-        self.query_one("#quiz-meta", Static).update(meta)
+        self.query_one("#quiz-meta", Static).update(meta_text(item))
         question, givens = stem_parts(item.stem)
         self.query_one("#quiz-stem", Static).update(question)
         self.query_one("#quiz-givens", Static).update(givens or "")
@@ -303,54 +275,8 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         field = self.query_one("#quiz-input", Input)
         field.disabled = True
         self.set_focus(None)
-        feedback = Text()
-        if result.correct:
-            feedback.append(_("✓ Right."), style="bold")
-            if item.numeric:
-                feedback.append("  " + _("The answer is {answer}.").format(answer=item.answer_text()))
-        elif result.timed_out:
-            feedback.append(_("⏱ Time's up"), style="bold")
-            feedback.append(
-                " "
-                + _("(counts as wrong). The answer is {answer}.").format(answer=visible(item.answer_text()))
-            )
-        else:
-            feedback.append(_("✗ Wrong."), style="bold")
-            if item.numeric:
-                feedback.append("  " + _("You typed {answer}.").format(answer=visible(result.chosen or "")))
-            feedback.append("  " + _("The answer is {answer}.").format(answer=visible(item.answer_text())))
-            note = item.why_not(result.chosen or "")
-            if (
-                note and item.question is not None
-            ):  # the named mistake behind the option, the section to reread
-                feedback.append("\n")
-                feedback.append(_("Your option is what this mistake gives: "), style="bold")
-                feedback.append(visible(note))
-            elif (
-                note
-            ):  # a chapter quiz: drill's note on the option chosen, and the chapter's words it rests on
-                feedback.append("\n")
-                feedback.append_text(why_not_text(item, result.chosen or ""))
-        if self.save_error is not None:
-            feedback.append("\n")
-            feedback.append(
-                "⚠ " + _("Not saved: {error}").format(error=visible(self.save_error)), style="bold"
-            )
-        feedback.append("\n\n")
-        feedback.append(visible(item.explanation))
-        others = [o for o in item.options if o.key != item.answer and o.key != result.chosen]
-        if item.question is None and any(item.why_wrong.get(o.key) for o in others):
-            feedback.append("\n\n")
-            heading = (
-                _("The other wrong options:") if result.chosen in item.why_wrong else _("The wrong options:")
-            )
-            feedback.append(heading, style="bold")
-            for option in others:
-                feedback.append("\n")
-                feedback.append_text(why_not_text(item, option.key))
         last = self.run is not None and self.run.finished
-        feedback.append("\n\n")
-        feedback.append("enter  " + (_("see your score") if last else _("next question")), style="dim")
+        feedback = feedback_text(result, save_error=self.save_error, last=last)
         box = self.query_one("#quiz-feedback", Static)
         box.update(feedback)
         box.set_class(result.correct, "right")
@@ -435,7 +361,10 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         )
 
     def make_due_now(self, card_ids: list[str]) -> int:
-        assert self.store is not None
+        """The score screen's `m`. A quiz can end before the loading worker opened the store (the questions
+        are asked from the content alone meanwhile): then a StoreError says so, and `m` works once it is open."""
+        if self.store is None:
+            raise StoreError(_("the database is still opening: press m again in a moment"))
         return self.store.make_due_now(card_ids, self.options.clock())
 
     def _open_store_now(self) -> None:

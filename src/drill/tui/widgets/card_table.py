@@ -5,13 +5,9 @@ showing the browser again (/ or l, after a grade) costs the rows that changed, n
 DataTable lays every visible cell out again each time its screen comes back, and that was most of what opening
 search cost (issue 13 §2).
 
-Columns have fixed widths (widened to their heading's) but one (width ``None``), which takes what is left of
-the table's width (at least ``FLEX_MIN``). When the table is too narrow for them all, the columns with a ``drop``
-rank give way, highest first, so the flexible one (the question) stays on screen at 80 columns. A column with
-``fit`` is as wide as its widest cell, up to ``fit`` (an id or a state with its flags is not cut at a width
-chosen for most of them); a ``whole`` one (the id) narrows back only once every other column gave way, and a
-column with a ``least`` width (the section) narrows to it before it goes. The cursor is a row; enter, or a click on the highlighted row, posts
-`CardTable.Selected`; a click on the header posts `CardTable.HeaderClicked` (the browser sorts by it).
+Which columns show at a width, and how wide each is: tui/widgets/card_table_layout.py. The cursor is a row;
+enter, or a click on the highlighted row, posts `CardTable.Selected`; a click on the header posts
+`CardTable.HeaderClicked` (the browser sorts by it).
 
 Rows can be chosen for an action on several cards: space chooses or lets go the cursor's row and moves on,
 shift+up/down choose the rows the cursor passes over; a chosen row shows ``●`` in the table's left margin
@@ -22,9 +18,7 @@ browser puts it into its search box rather than losing it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -36,22 +30,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-FLEX_MIN = 20  # the flexible column's narrowest width
-LAST_RESORT = 1  # a column of this drop rank goes only after the fit columns gave their extra width back
-FLEX_WANT = 28  # the flexible column's width that whole ids and states (fit columns) leave it
-PAD = 1  # blank cells on each side of a column
-MARGIN = 2  # the table's left margin: "●" on a chosen row
-MARK = "●"
+from drill.tui.widgets.card_table_layout import MARGIN, MARK, PAD, Column, column_at, column_widths
 
-
-class Column(NamedTuple):
-    key: str
-    heading: str  # as shown (already translated)
-    width: int | None  # None: what is left
-    drop: int = 0  # 0: always shown; else given up when too narrow, the highest rank first
-    fit: int = 0  # > 0: as wide as the widest cell (at least ``width``), at most this wide
-    least: int = 0  # > 0 (a column with a drop rank): narrows to this, cut with "…", before it is given up
-    whole: bool = False  # a fit column narrowed back only after every other column gave way (ids)
+__all__ = ["CardTable", "Column"]
 
 
 class CardTable(ScrollView, can_focus=True):
@@ -312,7 +293,7 @@ class CardTable(ScrollView, can_focus=True):
         if offset is None:
             return
         if offset.y < 1:
-            column = self._column_at(round(self.scroll_x) + offset.x)
+            column = column_at(self.columns, self._widths(), round(self.scroll_x) + offset.x)
             if column is not None:
                 self.post_message(self.HeaderClicked(self, column))
             return
@@ -324,66 +305,13 @@ class CardTable(ScrollView, can_focus=True):
         else:
             self.cursor_row = row
 
-    def _column_at(self, x: int) -> str | None:
-        left = MARGIN
-        for col, width in zip(self.columns, self._widths(), strict=True):
-            if width and left <= x < left + width + 2 * PAD:
-                return col.key
-            left += width + 2 * PAD if width else 0
-        return None
-
     # --- drawing -------------------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
         self._resize_virtual()
 
     def _widths(self) -> tuple[int, ...]:
-        """Each column's width, 0 for one given up. A column is as wide as asked and at least as wide as its
-        heading (a heading is never cut, in any language); a fit column as its widest cell (up to ``fit``) while
-        there is room, narrowing back when there is not; the flexible one takes what is left."""
-        room = self.scrollable_content_region.width - MARGIN
-        base = [
-            None if col.width is None else max(col.width, cell_len(col.heading) + 2)  # + the sort mark
-            for col in self.columns
-        ]
-        fixed = [
-            width if width is None or not col.fit else max(width, min(col.fit, self._fitted.get(i, 0)))
-            for i, (col, width) in enumerate(zip(self.columns, base, strict=True))
-        ]
-        shown = set(range(len(self.columns)))
-        droppable = sorted((col.drop, i) for i, col in enumerate(self.columns) if col.drop)
-
-        def used(flex: int = FLEX_MIN) -> int:
-            return sum((fixed[i] or flex) + 2 * PAD for i in shown)
-
-        def narrow_back(columns, flex: int) -> None:
-            for i in sorted(columns, key=lambda i: (base[i] or 0) - (fixed[i] or 0)):  # the most grown first
-                grown = (fixed[i] or 0) - (base[i] or 0)
-                if used(flex) <= room:
-                    break
-                if grown > 0:
-                    fixed[i] = (fixed[i] or 0) - min(grown, used(flex) - room)
-
-        # Columns given up (by rank, down to rank 2) until the question has FLEX_WANT beside whole ids and
-        # states (FLEX_MIN when no fit column needs more than its own width) ...
-        want = FLEX_WANT if fixed != base else FLEX_MIN
-        while used(want) > room and droppable and droppable[-1][0] > LAST_RESORT:
-            shown.discard(droppable.pop()[1])
-        # ... then the fit columns but the whole ones (ids) narrow back towards their own width ...
-        narrow_back([i for i in shown if not self.columns[i].whole], want)
-        # ... the columns with a least width narrow towards it (the question keeps FLEX_WANT) ...
-        for i in sorted(shown, key=lambda i: -self.columns[i].drop):
-            least, width = self.columns[i].least, fixed[i]
-            if least and width is not None and used(want) > room:
-                fixed[i] = max(least, width - (used(want) - room))
-        # ... only then the rank-1 columns go, and last the whole ones narrow.
-        while used() > room and droppable:
-            shown.discard(droppable.pop()[1])
-        narrow_back([i for i in shown if self.columns[i].whole], FLEX_MIN)
-        flex = max(room - used() + FLEX_MIN, FLEX_MIN)
-        return tuple(
-            0 if i not in shown else flex if width is None else width for i, width in enumerate(fixed)
-        )
+        return column_widths(self.columns, self.scrollable_content_region.width - MARGIN, self._fitted)
 
     def _resize_virtual(self) -> None:
         width = MARGIN + sum(width + 2 * PAD for width in self._widths() if width)
