@@ -12,7 +12,8 @@ today as drill's are relative to its NOW). Then one grade is, on each side, what
 
 Each side runs in its own process (drill in this interpreter's venv, Anki in --anki-python's), driven over
 pipes, one grade at a time, drill and Anki alternately (interleaved, same load), and prints per size the median
-wall and CPU (thread time) per grade, the ratio drill / anki, and the machine's load average. Goal (issue 27):
+wall and CPU (thread time) per grade, the ratio drill / anki, the statements drill sent for one more (untimed)
+grade, BEGINs included (tests/store/test_store_grade_statements.py bounds them), and the machine's load average. Goal (issue 27):
 drill <= 3x Anki at 1k cards, and no higher at 100k and 1M (Anki is flat; drill must be too).
 
     python benchmarks/grade_bench.py --anki-python /tmp/ankivenv/bin/python [--sizes 1000,100000,1000000]
@@ -132,6 +133,18 @@ for line in sys.stdin:
         store.grade(card.card_id, 3, now)
         c = store.counts(now)
         out = json.dumps([time.perf_counter() - wall, time.thread_time() - cpu, (c.new, c.learning, c.review)])
+    elif cmd[0] == "statements":  # one more grade, untimed, counting what it sends (BEGINs included)
+        from sqlalchemy import event
+        sent = []
+        def record(conn, cursor, statement, *rest):
+            sent.append(statement)
+        event.listen(store.engine, "before_cursor_execute", record)
+        now = NOW + timedelta(seconds=step)
+        step += 5
+        store.grade(store.next_card(now).card_id, 3, now)
+        store.counts(now)
+        event.remove(store.engine, "before_cursor_execute", record)
+        out = str(len(sent))
     elif cmd[0] == "close":
         store.close()
         out = "ok"
@@ -197,6 +210,7 @@ def measure(size: int, directory: Path, grades: int, anki_python: str) -> tuple[
                 wall, cpu, counts = json.loads(worker.ask("grade"))
                 times[name].append((wall, cpu))
                 last[name] = counts
+        statements = int(drill.ask("statements"))
         drill.ask("close")
         anki.ask("close")
     finally:
@@ -210,6 +224,7 @@ def measure(size: int, directory: Path, grades: int, anki_python: str) -> tuple[
         f"anki {med['anki'][0] * 1e3:6.2f} ms wall {med['anki'][1] * 1e3:6.2f} ms CPU   "
         f"drill/anki {med['drill'][0] / med['anki'][0]:.2f}x wall {med['drill'][1] / med['anki'][1]:.2f}x CPU   "
         f"counts after (new, learning, review) drill {tuple(last['drill'])} anki {tuple(last['anki'])}   "
+        f"drill statements a grade {statements}   "
         f"load {load()}",
         flush=True,
     )

@@ -309,3 +309,20 @@ def test_the_usable_count_hands_fsrs_rs_one_item_a_card(monkeypatch):
     usable = usable_items(items)
     assert sizes and all(train <= used for _first, train in sizes), (sizes, used, len(items))
     assert 0 < usable < len(items)
+
+
+def test_the_items_read_alike_every_way_and_every_time(learner_log):
+    """training_items holds each card's steps, not a list of FSRSItems (fsrs-rs copies the items on every
+    call): iterating, indexing (negative too) and slicing give the same items as fsrs-rs's, on every read."""
+    items, _total, _cards = training_items(as_store_hands_it(learner_log))
+    direct = [repr(item) for item in direct_items(learner_log)]
+    assert len(items) == len(direct) > 100
+    assert [repr(item) for item in items] == direct
+    assert [repr(item) for item in items] == direct  # a second read builds them again, the same
+    assert [repr(items[i]) for i in (0, 7, -1, -len(direct))] == [direct[i] for i in (0, 7, -1, -len(direct))]
+    assert [repr(item) for item in items[10:40:3]] == direct[10:40:3]
+    with pytest.raises(IndexError):
+        items[len(direct)]
+    firsts = list(items.firsts())
+    assert sum(count for _item, count in firsts) == len(items)
+    assert all(item.long_term_review_cnt() == 1 for item, _count in firsts)

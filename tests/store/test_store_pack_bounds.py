@@ -58,13 +58,20 @@ def captured(store):
 
 
 def plans(path, statements) -> list[str]:
+    """SQLite's plan of each SELECT and UPDATE, its steps joined by " | "; a statement whose row is several
+    scalar subqueries (Store.counts) gives one plan per subquery, each read on its own."""
     conn = sqlite3.connect(path)
     out = []
     for sql, parameters in statements:
         if not sql.lstrip().upper().startswith(("SELECT", "UPDATE")):
             continue
-        rows = conn.execute("EXPLAIN QUERY PLAN " + sql, parameters).fetchall()
-        out.append(" | ".join(row[-1] for row in rows))
+        parts: list[list[str]] = [[]]
+        for _id, parent, _unused, detail in conn.execute("EXPLAIN QUERY PLAN " + sql, parameters):
+            if parent == 0 and detail.startswith("SCALAR SUBQUERY"):
+                parts.append([])
+            elif not (parent == 0 and detail == "SCAN CONSTANT ROW"):
+                parts[-1].append(detail)
+        out.extend(" | ".join(part) for part in parts if part)
     conn.close()
     return out
 

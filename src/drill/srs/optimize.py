@@ -23,9 +23,10 @@ when the fit would let a relearning step raise stability.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import collections.abc
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from drill.errors import DrillError
 
@@ -86,27 +87,36 @@ def card_sequence(grades: Sequence[Grade]) -> tuple[list[tuple[int, int]], list[
 
 
 def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], None] | None = None):
-    """fsrs-rs FSRSItems for these cards' grades (one sequence per card), in the order of their last
-    grades; also (grades read, cards with an item). ``progress(n)`` is told each card's grade count."""
+    """fsrs-rs's training items for these cards' grades (one sequence per card), in the order of their last
+    grades, as a ``TrainingItems``; also (grades read, cards with an item). ``progress(n)`` is told each
+    card's grade count."""
     from array import array
 
-    import numpy as np
-    from fsrs_rs_python import FSRSItem, FSRSReview
+    from fsrs_rs_python import FSRSReview
 
-    made: list = []  # the items in the order they are made, and beside them their order keys:
-    firsts: list = []  # per card: (index in made of its first item, how many items it has)
-    keys = array("q")  # the store's keys are whole numbers, 8 bytes each (a (key, item) tuple was ~100)
+    pool: dict[tuple[int, int], Any] = {}  # one FSRSReview per (rating, delta_t), shared by the cards
+    steps: list = []  # every card's steps as FSRSReviews, card after card (one list: no object per card)
+    first_made, first_count = array("q"), array("i")  # per card: its first item's index, how many items
+    start_of, length_of = array("i"), array("i")  # per item made: where its card's steps start, its length
+    keys = array("q")  # per item made: its order key (the store's are whole numbers, 8 bytes each)
     other: list | None = None  # keys of any other comparable kind
-    total = cards_used = 0
+    total = used = 0
     for grades in cards:
         total += len(grades)
-        steps, ends = card_sequence(grades)
+        card_steps, ends = card_sequence(grades)
         if ends:
-            cards_used += 1
-            reviews = [FSRSReview(rating, delta) for rating, delta in steps]
-            firsts.append((len(made), len(ends)))
+            used += 1
+            start = len(steps)
+            for step in card_steps:
+                review = pool.get(step)
+                if review is None:
+                    review = pool[step] = FSRSReview(*step)
+                steps.append(review)
+            first_made.append(len(start_of))
+            first_count.append(len(ends))
             for key, count in ends:
-                made.append(FSRSItem(reviews[:count]))
+                start_of.append(start)
+                length_of.append(count)
                 if other is None:
                     try:
                         keys.append(key)  # type: ignore[arg-type]
@@ -116,26 +126,66 @@ def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], N
                 other.append(key)
         if progress is not None:
             progress(len(grades))
-    order: Any
-    if other is None:
-        order = np.argsort(np.frombuffer(keys, dtype=np.int64), kind="stable")
-    else:
-        order = sorted(range(len(other)), key=other.__getitem__)
-    items = TrainingItems(made[i] for i in order)
-    place = np.empty(len(made), dtype=np.int64)  # made's index -> its place among the sorted items
-    place[np.asarray(order, dtype=np.int64)] = np.arange(len(made), dtype=np.int64)
-    items.firsts = sorted((int(place[i]), made[i], count) for i, count in firsts)
-    return items, total, cards_used
+    # The keys mostly come in runs (each card's in order): timsort merges them. No numpy: its import alone is
+    # 16 MB of the fit's peak at 2M grades (tests/srs/test_srs_optimize.py compares the order with fsrs-rs's).
+    order = sorted(range(len(start_of)), key=(keys if other is None else other).__getitem__)
+    del keys, other
+    place = array("q", bytes(8 * len(order)))  # made's index -> its place among the sorted items
+    for at, made in enumerate(order):
+        place[made] = at
+    firsts = sorted(zip(map(place.__getitem__, first_made), first_count, strict=True))
+    items = TrainingItems(
+        steps,
+        array("i", map(start_of.__getitem__, order)),
+        array("i", map(length_of.__getitem__, order)),
+        array("q", (at for at, _count in firsts)),
+        array("i", (count for _at, count in firsts)),
+    )
+    return items, total, used
 
 
-class TrainingItems(list):
-    """``training_items``'s result: fsrs-rs's items in order, and ``firsts``: per card, (place of its first
-    item, that item, how many items the card has). A card's every item begins with its first one."""
+class TrainingItems(collections.abc.Sequence):
+    """``training_items``'s result: fsrs-rs's FSRSItems in order, held as the cards' steps (FSRSReviews in one
+    list, card after card) and per item where its card's steps start and its length. fsrs-rs copies the items on every
+    call; here each item is made as fsrs-rs (or anyone) reads it and let go once copied, so the history's
+    items are whole in memory only once, in fsrs-rs (at 2M grades a list of FSRSItems held ~600 MB beside
+    fsrs-rs's own copy).
 
-    firsts: list = []
+    ``firsts()``: per card, (its first item, how many items the card has), in the order of those first items.
+    A card's every item begins with its first one."""
+
+    def __init__(self, steps: list, starts: Any, lengths: Any, first_places: Any, counts: Any) -> None:
+        self._steps, self._starts, self._lengths = steps, starts, lengths
+        self._first_places, self._counts = first_places, counts
+
+    def firsts(self) -> Iterator[tuple[Any, int]]:
+        for place, count in zip(self._first_places, self._counts, strict=True):
+            yield self[place], count
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    def __iter__(self) -> Iterator[Any]:
+        from fsrs_rs_python import FSRSItem
+
+        steps = self._steps
+        for start, length in zip(self._starts, self._lengths, strict=True):
+            yield FSRSItem(steps[start : start + length])
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> list: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        from fsrs_rs_python import FSRSItem
+
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        start = self._starts[index]
+        return FSRSItem(self._steps[start : start + self._lengths[index]])
 
 
-def usable_items(items: list) -> int:
+def usable_items(items: Sequence) -> int:
     """How many items fsrs-rs trains on after its outlier filter (training.rs ``prepare_training_data``);
     0 when they are only first reviews, which fit nothing but the initial stabilities.
 
@@ -145,15 +195,15 @@ def usable_items(items: list) -> int:
     copying every item (tests/srs/test_srs_optimize.py compares the two)."""
     from fsrs_rs_python import filter_outlier
 
-    firsts = getattr(items, "firsts", None)
-    if not firsts:
+    if not isinstance(items, TrainingItems):
         first = [item for item in items if item.long_term_review_cnt() == 1]
         first_kept, train = filter_outlier(first, items)
         return 0 if len(train) == len(first_kept) else len(train)
-    first = [item for _place, item, _count in firsts]
+    firsts = list(items.firsts())
+    first = [item for item, _count in firsts]
     first_kept, kept = filter_outlier(first, first)  # kept: those of ``first`` it keeps, in order
     usable = j = 0
-    for item, (_place, _item, count) in zip(first, firsts, strict=True):
+    for item, count in firsts:
         if j < len(kept) and _same(kept[j], item):
             usable += count
             j += 1

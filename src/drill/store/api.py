@@ -156,21 +156,30 @@ class Store:
             found = self._statements[key] = build()
         return found
 
+    def card_query(self) -> Any:
+        """``card_row``'s lookup (parameter ``content_id``): (id, pack, section) of the content id's card among
+        the studied packs, a live card before a retired one; ``reviewing`` extends it with the state row."""
+        query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(
+            cards_t.c.content_id == bindparam("content_id")
+        )
+        if self._packs is not None:  # (pack, content_id) is the unique index: name the packs to use it
+            query = query.where(queue.in_packs(cards_t.c.pack, self._packs))
+        return query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)
+
     def card_row(self, conn: Connection, card_id: str) -> tuple[int, str, str]:
         """(row id, pack, section) of a content id among the studied packs; StoreError when unknown."""
         found = self._ids.get(card_id)
         if found is not None:
             return found
+        row = conn.execute(self.statement(("card_row",), self.card_query), {"content_id": card_id}).first()
+        return self.found_card(card_id, row)
 
-        def build() -> Any:
-            query = select(cards_t.c.id, cards_t.c.pack, cards_t.c.section).where(
-                cards_t.c.content_id == bindparam("content_id")
-            )
-            if self._packs is not None:  # (pack, content_id) is the unique index: name the packs to use it
-                query = query.where(cards_t.c.pack.in_(self._packs))
-            return query.order_by(cards_t.c.retired, cards_t.c.id).limit(1)
+    def known_card(self, card_id: str) -> tuple[int, str, str] | None:
+        """``card_row``'s answer when it is known without a query (the lookup is kept until ``sync_content``)."""
+        return self._ids.get(card_id)
 
-        row = conn.execute(self.statement(("card_row",), build), {"content_id": card_id}).first()
+    def found_card(self, card_id: str, row: Any) -> tuple[int, str, str]:
+        """Remember a row of ``card_query`` (or one that extends it) for ``card_id``; StoreError for no row."""
         if row is None:
             raise StoreError(f"card {card_id!r} is not in the progress database {self.where}")
         self._ids[card_id] = (row.id, row.pack, row.section)
@@ -352,11 +361,15 @@ class Store:
         """(content id, ms) of every timed grade of a studied card (``plans.review_durations``)."""
         return plans.review_durations(self)
 
-    def deadline(self) -> Any:
-        """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change)."""
+    def deadline(self, conn: Connection | None = None) -> Any:
+        """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change);
+        read with ``conn`` when given (a grade's own transaction), else in a transaction of its own."""
         if self._deadline is None:
-            with self.transaction() as conn:
+            if conn is not None:
                 self._deadline = (plans.deadline_of(self, plans.load(self, conn)),)
+                return self._deadline[0]
+            with self.transaction() as own:
+                self._deadline = (plans.deadline_of(self, plans.load(self, own)),)
         return self._deadline[0]
 
     def plan_changed(self) -> None:

@@ -43,7 +43,7 @@ from drill.store.peek_sql import (
     marker,
     statements,
 )
-from drill.store.queue import by_state, choose, extra_of
+from drill.store.queue import choose, of_day
 from drill.store.review_days import day_number
 from drill.store.times import as_utc, sqlite_timestamp, sqlite_utc
 
@@ -292,13 +292,14 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
             row = (*row[:DUE_COLUMN], reader.read_time(row[DUE_COLUMN]), *row[DUE_COLUMN + 1 :])
         return row
 
+    done, extra = of_day(next(iter(fetch("day")), None))
     return choose(
-        by_state(next(iter(fetch("done")), None)),
+        done,
         config,
         lambda include_reviews: first("due" if include_reviews else "due_no_reviews"),
         lambda: first("new"),
         lambda ahead: first("due_no_reviews", now + ahead),
-        extra_of(next(iter(fetch("extra")), None)),
+        extra,
     )
 
 

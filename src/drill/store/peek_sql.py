@@ -88,21 +88,16 @@ def statements(
     the runtime datetimes as markers (``<now:UTCDateTime>``)."""
     out: dict[str, tuple[str, list | dict]] = {}
     w = _Writer(dialect)
-    out["done"] = (
-        "SELECT study_day_totals.reviews, study_day_totals.new_grades, study_day_totals.review_grades "
-        "FROM study_day_totals WHERE study_day_totals.user_id = "
-        + w.param("user_id_1", user_id, "INTEGER")
-        + " AND study_day_totals.study_day = "
-        + w.param("day", marker("day", DAY_TYPE), "INTEGER"),
-        w.params,
-    )
     w = _Writer(dialect)
-    out["extra"] = (
-        "SELECT study_day_extras.extra_new, study_day_extras.extra_reviews "
-        "FROM study_day_extras WHERE study_day_extras.user_id = "
-        + w.param("user_id_1", user_id, "INTEGER")
-        + " AND study_day_extras.study_day = "
-        + w.param("day", marker("day", DAY_TYPE), "INTEGER"),
+    day = w.param("day", marker("day", DAY_TYPE), "INTEGER")
+    totals = f"study_day_totals.user_id = users.id AND study_day_totals.study_day = {day}"
+    day = w.param("day", marker("day", DAY_TYPE), "INTEGER")
+    extras = f"study_day_extras.user_id = users.id AND study_day_extras.study_day = {day}"
+    out["day"] = (
+        "SELECT study_day_totals.reviews, study_day_totals.new_grades, study_day_totals.review_grades, "
+        "study_day_extras.extra_new, study_day_extras.extra_reviews FROM users "
+        f"LEFT OUTER JOIN study_day_totals ON {totals} LEFT OUTER JOIN study_day_extras ON {extras} "
+        "WHERE users.id = " + w.param("id_1", user_id, "INTEGER"),
         w.params,
     )
     for name, only_learning in (("due", False), ("due_no_reviews", True)):

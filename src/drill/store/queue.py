@@ -85,40 +85,52 @@ def _left(done_by_state: Mapping[str, int], config: Any, extra: Sequence[int] = 
 # -- statements (each built once per store and set of packs: ``Store.statement``) ----------------------------
 
 
+def in_packs(column: Any, packs: Sequence[str]) -> Any:
+    """``column IN (packs)`` with one bound parameter a pack, named as SQLAlchemy names an expanding IN's
+    (``pack_1_1``, ...): the same SQL and parameters, without expanding the list at every execution (the
+    statements are built once per set of packs, ``Store.statement``)."""
+    from sqlalchemy import bindparam
+
+    return column.in_(
+        [bindparam(f"{column.name}_1_{i}", pack, type_=column.type) for i, pack in enumerate(packs, 1)]
+    )
+
+
 def in_scope(store: Store, query: Select, section: str | None = None) -> Select:
     """``query`` restricted to the cards being studied: not retired, in the store's packs, in ``section``."""
     from drill.store.tables import cards_t
 
     query = query.where(cards_t.c.retired == False)  # noqa: E712 (SQL expression)
     if store.packs is not None:
-        query = query.where(cards_t.c.pack.in_(store.packs))
+        query = query.where(in_packs(cards_t.c.pack, store.packs))
     if section is not None:
         query = query.where(cards_t.c.section == section)
     return query
 
 
-def done_query(store: Store) -> Select:
-    """Today's grades (parameter ``day``, the study day's number): (all, of new cards, of review cards), one
-    row of study_day_totals by its key, which Store.grade and undo keep (drill.store.review_days) — not
-    today's log rows, whose number is whatever the day held."""
-    from sqlalchemy import Integer, bindparam, select
+def day_query(store: Store) -> Select:
+    """Today's grades and "study more today" (parameter ``day``, the study day's number), in one row:
+    (all grades, of new cards, of review cards, extra new, extra reviews) — the day's row of
+    study_day_totals, which Store.grade and undo keep (drill.store.review_days; not today's log rows, whose
+    number is whatever the day held), and of study_day_extras (drill.store.extras), each read by its key and
+    joined to the user's row (NULLs for a day without one; no row at all for an unknown user)."""
+    from sqlalchemy import Integer, and_, bindparam, select
 
-    from drill.store.tables import days_t
+    from drill.store.tables import days_t, extras_t, users_t
 
-    return select(days_t.c.reviews, days_t.c.new_grades, days_t.c.review_grades).where(
-        days_t.c.user_id == store.user_id, days_t.c.study_day == bindparam("day", type_=Integer())
-    )
-
-
-def extra_query(store: Store) -> Select:
-    """What "study more today" added to today's limits (parameter ``day``): (extra new, extra reviews), one
-    row of study_day_extras by its key, or no row."""
-    from sqlalchemy import Integer, bindparam, select
-
-    from drill.store.tables import extras_t
-
-    return select(extras_t.c.extra_new, extras_t.c.extra_reviews).where(
-        extras_t.c.user_id == store.user_id, extras_t.c.study_day == bindparam("day", type_=Integer())
+    day = bindparam("day", type_=Integer())
+    totals = and_(days_t.c.user_id == users_t.c.id, days_t.c.study_day == day)
+    extras = and_(extras_t.c.user_id == users_t.c.id, extras_t.c.study_day == day)
+    return (
+        select(
+            days_t.c.reviews,
+            days_t.c.new_grades,
+            days_t.c.review_grades,
+            extras_t.c.extra_new,
+            extras_t.c.extra_reviews,
+        )
+        .select_from(users_t.outerjoin(days_t, totals).outerjoin(extras_t, extras))
+        .where(users_t.c.id == store.user_id)
     )
 
 
@@ -144,7 +156,7 @@ def _studied(store: Store, section: str | None, *columns: Any, due: str) -> Sele
         )
     )
     if store.packs is not None:  # the indexes' pack column (the same as cards.pack, kept by sync_content)
-        query = query.where(states_t.c.card_pack.in_(store.packs))
+        query = query.where(in_packs(states_t.c.card_pack, store.packs))
     return in_scope(store, query, section)
 
 
@@ -232,15 +244,14 @@ def due_reviews(store: Store, section: str | None) -> Select:
         )
     )
     if store.packs is not None:
-        query = query.where(states_t.c.card_pack.in_(store.packs))
+        query = query.where(in_packs(states_t.c.card_pack, store.packs))
     return query
 
 
 def next_card_statements(store: Store, section: str | None) -> dict[str, Select]:
     """The statements ``next_card`` runs, by name (the peek's plan records their digests)."""
     return {
-        "done": done_query(store),
-        "extra": extra_query(store),
+        "day": day_query(store),
         "due": due_query(store, section, True).limit(1),
         "due_no_reviews": due_query(store, section, False).limit(1),
         "new": new_query(store, section).limit(1),
@@ -248,24 +259,28 @@ def next_card_statements(store: Store, section: str | None) -> dict[str, Select]
 
 
 def count_statements(store: Store, section: str | None) -> dict[str, Select]:
-    """The statements ``counts`` runs (parameters ``now`` and ``limit``)."""
+    """The statements ``counts`` runs: the day's row, then every count in one row (parameters ``now``,
+    ``review_limit`` and ``new_limit``), each count a subquery reading its own index range."""
     from sqlalchemy import bindparam, func, literal, select
 
     from drill.store.tables import states_t
 
-    def upto(query: Select) -> Select:
+    def upto(query: Select, limit: str) -> Any:
         """How many rows ``query`` gives, counting no further than ``limit``: the scan stops there."""
-        limited = query.with_only_columns(literal(1)).order_by(None).limit(bindparam("limit")).subquery()
-        return select(func.count()).select_from(limited)
+        limited = query.with_only_columns(literal(1)).order_by(None).limit(bindparam(limit)).subquery()
+        return select(func.count()).select_from(limited).scalar_subquery()
 
+    learning = due_query(store, section, False).with_only_columns(func.count()).order_by(None)
+    # The earliest later due: the first row of an index range (SQLite's min() would read them all here).
+    next_due = _studied(store, section, states_t.c.due, due="later").order_by(states_t.c.due).limit(1)
     return {
-        "done": done_query(store),
-        "extra": extra_query(store),
-        "learning": due_query(store, section, False).with_only_columns(func.count()).order_by(None),
-        "reviews": upto(due_reviews(store, section)),
-        "new": upto(new_query(store, section)),
-        # The earliest later due: the first row of an index range (SQLite's min() would read them all here).
-        "next_due": _studied(store, section, states_t.c.due, due="later").order_by(states_t.c.due).limit(1),
+        "day": day_query(store),
+        "counts": select(
+            learning.scalar_subquery(),
+            upto(due_reviews(store, section), "review_limit"),
+            upto(new_query(store, section), "new_limit"),
+            next_due.scalar_subquery(),
+        ),
     }
 
 
@@ -273,13 +288,21 @@ def count_statements(store: Store, section: str | None) -> dict[str, Select]:
 
 
 def done_by_state(
-    store: Store, conn: Connection, now: datetime, statement: Select, extra: Select
+    store: Store, conn: Connection, now: datetime, statement: Select
 ) -> tuple[dict[str, int], tuple[int, int]]:
-    """Today's grades by state (`by_state`) and today's extra limits (`extra_of`)."""
+    """Today's grades by state and today's extra limits (`of_day` of the day statement's row)."""
     from drill.store.review_days import day_number
 
     day = {"day": day_number(now, store.config.day_starts_at, store.tz)}
-    return by_state(conn.execute(statement, day).first()), extra_of(conn.execute(extra, day).first())
+    return of_day(conn.execute(statement, day).first())
+
+
+def of_day(row: Sequence | None) -> tuple[dict[str, int], tuple[int, int]]:
+    """The day statement's row (``day_query``) as today's grades by state (`by_state`) and today's extra
+    limits (`extra_of`)."""
+    if row is None:
+        return by_state(None), extra_of(None)
+    return by_state(None if row[0] is None else row[:3]), extra_of(None if row[3] is None else row[3:])
 
 
 def extra_of(row: Sequence | None) -> tuple[int, int]:
@@ -309,7 +332,7 @@ def next_card(store: Store, now: datetime, section: str | None = None, *, new: b
         return None if row is None else tuple(row)
 
     with store.transaction() as conn:
-        done, extra = done_by_state(store, conn, now, statements["done"], statements["extra"])
+        done, extra = done_by_state(store, conn, now, statements["day"])
         return choose(
             done,
             store.config,
@@ -324,17 +347,12 @@ def counts(store: Store, now: datetime, section: str | None = None) -> Counts:
     now = aware(now)
     statements = store.statement(("counts", section), lambda: count_statements(store, section))
 
-    def count(name: str, limit: int | None = None) -> int:
-        return conn.execute(statements[name], {"now": now, "limit": limit}).scalar_one()
-
     with store.transaction() as conn:
-        by_state, extra = done_by_state(store, conn, now, statements["done"], statements["extra"])
+        by_state, extra = done_by_state(store, conn, now, statements["day"])
         new_left, reviews_left = _left(by_state, store.config, extra)
-        learning = count("learning")
         # One row past what is left: whether the daily limit holds cards back (the scan stops there).
-        review = count("reviews", reviews_left + 1)
-        new = count("new", new_left + 1)
-        next_due = conn.execute(statements["next_due"], {"now": now}).scalar()
+        limits = {"review_limit": reviews_left + 1, "new_limit": new_left + 1}
+        learning, review, new, next_due = conn.execute(statements["counts"], {"now": now, **limits}).one()
     return Counts(
         due=learning + min(review, reviews_left),
         new=min(new, new_left),

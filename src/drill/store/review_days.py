@@ -101,9 +101,12 @@ def count_grade(
     duration_ms: int | None,
     state_before: str,
     sign: int = 1,
+    *,
+    card: bool = True,
 ) -> None:
     """Add (sign=1) or take back (sign=-1) one grade's share of the summaries (``state_before``: the card's
-    state before the grade, drill.srs.Phase's value)."""
+    state before the grade, drill.srs.Phase's value); ``card=False``: the day's totals only, the caller writes
+    the card's share (``first_counts``) with the card's state row (Store.grade: one UPDATE of that row)."""
     statements = _statements(conn.dialect.name)
     ms = sign * (duration_ms or 0)
     new = sign if state_before == NEW else 0
@@ -130,11 +133,19 @@ def count_grade(
             from drill.store.tables import days_t
 
             conn.execute(insert(days_t), new_row)
-    if first_of_day:
+    reviews, passes = first_counts(first_of_day, rating, sign)
+    if card and reviews:
         conn.execute(
-            statements["card"],
-            {"b_user": user_id, "b_card": card_id, "b_n": sign, "b_passed": sign if rating != 1 else 0},
+            statements["card"], {"b_user": user_id, "b_card": card_id, "b_n": reviews, "b_passed": passes}
         )
+
+
+def first_counts(first_of_day: bool, rating: int, sign: int = 1) -> tuple[int, int]:
+    """A grade's share (sign=1; sign=-1 takes it back) of its card's (first_reviews, first_passes): a first
+    grade of the card's study day counts, and passes unless it is Again (1)."""
+    if not first_of_day:
+        return 0, 0
+    return sign, sign if rating != 1 else 0
 
 
 def rebuild_summaries(conn, grade_counts: bool = True) -> None:

@@ -15,7 +15,7 @@ from drill.srs import GRADES, CardState, Phase, is_leech, leech_suspends, next_d
 from drill.srs.deadline import apply_deadline
 from drill.srs.misses import cap_interval
 from drill.store import undoing
-from drill.store.review_days import count_grade, review_day_fields
+from drill.store.review_days import count_grade, first_counts, review_day_fields
 from drill.store.tables import cards_t, logs_t, states_t
 from drill.store.times import as_utc, aware
 from drill.store.types import FLAGS, GradeResult, UndoResult
@@ -33,6 +33,12 @@ NEW_DUE = datetime(2000, 1, 1, tzinfo=UTC)
 
 _UPDATE_STATE = update(states_t).where(
     states_t.c.user_id == bindparam("b_user"), states_t.c.card_id == bindparam("b_card")
+)
+# A grade's write of the state row, its share of the card's true-retention counters in the same UPDATE
+# (drill.store.review_days.first_counts).
+_GRADE_STATE = _UPDATE_STATE.values(
+    first_reviews=states_t.c.first_reviews + bindparam("b_first"),
+    first_passes=states_t.c.first_passes + bindparam("b_passed"),
 )
 _INSERT_LOG = insert(logs_t).returning(logs_t.c.id)
 # Built once (a grade's statements are module constants: building a SQLAlchemy statement costs more than
@@ -54,7 +60,26 @@ class Flags:
 
 
 def load_state(store: Store, conn: Connection, row_id: int) -> tuple[CardState, Flags]:
-    row = conn.execute(_SELECT_STATE, {"b_user": store.user_id, "b_card": row_id}).first()
+    return _state_and_flags(conn.execute(_SELECT_STATE, {"b_user": store.user_id, "b_card": row_id}).first())
+
+
+def load_card(store: Store, conn: Connection, card_id: str) -> tuple[int, CardState, Flags]:
+    """The card's row id and this user's state for it, in one statement: by row id when the store knows the
+    card's row, else ``Store.card_query`` with the state row joined (none yet: a new card)."""
+    known = store.known_card(card_id)
+    if known is not None:
+        return (known[0], *load_state(store, conn, known[0]))
+
+    def build() -> Any:
+        on = (states_t.c.card_id == cards_t.c.id) & (states_t.c.user_id == store.user_id)
+        return store.card_query().outerjoin(states_t, on).add_columns(*states_t.c)
+
+    row: Any = conn.execute(store.statement(("card_state",), build), {"content_id": card_id}).first()
+    row_id = store.found_card(card_id, row)[0]  # StoreError for no row
+    return (row_id, *_state_and_flags(row if row.card_id is not None else None))
+
+
+def _state_and_flags(row: Any) -> tuple[CardState, Flags]:
     if row is None:
         return CardState(state=Phase.NEW, step=0, due=NEW_DUE), Flags()
     flags = Flags(
@@ -128,37 +153,37 @@ def grade_in(
     now = aware(now)
     rated = to_grade(rating)
     config = store.config
-    row_id = store.card_row(conn, card_id)[0]
-    before, flags = load_state(store, conn, row_id)
+    row_id, before, flags = load_card(store, conn, card_id)
     # FSRS's own due, capped after a miss (drill.srs.misses): the due a cleared interview plan returns to
     own = cap_interval(schedule(before, rated, now, config, fuzz_seed=row_id), due_cap)
-    outcome = apply_deadline(own, store.deadline(), config, fuzz_seed=row_id)
+    outcome = apply_deadline(own, store.deadline(conn), config, fuzz_seed=row_id)
     after = outcome.after
     became_leech = is_leech(outcome, config)
     leech = flags.leech or became_leech
     suspended = flags.suspended or (became_leech and leech_suspends(config))
-    _write_state(
-        store,
-        conn,
-        row_id,
-        flags.exists,
-        {
-            "state": after.state.value,
-            "step": after.step,
-            "stability": after.stability,
-            "difficulty": after.difficulty,
-            "due": after.due,
-            "last_review": after.last_review,
-            "reps": after.reps,
-            "lapses": after.lapses,
-            "suspended": suspended,
-            "buried_until": flags.buried_until,
-            "leech": leech,
-            "fsrs_due": own.after.due if outcome is not own else None,
-        },
-    )
     is_new = before.state is Phase.NEW
     day, first_of_day = review_day_fields(now, before.last_review, config.day_starts_at, store.tz)
+    first_reviews, first_passes = first_counts(first_of_day, int(rated))
+    values = {
+        "state": after.state.value,
+        "step": after.step,
+        "stability": after.stability,
+        "difficulty": after.difficulty,
+        "due": after.due,
+        "last_review": after.last_review,
+        "reps": after.reps,
+        "lapses": after.lapses,
+        "suspended": suspended,
+        "buried_until": flags.buried_until,
+        "leech": leech,
+        "fsrs_due": own.after.due if outcome is not own else None,
+    }
+    if flags.exists:
+        counters = {"b_first": first_reviews, "b_passed": first_passes}
+        conn.execute(_GRADE_STATE, {"b_user": store.user_id, "b_card": row_id, **counters, **values})
+    else:
+        values.update(first_reviews=first_reviews, first_passes=first_passes)
+        _write_state(store, conn, row_id, False, values)
     log_id = conn.execute(
         _INSERT_LOG,
         {
@@ -192,7 +217,17 @@ def grade_in(
             "first_of_day": first_of_day,
         },
     ).scalar_one()
-    count_grade(conn, store.user_id, row_id, day, first_of_day, int(rated), duration_ms, before.state.value)
+    count_grade(
+        conn,
+        store.user_id,
+        row_id,
+        day,
+        first_of_day,
+        int(rated),
+        duration_ms,
+        before.state.value,
+        card=False,
+    )
     return GradeResult(card_id, log_id, outcome, leech, became_leech, suspended)
 
 
