@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from drill.store import open_store
+from tests.notified import _notifications_kept  # noqa: F401 - fixture: every notification kept
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from textual.widgets import TextArea
 
 from drill.engine.codetasks import get_task
 from tests.code.test_code_screen import make, run_and_wait
+from tests.notified import notified
 from tests.tui.conftest import wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -61,7 +62,7 @@ async def test_ctrl_q_in_a_code_card_from_study_asks_before_dropping_the_grade(s
         screen.query_one("#code-editor", TextArea).load_text(get_task("softmax").solution())
         await run_and_wait(pilot, screen)
         await pilot.press("ctrl+q")
-        await wait_until(pilot, lambda: any("not saved yet" in n.message for n in app._notifications))
+        await wait_until(pilot, lambda: any("not saved yet" in n for n in notified(app)))
         assert app.is_running and app.screen is screen
         await pilot.press("enter")  # confirmed: graded like any card
         await wait_until(pilot, lambda: app.mode_screen.saving is None and screen.graded)

@@ -15,6 +15,7 @@ from tests.code.submissions import WRONG
 from tests.code.test_code_screen import run_and_wait
 from tests.i18n.conftest import pseudo, pseudo_locale_dir  # noqa: F401 - the fixtures
 from tests.i18n.test_screens_pseudo import shown_unmarked
+from tests.notified import notified
 from tests.tui.conftest import frozen_clock, wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -66,7 +67,7 @@ async def test_the_code_screen_speaks_only_through_the_catalog(pseudo, store):  
         assert screen.proposed == 1 and shown_unmarked(app, content, NAMES) == []
 
         await pilot.press("ctrl+s")  # asked once: a toast says it is recorded if asked again
-        await wait_until(pilot, lambda: bool(app._notifications))
+        await wait_until(pilot, lambda: bool(notified(app)))
         await pilot.pause()
         assert shown_unmarked(app, content, NAMES) == []
         app.clear_notifications()

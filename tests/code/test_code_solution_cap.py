@@ -8,6 +8,7 @@ from textual.widgets import TextArea
 
 from drill.engine.codetasks import get_task
 from tests.code.test_code_screen import make, result_text, run_and_wait
+from tests.notified import notified
 from tests.tui.conftest import NOW, wait_until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -19,7 +20,7 @@ async def test_ctrl_s_asks_first_even_when_the_solution_was_seen_before(store):
     async with app.run_test(size=(140, 40)) as pilot:
         screen = app.mode_screen
         await pilot.press("ctrl+s")
-        await wait_until(pilot, lambda: any("ctrl+s again" in n.message for n in app._notifications))
+        await wait_until(pilot, lambda: any("ctrl+s again" in n for n in notified(app)))
         assert "Reference solution" not in result_text(screen) and not screen.solution_seen
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: "Reference solution" in result_text(screen))
@@ -37,7 +38,7 @@ async def test_a_pass_after_the_solution_is_graded_at_most_hard_and_says_why(sto
         assert screen.proposed == 2
         assert "at most Hard: the reference solution was seen" in result_text(screen)
         await pilot.press("4")  # the learner cannot raise it
-        await wait_until(pilot, lambda: any("at most Hard" in n.message for n in app._notifications))
+        await wait_until(pilot, lambda: any("at most Hard" in n for n in notified(app)))
         assert screen.proposed == 2
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.graded)

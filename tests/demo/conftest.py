@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 
 from drill.tui.app import make_app
+from tests.notified import _notifications_kept  # noqa: F401 - fixture: every notification kept
 
 
 async def wait_until(pilot, condition: Callable[[], bool], *, tries: int = 500) -> None:

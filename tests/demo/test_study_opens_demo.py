@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.notified import notified
 from tests.tui.conftest import (  # noqa: F401 (fixtures)
     card_shown,
     db_url,
@@ -36,4 +37,4 @@ async def test_d_says_so_when_the_section_has_no_demo(study_app, library):  # no
         await pilot.press("d")
         await pilot.pause()
         assert app.screen is app.mode_screen
-        assert any("no demo for section 7.3" in str(n.message) for n in app._notifications)
+        assert any("no demo for section 7.3" in n for n in notified(app))

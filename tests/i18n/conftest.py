@@ -32,4 +32,5 @@ def _english_afterwards():
 
 
 # The TUI tests' fixtures (the real content, a store on a temporary SQLite file), for the Chinese snapshots.
+from tests.notified import _notifications_kept  # noqa: E402, F401 - fixture: every notification kept
 from tests.tui.conftest import db_url, library, store  # noqa: E402, F401

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.notified import notified
 from tests.store.test_store_faults import DEADLINE_S, Lines
 
 CHILD = str(Path(__file__).with_name("acknowledged_child.py"))
@@ -223,7 +224,7 @@ async def test_an_interview_answer_whose_scorecard_row_cannot_be_written_leaves_
                 "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
             )
             await pilot.press("enter")
-            await wait_until(pilot, lambda: any("Not saved" in str(n.message) for n in app._notifications))
+            await wait_until(pilot, lambda: any("Not saved" in n for n in notified(app)))
             assert screen.phase == "rubric" and screen.answers == []
             assert rows() == (0, 0)
             trigger("DROP TRIGGER full")

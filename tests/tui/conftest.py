@@ -16,6 +16,7 @@ from drill.content import load_content
 from drill.content.models import Card, Library
 from drill.store import open_store
 from drill.tui.app import DrillApp, make_app
+from tests.notified import _notifications_kept  # noqa: F401 - fixture: every notification kept
 
 # Snapshots and the review log need a fixed "now"; the session timer is frozen at 0.
 NOW = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)

@@ -10,6 +10,7 @@ from sqlalchemy import event
 
 from drill.errors import StoreError
 from drill.tui.widgets.card_table import CardTable
+from tests.notified import notified
 from tests.tui.conftest import NOW, card_shown, wait_until
 from tests.tui.test_browser import open_browser, row_ids
 
@@ -38,7 +39,7 @@ async def test_one_undo_takes_back_a_bulk_suspend_of_five(study_app, library, st
         await wait_until(pilot, lambda: app.screen is app.mode_screen)
         await pilot.press(key)  # once
         await wait_until(pilot, lambda: not any(store.card_info(cid, NOW).suspended for cid in chosen))
-        assert any("on 5 cards" in n.message for n in app._notifications)
+        assert any("on 5 cards" in n for n in notified(app))
         # and that one press took only the bulk action: the next undo has nothing of it left
         assert store.undo_last() is None
 

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from drill.tui.widgets.card_table import CardTable
 from drill.tui.widgets.card_view import CardView
+from tests.notified import notified
 from tests.tui.conftest import NOW, card_shown, wait_until
 from tests.tui.test_browser import open_browser, row_ids
 
@@ -156,7 +157,7 @@ async def test_a_card_opened_before_it_is_due_says_so_on_the_study_screen(study_
         await pilot.press("enter", "enter")  # the browser's warning, then open it
         await wait_until(pilot, lambda: app.screen is app.mode_screen and app.mode_screen.card.id == graded)
         said = f"Ahead of schedule: {graded} is due {due.astimezone():%Y-%m-%d %H:%M}"
-        await wait_until(pilot, lambda: any(said in n.message for n in app._notifications))
+        await wait_until(pilot, lambda: any(said in n for n in notified(app)))
 
 
 async def test_at_60_columns_the_table_fits_and_the_question_stays(study_app, library, store):

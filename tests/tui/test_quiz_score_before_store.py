@@ -12,6 +12,7 @@ from drill.store import open_store
 from drill.tui.app import make_app
 from drill.tui.screens.quiz import QuizScreen
 from drill.tui.screens.quiz_score import QuizScoreScreen
+from tests.notified import notified
 from tests.tui.conftest import NOW, frozen_clock, frozen_timer, wait_until
 
 
@@ -58,10 +59,8 @@ async def test_m_before_the_store_opens_says_so_and_works_once_it_is_open(librar
             await wait_until(pilot, lambda: isinstance(app.screen, QuizScoreScreen))
             score = app.screen
             await pilot.press("m")
-            await wait_until(
-                pilot, lambda: any("still opening" in str(n.message) for n in app._notifications)
-            )
-            said = [str(n.message) for n in app._notifications]
+            await wait_until(pilot, lambda: any("still opening" in n for n in notified(app)))
+            said = [n for n in notified(app)]
             assert len(said) == 1 and "\n" not in said[0], said
             assert app.is_running and app.screen is score and score.made_due is None
             assert app.error is None

@@ -6,6 +6,7 @@ from drill.store import open_store
 from drill.tui.screens.study import StudyScreen
 from drill.tui.widgets.card_view import CardView
 from tests.helpers import plain
+from tests.notified import notified
 from tests.tui.conftest import NOW, card_shown, wait_until
 
 
@@ -391,7 +392,7 @@ async def test_a_grade_that_cannot_be_saved_is_not_acknowledged(study_app, db_ur
             first = shown_card_id(app)
             assert "READ-ONLY" in plain(app.screen.query_one("#header"))
             await pilot.press("space", "3")
-            await wait_until(pilot, lambda: any("Not saved" in str(n.message) for n in app._notifications))
+            await wait_until(pilot, lambda: any("Not saved" in n for n in notified(app)))
             assert shown_card_id(app) == first  # the card stays: the grade was not taken
     finally:
         readonly.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from drill.tui.widgets.card_view import CardView
+from tests.notified import notified
 from tests.tui.conftest import card_shown, wait_until
 
 
@@ -29,7 +30,7 @@ async def test_a_grade_waiting_on_a_lock_keeps_the_screen_alive(study_app, store
             holder.execute("BEGIN IMMEDIATE")
             await pilot.press("3")
             # The event loop runs: the waiting notice shows, the card stays, nothing is acknowledged yet.
-            await _until(pilot, lambda: any("busy" in n.message for n in app._notifications))
+            await _until(pilot, lambda: any("busy" in n for n in notified(app)))
             assert app.mode_screen.card.id == card and app.mode_screen.saving == card
             await pilot.press("4")  # another grade key meanwhile does nothing
             assert [log.card_id for log in store.review_logs()] == []

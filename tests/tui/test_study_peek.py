@@ -11,6 +11,7 @@ from drill.store.peek import save_plan
 from drill.tui.app import make_app
 from drill.tui.models import study as study_session
 from drill.tui.widgets.card_view import CardView
+from tests.notified import notified
 from tests.tui.conftest import (
     NOW,
     STUDY_QUESTION,
@@ -58,7 +59,7 @@ def peek_app(library):
 
 
 def notices(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [n for n in notified(app)]
 
 
 async def test_peeked_question_first_then_grading_once_the_store_is_ready(library, default_db, held_store):

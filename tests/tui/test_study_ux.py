@@ -12,6 +12,7 @@ from drill.tui.widgets.footer import ShownKey, StudyFooter
 from drill.tui.widgets.grade_bar import GradeBar, GradeButton, RevealButton
 from drill.tui.widgets.header import StudyHeader
 from tests.helpers import plain
+from tests.notified import notified
 from tests.tui.conftest import NOW, card_shown, wait_until
 from tests.tui.test_text_is_text import screen_text
 
@@ -97,7 +98,7 @@ async def test_grade_buttons_are_not_drawn_until_the_answer_shows(study_app, sto
         assert "Again ·" not in screen and "Good ·" not in screen
         first = app.mode_screen.card.id
         await pilot.press("3")  # before the answer: a toast, nothing saved
-        await wait_until(pilot, lambda: any("Show the answer first" in n.message for n in app._notifications))
+        await wait_until(pilot, lambda: any("Show the answer first" in n for n in notified(app)))
         assert store.review_logs() == [] and app.mode_screen.card.id == first
         await pilot.click("#reveal-button")  # a click on it shows the answer
         await wait_until(pilot, lambda: bar.enabled)
