@@ -10,12 +10,12 @@ processes:
 
   drill      drill optimize --dry-run                      (reads the store, builds the items, fits)
   anki       Collection(...).compute_fsrs_params(...)      (reads its revlog, builds the items, fits: Rust)
-  fsrs-rs    FSRSItem lists from a pickle -> FSRS.compute_parameters (the engine alone, items given)
+  fsrs-rs    items from a pickle, made as read -> FSRS.compute_parameters (the engine alone, items given)
 
 and prints for each the median wall and CPU time (user + system, what load distorts least), the peak memory
 (ru_maxrss), the CPU ratio drill / anki and drill / fsrs-rs, and the largest weight difference between drill's
 fit and each peer's. Goal (issue 27): CPU <= 1.5x Anki's at 20k and 200k reviews, weights equal to fsrs-rs's
-to 1e-4, and 2M reviews fitted with a peak <= 1 GB (`--big 2000000` runs drill alone on that size).
+to 1e-4, and 2M reviews fitted with a peak <= 1 GB (`--big 2000000` runs that size once).
 
     python benchmarks/fit_bench.py [--sizes 20000,200000] [--repeat 3] [--big 2000000] [--dir DIR]
 """
@@ -161,18 +161,28 @@ def write_anki(path: Path, log) -> None:
 
 
 def write_items(path: Path, log) -> None:
-    """fsrs-rs's items recomputed from the timestamps (study days from 04:00 UTC): [[(rating, delta_t)]]."""
-    history: dict[int, list[tuple[int, int]]] = {}
+    """fsrs-rs's items recomputed from the timestamps (study days from 04:00 UTC), compact: every card's steps
+    (rating + 8 * delta_t, card after card) and each item's (start, length) in that array, in review order. A
+    list of 54M (rating, delta_t) tuples at 2M reviews would be GBs of Python objects in the peer's peak."""
+    from array import array
+
+    history: dict[int, list[int]] = {}
     days: dict[int, int] = {}
-    items = []
+    ends = []  # (card, number of steps) per item, in review order
     for card, at, rating, _state in log:
         day = (at - 4 * 3600) // 86400
         delta = day - days[card] if card in days else 0
         days[card] = day
-        history.setdefault(card, []).append((rating, delta))
+        history.setdefault(card, []).append(rating + 8 * delta)
         if len(history[card]) > 1 and delta > 0:
-            items.append(list(history[card]))
-    path.write_bytes(pickle.dumps(items))
+            ends.append((card, len(history[card])))
+    steps, first = array("q"), {}
+    for card, codes in history.items():
+        first[card] = len(steps)
+        steps.extend(codes)
+    starts = array("q", (first[card] for card, _count in ends))
+    lengths = array("q", (count for _card, count in ends))
+    path.write_bytes(pickle.dumps((steps, starts, lengths)))
 
 
 ANKI = """
@@ -186,8 +196,20 @@ col.close()
 """
 DIRECT = """
 import json, pickle, sys
+from collections.abc import Sequence
 from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
-items = [FSRSItem([FSRSReview(r, d) for r, d in item]) for item in pickle.load(open(sys.argv[1], "rb"))]
+codes, starts, lengths = pickle.load(open(sys.argv[1], "rb"))
+pool = {code: FSRSReview(code & 7, code >> 3) for code in set(codes)}
+steps = list(map(pool.__getitem__, codes))
+del codes, pool
+class Items(Sequence):  # each FSRSItem made as fsrs-rs reads it: the items are whole only in fsrs-rs
+    def __len__(self):
+        return len(starts)
+    def __getitem__(self, i):
+        return FSRSItem(steps[starts[i] : starts[i] + lengths[i]])
+    def __iter__(self):
+        return (FSRSItem(steps[s : s + n]) for s, n in zip(starts, lengths))
+items = Items()
 print(json.dumps({"params": FSRS([]).compute_parameters(items, num_relearning_steps=1), "items": len(items)}))
 """
 
@@ -211,7 +233,7 @@ def drill_weights(out: str) -> list[float]:
     return [float(w) for w in line.split("[", 1)[1].rstrip("]").split(",")]
 
 
-def measure(size: int, tmp: Path, repeat: int, env: dict[str, str], peers: bool = True) -> None:
+def measure(size: int, tmp: Path, repeat: int, env: dict[str, str], big: bool = False) -> None:
     t = time.perf_counter()
     log = simulate(size)
     db, col, items = tmp / f"drill-{size}.sqlite3", tmp / f"anki-{size}.anki2", tmp / f"items-{size}.pickle"
@@ -219,11 +241,10 @@ def measure(size: int, tmp: Path, repeat: int, env: dict[str, str], peers: bool 
     commands = {
         "drill": [drill_command(), "optimize", "--dry-run", "--db", f"sqlite:///{db}", "--user", "bench"]
     }
-    if peers:
-        write_anki(col, log)
-        write_items(items, log)
-        commands["anki"] = [sys.executable, "-c", ANKI, str(col)]
-        commands["fsrs-rs"] = [sys.executable, "-c", DIRECT, str(items)]
+    write_anki(col, log)
+    write_items(items, log)
+    commands["anki"] = [sys.executable, "-c", ANKI, str(col)]
+    commands["fsrs-rs"] = [sys.executable, "-c", DIRECT, str(items)]
     cards = len({row[0] for row in log})
     print(f"\n{len(log):,} reviews of {cards:,} cards (built in {time.perf_counter() - t:.1f} s)", flush=True)
     walls = {name: [] for name in commands}
@@ -252,14 +273,17 @@ def measure(size: int, tmp: Path, repeat: int, env: dict[str, str], peers: bool 
             f"{name:8s} {statistics.median(walls[name]):7.2f}s {cpu:7.2f}s {peaks[name]:6.0f}MB {ratio:>10s}"
             f"  {found.get(name, '-')!s:>6s} {'' if name == 'drill' else f'{diff:.2e}'}"
         )
-    if peers:
+    if not big:
         print(
             f"goal: drill CPU <= 1.5x anki's: {drill_cpu / statistics.median(cpus['anki']):.2f}x; weights equal "
             f"fsrs-rs's to 1e-4: max diff "
             f"{max(abs(a - b) for a, b in zip(weights['fsrs-rs'], weights['drill'], strict=True)):.1e}"
         )
     else:
-        print(f"goal: peak <= 1024 MB: {peaks['drill']:.0f} MB")
+        print(
+            f"goal: peak <= 1024 MB: drill {peaks['drill']:.0f} MB; fsrs-rs alone on the same items "
+            f"{peaks['fsrs-rs']:.0f} MB, Anki {peaks['anki']:.0f} MB"
+        )
     print(f"machine load (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs", flush=True)
 
 
@@ -267,7 +291,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="20000,200000")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--big", type=int, default=0, help="also fit this many reviews with drill alone")
+    parser.add_argument("--big", type=int, default=0, help="also fit this many reviews, once (the peak)")
     parser.add_argument("--dir", type=Path, default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -277,7 +301,7 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",") if s):
             measure(size, Path(tmp), args.repeat, env)
         if args.big:
-            measure(args.big, Path(tmp), 1, env, peers=False)
+            measure(args.big, Path(tmp), 1, env, big=True)
 
 
 if __name__ == "__main__":
