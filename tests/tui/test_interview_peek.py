@@ -128,7 +128,7 @@ def test_the_peeks_states_statement_is_the_stores(tmp_path):
     store = open_store(f"sqlite:///{tmp_path / 's.sqlite3'}", USER)
     try:
         for user_id in (1, 42):
-            for packs in (["a"], ["a", "b-c", "it's; -- \"x\""]):
+            for packs in (["a"], ["a", "b-c", 'it\'s; -- "x"']):
                 sql, params = states_statement(user_id, packs)
                 compiled = compile_statement(card_states_query(user_id, packs), store.engine.dialect)
                 assert " ".join(sql.split()) == " ".join(compiled[0].split())

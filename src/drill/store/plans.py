@@ -63,7 +63,9 @@ def card_states_query(user_id: int, packs: Collection[str] | None) -> Select:
     """card_states's query: (pack, position, content id, section, memory columns) of the user's unretired,
     unsuspended cards in ``packs`` (None: every pack), in content order; a card without a state row is new.
     drill.tui.models.interview_peek runs it written out for sqlite3, checked against this by digest."""
-    join = cards_t.outerjoin(states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id))
+    join = cards_t.outerjoin(
+        states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id)
+    )
     query = (
         select(
             cards_t.c.pack,

@@ -89,7 +89,9 @@ def save_order_key(store: Store, db_url: str | None) -> Path | None:
         with store.engine.connect() as conn:
             revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
             conn.rollback()
-        states = compile_statement(card_states_query(store.user_id, sorted(store.packs)), store.engine.dialect)
+        states = compile_statement(
+            card_states_query(store.user_id, sorted(store.packs)), store.engine.dialect
+        )
         data = {
             "header": _header(db_file, store.user, list(store.packs)),
             "revision": revision,
@@ -163,9 +165,8 @@ def _read_states(
         if digest(sql, params) != states_digest:
             return None
         states = {}
-        for _pack, _pos, cid, _section, state, step, stability, difficulty, due, last, reps, lapses in (
-            conn.execute(sql, params)
-        ):
+        for row in conn.execute(sql, params):  # pack, position, content id, section, then the state's columns
+            cid, (state, step, stability, difficulty, due, last, reps, lapses) = row[2], row[4:]
             if state is None or state == Phase.NEW.value:
                 continue  # new, as a card without a state
             at = sqlite_utc(due)

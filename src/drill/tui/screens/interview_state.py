@@ -101,8 +101,8 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
         # the last answer's missed points and corrections: the follow-up's aim
         self.missed_last: tuple[str, ...] = ()
         self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
-        self.done_waiting = False  # done (ctrl+d, space, time up) before the misconceptions loaded: the rubric
-        # follows once they are (`book_loaded`)
+        # done (ctrl+d, space, time up) before the misconceptions loaded: the rubric follows once they are
+        self.done_waiting = False
         self.errata: list[Erratum] = []  # drill's corrections, marked on a key point that restates a claim
         self.answers: list[InterviewAnswerRecord] = []
         self.content_packs: list[str] = []  # the content's packs (`plan`)
