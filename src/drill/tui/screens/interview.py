@@ -5,7 +5,8 @@ confirmed (enter) or changed (1-4) and goes through ``Store.grade`` as in study,
 row is saved. A scorecard closes the session.
 
 Phases: "loading" → ("asking" → "rubric") × N → "done". The shell paints at once; the loading worker
-(tui/screens/base.py) loads the content and opens the store. The questions and follow-ups come from
+(tui/screens/base.py) loads the content and opens the store; the misconceptions, which only the rubric needs,
+load after the first question is on screen (a rubric reached before them waits for them). The questions and follow-ups come from
 `InterviewSession` (seeded). The state (reactives) and the flow from question to question are in
 interview_state.py, the rubric phase in interview_rubric.py, the closing table in interview_scorecard.py.
 """
@@ -101,7 +102,7 @@ class InterviewScreen(InterviewRubric):
         from drill.tui.models.interview import bank_cards
 
         s = self.settings
-        self._library = library  # its misconceptions load in `prepare`, after the first question is shown
+        self._library = library  # its misconceptions load after the first question (`load_book`, `prepare`)
         # the packs the store will study (drill.store.sync.content_items): the saved order's
         self.content_packs = sorted({p.id for p in library.packs} | {c.pack for c in library.cards.values()})
         self.errata = list(library.errata)
@@ -213,7 +214,7 @@ class InterviewScreen(InterviewRubric):
 
     def action_done(self) -> None:
         """The clock stops and the answer is taken; the rubric follows, once the misconceptions it lists are
-        loaded (they load after the first question is on screen: `prepare`)."""
+        loaded (they load after the first question is on screen: `load_book`)."""
         if self.phase != "asking" or self.asked is None or self.done_waiting:
             return
         countdown = self.query_one(Countdown)
