@@ -6,9 +6,9 @@ row is saved. A scorecard closes the session.
 
 Phases: "loading" → ("asking" → "rubric") × N → "done". The shell paints at once; the loading worker
 (tui/screens/base.py) loads the content and opens the store; the misconceptions, which only the rubric needs,
-load after the first question is on screen (a rubric reached before them waits for them). The questions and follow-ups come from
-`InterviewSession` (seeded). The state (reactives) and the flow from question to question are in
-interview_state.py, the rubric phase in interview_rubric.py, the closing table in interview_scorecard.py.
+load after the first question is on screen (a rubric reached before them waits for them). The questions and
+follow-ups come from `InterviewSession` (seeded). The state (reactives) and the flow from question to question
+are in interview_state.py, the rubric phase in interview_rubric.py, the closing table in interview_scorecard.py.
 """
 
 from __future__ import annotations
