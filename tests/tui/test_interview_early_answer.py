@@ -2,7 +2,8 @@
 opening; what the learner does meanwhile is kept. The store's opening is held here until the test lets it go, so
 "before the store opens" is a fact, not a race; another session grades the question shown in between, so the
 store would ask another first: untouched, the question gives way to the store's; typed into and confirmed, or
-answered aloud, it stays, and its answer is saved under it once the store is open."""
+answered aloud, it stays, and its answer is saved under it once the store is open. The misconceptions load
+after the first question too (held the same way): a rubric reached before them waits for them."""
 
 from __future__ import annotations
 
@@ -139,3 +140,56 @@ async def test_an_answer_typed_and_confirmed_before_the_store_opens_is_saved_und
     with sqlite3.connect(path) as db:
         rows = list(db.execute("SELECT position, card_id, answer FROM interview_answers"))
     assert rows == [(1, other, "abc")]
+
+
+@pytest.fixture
+def held_misconceptions(monkeypatch):
+    """`load_misconceptions` (what `prepare` calls, after the first question is shown) waits until the test sets
+    the event; (the event, the real function)."""
+    import drill.content.misconceptions as misconceptions
+
+    release = threading.Event()
+    real = misconceptions.load_misconceptions
+
+    def held(*args, **kwargs):
+        release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(misconceptions, "load_misconceptions", held)
+    yield release, real
+    release.set()
+
+
+async def test_an_answer_done_before_the_misconceptions_load_waits_for_its_rubric(
+    library, db_url, held_store, held_misconceptions, saved
+):
+    """The misconceptions load after the first question is on screen; done (ctrl+d) before they are, the clock
+    stops and the answer is kept, and the rubric comes once they are loaded, listing the card's own traps."""
+    from drill.i18n import current_language
+    from drill.tui.models.interview import rubric_for
+    from drill.tui.widgets.checklist import Checklist
+
+    release, load_misconceptions = held_misconceptions
+    card = library.cards[saved[0]]
+    expected = rubric_for(card, load_misconceptions(library), current_language())
+    assert expected.trap_ids  # the first question lists misconceptions: their absence would show
+    async with interview(library, db_url).run_test(size=(100, 30)) as pilot:
+        screen = await asking_before_the_store(pilot)
+        assert screen.asked.card.id == card.id and screen.book is None and screen.rubric is None
+        await pilot.press(*"abc")
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+        assert screen.phase == "asking" and screen.done_waiting and screen.rubric is None
+        assert screen.query_one("#iv-answer").read_only and screen.answer_text == "abc"
+        await pilot.press("ctrl+t")  # the answer is taken: no switching to aloud meanwhile
+        await pilot.press("enter")  # no grade before the rubric
+        await pilot.pause()
+        assert screen.typed and screen.phase == "asking" and not screen.confirm_waiting
+        release.set()
+        await wait_until(pilot, lambda: screen.phase == "rubric")
+        assert screen.rubric.trap_ids == expected.trap_ids and screen.rubric.traps == expected.traps
+        assert len(screen.query_one("#iv-traps", Checklist).items) == len(expected.traps)
+        await pilot.press("enter")  # the store is still held: the grade waits for it
+        held_store.set()
+        await wait_until(pilot, lambda: len(screen.answers) == 1)
+        assert screen.answers[0].card_id == card.id and screen.answers[0].answer == "abc"

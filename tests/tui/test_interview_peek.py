@@ -116,3 +116,35 @@ def test_an_interview_day_leaves_the_order_to_the_store(library, db_url):
     store.set_interview_plan((T0 + timedelta(days=10)).date(), 0.9, T0)
     close_and_save(store, db_url, T0)
     assert peeked(library, db_url, T0, 1) is None
+
+
+def test_the_peeks_states_statement_is_the_stores(tmp_path):
+    """For several learners and pack lists, the card-states statement the peek runs is exactly (text and
+    parameters) what drill.store.plans.card_states_query compiles to for SQLite."""
+    from drill.store.peek_sql import compile_statement
+    from drill.store.plans import card_states_query
+    from drill.tui.models.interview_peek import states_statement
+
+    store = open_store(f"sqlite:///{tmp_path / 's.sqlite3'}", USER)
+    try:
+        for user_id in (1, 42):
+            for packs in (["a"], ["a", "b-c", 'it\'s; -- "x"']):
+                sql, params = states_statement(user_id, packs)
+                compiled = compile_statement(card_states_query(user_id, packs), store.engine.dialect)
+                assert " ".join(sql.split()) == " ".join(compiled[0].split())
+                assert params == compiled[1]
+    finally:
+        store.close()
+
+
+def test_a_states_digest_that_is_not_the_stores_means_dont_know(library, db_url):
+    """The saved key holds the digest of the store's compiled card-states statement: one changed (the store's
+    query moved on, or the file was edited) and the peek runs nothing."""
+    close_and_save(graded_store(library, db_url), db_url, T0)
+    assert peeked(library, db_url, T0, 1) is not None
+    path, _db = order_file(db_url)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps(dict(saved, states="0" * 64)), encoding="utf-8")
+    assert peeked(library, db_url, T0, 1) is None
+    path.write_text(json.dumps({k: v for k, v in saved.items() if k != "states"}), encoding="utf-8")
+    assert peeked(library, db_url, T0, 1) is None

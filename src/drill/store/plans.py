@@ -23,7 +23,7 @@ from drill.store.tables import cards_t, insert_ignore, logs_t, plans_t, states_t
 from drill.store.times import aware
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sqlalchemy import Connection
+    from sqlalchemy import Connection, Select
 
     from drill.store.api import Store
 
@@ -59,13 +59,12 @@ def current(store: Store, now: datetime) -> Plan | None:
     return plan
 
 
-def card_states(store: Store, packs: Collection[str] | None = None) -> list[tuple[str, str, CardState]]:
-    """(content id, section, memory state) of every card the user studies in ``packs`` (default: the store's
-    studied packs, or every pack when none is set), in content order: retired and suspended cards left out (the
-    plan never shows them); a card never graded is new, and so is a card of the content a read-only store could
-    not add (``Store.unsynced``: what a writing open would sync in)."""
+def card_states_query(user_id: int, packs: Collection[str] | None) -> Select:
+    """card_states's query: (pack, position, content id, section, memory columns) of the user's unretired,
+    unsuspended cards in ``packs`` (None: every pack), in content order; a card without a state row is new.
+    drill.tui.models.interview_peek runs it written out for sqlite3, checked against this by digest."""
     join = cards_t.outerjoin(
-        states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == store.user_id)
+        states_t, and_(states_t.c.card_id == cards_t.c.id, states_t.c.user_id == user_id)
     )
     query = (
         select(
@@ -79,9 +78,16 @@ def card_states(store: Store, packs: Collection[str] | None = None) -> list[tupl
         .where(cards_t.c.retired.is_(False), states_t.c.suspended.is_not(True))
         .order_by(cards_t.c.pack, cards_t.c.position, cards_t.c.id)
     )
+    return query if packs is None else query.where(cards_t.c.pack.in_(packs))
+
+
+def card_states(store: Store, packs: Collection[str] | None = None) -> list[tuple[str, str, CardState]]:
+    """(content id, section, memory state) of every card the user studies in ``packs`` (default: the store's
+    studied packs, or every pack when none is set), in content order: retired and suspended cards left out (the
+    plan never shows them); a card never graded is new, and so is a card of the content a read-only store could
+    not add (``Store.unsynced``: what a writing open would sync in)."""
     packs = store.packs if packs is None else tuple(packs)
-    if packs is not None:
-        query = query.where(cards_t.c.pack.in_(packs))
+    query = card_states_query(store.user_id, packs)
     with store.transaction() as conn:
         rows = [
             ((row.pack, row.position), (row.content_id, row.section, state_of(row)))

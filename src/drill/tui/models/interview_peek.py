@@ -32,17 +32,25 @@ if TYPE_CHECKING:
     from drill.content.models import Card
     from drill.store.api import Store
 
-FORMAT = 1
 SUFFIX = ".interview-peek.json"
 BUSY_TIMEOUT_S = 0.2  # a writer holding the database: don't wait, let the store do it
-# Store.plan_cards's rows (drill.store.plans.card_states) for one learner: unretired cards of the packs with a
-# state that is not suspended; a card without a state row is new, as it is for the store
-STATES = (
-    "SELECT cards.content_id, card_states.state, card_states.step, card_states.stability, "
-    "card_states.difficulty, card_states.due, card_states.last_review, card_states.reps, card_states.lapses "
-    "FROM cards JOIN card_states ON card_states.card_id = cards.id AND card_states.user_id = ? "
-    "WHERE cards.retired IS 0 AND card_states.suspended IS NOT 1 AND cards.pack IN ({packs})"
-)
+FORMAT = 2  # 2: the key holds the digest of the store's card-states statement
+
+
+def states_statement(user_id: int, packs: Sequence[str]) -> tuple[str, list]:
+    """drill.store.plans.card_states_query (what ``Store.plan_cards`` reads) written out as SQLAlchemy compiles
+    it for SQLite: the SQL and its ``?`` parameters. The saved key holds the digest of the store's own compiled
+    statement, and the peek runs this one only when its digest is that one (drill.store.peek_sql's pattern);
+    tests/tui/test_interview_peek.py checks the two spellings against the compiler."""
+    return (
+        "SELECT cards.pack, cards.position, cards.content_id, cards.section, card_states.state, "
+        "card_states.step, card_states.stability, card_states.difficulty, card_states.due, "
+        "card_states.last_review, card_states.reps, card_states.lapses FROM cards LEFT OUTER JOIN card_states "
+        "ON card_states.card_id = cards.id AND card_states.user_id = ? WHERE cards.retired IS 0 AND "
+        f"card_states.suspended IS NOT 1 AND cards.pack IN ({', '.join('?' * len(packs))}) "
+        "ORDER BY cards.pack, cards.position, cards.id",
+        [user_id, *packs],
+    )
 
 
 def order_file(db_url: str | None) -> tuple[Path, Path] | None:
@@ -75,10 +83,20 @@ def save_order_key(store: Store, db_url: str | None) -> Path | None:
     try:
         from sqlalchemy import text
 
+        from drill.store.peek_sql import compile_statement, digest
+        from drill.store.plans import card_states_query
+
         with store.engine.connect() as conn:
             revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
             conn.rollback()
-        data = {"header": _header(db_file, store.user, list(store.packs)), "revision": revision}
+        states = compile_statement(
+            card_states_query(store.user_id, sorted(store.packs)), store.engine.dialect
+        )
+        data = {
+            "header": _header(db_file, store.user, list(store.packs)),
+            "revision": revision,
+            "states": digest(*states),
+        }
         if _read_json(path) == data:
             return path
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
@@ -109,7 +127,7 @@ def peek_order(
         name = (user or default_user()).strip()
         if data is None or data.get("header") != _header(db_file, name, packs) or not db_file.is_file():
             return None
-        states = _read_states(db_file, data["revision"], name, sorted(packs))
+        states = _read_states(db_file, data["revision"], data.get("states"), name, sorted(packs))
         if states is None:
             return None
         from drill.srs import load_config
@@ -122,10 +140,14 @@ def peek_order(
         return None
 
 
-def _read_states(db_file: Path, revision: str, user: str, packs: list[str]) -> dict[str, Any] | None:
+def _read_states(
+    db_file: Path, revision: str, states_digest: Any, user: str, packs: list[str]
+) -> dict[str, Any] | None:
     """content id -> CardState of the learner's cards (as ``Store.plan_cards``), in one read-only snapshot;
-    None for another schema revision, an unknown learner or one with an interview day."""
+    None for another schema revision, an unknown learner, one with an interview day, or a card-states statement
+    whose digest is not the store's (``states_digest``)."""
     from drill.srs.state import CardState, Phase
+    from drill.store.peek_sql import digest
 
     uri = "file:" + quote(str(db_file.resolve())) + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
@@ -139,11 +161,12 @@ def _read_states(db_file: Path, revision: str, user: str, packs: list[str]) -> d
         user_id = users[0][0]
         if conn.execute("SELECT 1 FROM interview_plans WHERE user_id = ?", (user_id,)).fetchall():
             return None
-        sql = STATES.format(packs=", ".join("?" * len(packs)))
+        sql, params = states_statement(user_id, packs)
+        if digest(sql, params) != states_digest:
+            return None
         states = {}
-        for cid, state, step, stability, difficulty, due, last, reps, lapses in conn.execute(
-            sql, (user_id, *packs)
-        ):
+        for row in conn.execute(sql, params):  # pack, position, content id, section, then the state's columns
+            cid, (state, step, stability, difficulty, due, last, reps, lapses) = row[2], row[4:]
             if state is None or state == Phase.NEW.value:
                 continue  # new, as a card without a state
             at = sqlite_utc(due)

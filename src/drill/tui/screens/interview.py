@@ -5,9 +5,10 @@ confirmed (enter) or changed (1-4) and goes through ``Store.grade`` as in study,
 row is saved. A scorecard closes the session.
 
 Phases: "loading" → ("asking" → "rubric") × N → "done". The shell paints at once; the loading worker
-(tui/screens/base.py) loads the content and opens the store. The questions and follow-ups come from
-`InterviewSession` (seeded). The state (reactives) and the flow from question to question are in
-interview_state.py, the rubric phase in interview_rubric.py, the closing table in interview_scorecard.py.
+(tui/screens/base.py) loads the content and opens the store; the misconceptions, which only the rubric needs,
+load after the first question is on screen (a rubric reached before them waits for them). The questions and
+follow-ups come from `InterviewSession` (seeded). The state (reactives) and the flow from question to question
+are in interview_state.py, the rubric phase in interview_rubric.py, the closing table in interview_scorecard.py.
 """
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Static, TextArea
 
-from drill.errors import InputError
-from drill.i18n import N_, _
-from drill.tui.models.interview import InterviewSession, Thresholds, judge_into
+from drill.errors import DrillError, InputError
+from drill.i18n import N_, _, current_language
+from drill.tui.models.interview import InterviewSession, Thresholds, judge_into, rubric_for
 from drill.tui.models.study import GRADE_NAMES
 from drill.tui.screens.interview_rubric import InterviewRubric
 from drill.tui.screens.interview_state import InterviewSettings, InterviewState, shown
@@ -31,6 +33,7 @@ from drill.tui.widgets.countdown import Countdown
 from drill.tui.widgets.rubric_views import RubricCorrections, RubricProposal
 
 if TYPE_CHECKING:
+    from drill.content.misconceptions import Book
     from drill.content.models import Card, Library
     from drill.srs.config import SrsConfig
     from drill.store.api import Store
@@ -99,9 +102,7 @@ class InterviewScreen(InterviewRubric):
         from drill.tui.models.interview import bank_cards
 
         s = self.settings
-        from drill.content.misconceptions import load_misconceptions
-
-        self.book = load_misconceptions(library)
+        self._library = library  # its misconceptions load after the first question (`load_book`, `prepare`)
         # the packs the store will study (drill.store.sync.content_items): the saved order's
         self.content_packs = sorted({p.id for p in library.packs} | {c.pack for c in library.cards.values()})
         self.errata = list(library.errata)
@@ -117,9 +118,13 @@ class InterviewScreen(InterviewRubric):
         return cards
 
     def prepare(self, cards: list[Card], store: Store) -> InterviewSession:
+        from drill.content.misconceptions import load_misconceptions
         from drill.tui.models.interview import store_order
         from drill.tui.models.interview_peek import save_order_key
 
+        if not self._book_started:  # no question before the store (`planned`): the rubric's traps now
+            assert self._library is not None
+            self.app.call_from_thread(self.book_loaded, load_misconceptions(self._library))
         save_order_key(store, self.options.db_url)  # what the next interview checks to order before the store
         self._read_settings(store.config)
         ordered = store_order(cards, store, self.options.clock(), seed=self.settings.seed)
@@ -153,6 +158,21 @@ class InterviewScreen(InterviewRubric):
         self.ready(
             InterviewSession(ordered, self.settings.questions, self.settings.follow_up, self.settings.seed)
         )
+        self._book_started = True
+        self.call_after_refresh(self.load_book)  # once the question is on screen
+
+    @work(thread=True, exclusive=True, group="misconceptions")
+    def load_book(self) -> None:
+        """The misconceptions, beside the store's opening: only the rubric needs them (`book_loaded`)."""
+        from drill.content.misconceptions import load_misconceptions
+
+        assert self._library is not None
+        try:
+            book = load_misconceptions(self._library)
+        except DrillError as err:
+            self.app.call_from_thread(self.drill_app.fail, err)
+            return
+        self.app.call_from_thread(self.book_loaded, book)
 
     def ready(self, session: InterviewSession) -> None:
         if self.session is not None:  # already asking (`planned`): the store's session from here on
@@ -170,7 +190,7 @@ class InterviewScreen(InterviewRubric):
         assert self.session is not None and self.asked is not None
         self.query_one(RubricProposal).thresholds = self.settings.thresholds  # the store's config
         editor = self.query_one("#iv-answer", TextArea)
-        untouched = self.phase == "asking" and self.typed and not editor.text
+        untouched = self.phase == "asking" and self.typed and not editor.text and not self.done_waiting
         if untouched and session.pool[0].id != self.asked.card.id:
             self.session = session
             self.ask_next()
@@ -193,7 +213,9 @@ class InterviewScreen(InterviewRubric):
             self.action_done()
 
     def action_done(self) -> None:
-        if self.phase != "asking" or self.rubric is None:
+        """The clock stops and the answer is taken; the rubric follows, once the misconceptions it lists are
+        loaded (they load after the first question is on screen: `load_book`)."""
+        if self.phase != "asking" or self.asked is None or self.done_waiting:
             return
         countdown = self.query_one(Countdown)
         countdown.stop()
@@ -201,6 +223,26 @@ class InterviewScreen(InterviewRubric):
         editor = self.query_one("#iv-answer", TextArea)
         editor.read_only = True
         self.answer_text = editor.text if self.typed else None
+        if self.rubric is None:
+            self.done_waiting = True
+            self.refresh_bindings()
+            self.query_one("#iv-hint", Static).update(Text(_("Loading the rubric…"), style="italic"))
+            return
+        self._show_rubric()
+
+    def book_loaded(self, book: Book) -> None:
+        """On the UI thread: the misconceptions are loaded; the question asked gets its rubric, and an answer
+        done meanwhile goes on to it."""
+        self.book = book
+        if self.asked is not None and self.rubric is None:
+            self.rubric = rubric_for(self.asked.card, book, current_language())
+        if self.done_waiting:
+            self.done_waiting = False
+            self.refresh_bindings()
+            self._show_rubric()
+
+    def _show_rubric(self) -> None:
+        assert self.rubric is not None
         if self.answer_text is not None and self.answer_text.strip():
             judge_into(self.rubric, self.answer_text)  # the judge's ticks; the learner may change any of them
         self.covered = frozenset(self.rubric.covered)

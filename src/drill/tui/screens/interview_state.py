@@ -38,7 +38,7 @@ from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
     from drill.content.misconceptions import Book
-    from drill.content.models import Card, Erratum
+    from drill.content.models import Card, Erratum, Library
     from drill.store.interviews import InterviewAnswerRecord
 
 
@@ -101,9 +101,13 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
         # the last answer's missed points and corrections: the follow-up's aim
         self.missed_last: tuple[str, ...] = ()
         self.book: Book | None = None  # the misconceptions (drill.content.misconceptions), once loaded
+        # done (ctrl+d, space, time up) before the misconceptions loaded: the rubric follows once they are
+        self.done_waiting = False
         self.errata: list[Erratum] = []  # drill's corrections, marked on a key point that restates a claim
         self.answers: list[InterviewAnswerRecord] = []
         self.content_packs: list[str] = []  # the content's packs (`plan`)
+        self._library: Library | None = None  # the content (`plan`), its misconceptions read after it
+        self._book_started = False  # the misconceptions load in their own worker (`load_book`), not `prepare`
         self.confirm_waiting = False  # enter pressed in the rubric before the store opened: saved once it is
 
     # --- the flow from question to question --------------------------------------------------------------
@@ -116,7 +120,8 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
             return
         card = asked.card
         self.asked = asked
-        self.rubric = rubric_for(card, self.book, current_language())
+        # the rubric lists the card's misconceptions: built once they are loaded (`book_loaded`)
+        self.rubric = rubric_for(card, self.book, current_language()) if self.book is not None else None
         self.answer_text = None
         self.timed_out = False
         meta = Text(no_wrap=True, overflow="ellipsis")
@@ -203,10 +208,8 @@ class InterviewState(LoadingScreen[list["Card"], InterviewSession]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys act only in their phase: elsewhere they reach the editor or the lists."""
-        if action == "done":
-            return self.phase == "asking"
-        if action == "toggle_mode":
-            return self.phase == "asking"
+        if action in ("done", "toggle_mode"):
+            return self.phase == "asking" and not self.done_waiting
         if action in ("grade", "confirm"):
             return self.phase == "rubric"
         return True
