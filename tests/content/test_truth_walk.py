@@ -31,6 +31,7 @@ import pytest
 import yaml
 
 from drill.content import load_content
+from drill.content.errata import set_errata
 from drill.content.latex import render_text
 from drill.i18n import set_language
 
@@ -173,6 +174,9 @@ SURFACES = {
 
 @pytest.fixture(params=["en", "zh"])
 def language(request):
+    # The errata a correction is looked up in are the last loaded content's (drill.content.errata.set_errata):
+    # a test that loaded other content earlier on this worker (the fuzz tests' mangled files) left its own.
+    set_errata(LIBRARY.errata, LIBRARY.checks)
     set_language(request.param)
     yield request.param
     set_language("en")
