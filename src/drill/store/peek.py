@@ -20,8 +20,6 @@ The choice between due and new cards is `drill.store.queue.choose`, shared with 
 
 from __future__ import annotations
 
-import json
-import os
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -29,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from drill.store.jsonfile import read_json, write_json
 from drill.store.locate import conninfo, database_file, given_url, plan_path, plan_target, postgres_url
 from drill.store.locate import sqlite_path as sqlite_path
 from drill.store.opening import default_user
@@ -67,15 +66,13 @@ def save_plan(store: Any, section: str | None) -> Path | None:
     try:
         path, identity = target
         plan = build_plan(store, section, identity)
-        old = _read_json(path)
+        old = read_json(path)
         if old is not None and old.get("header") == plan["header"]:
             plan["sections"] = {**old.get("sections", {}), **plan["sections"]}
             if old == plan:
                 return path
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
+        write_json(path, plan)
         return path
     except Exception:
         return None
@@ -139,7 +136,7 @@ def peek_next_card(
         if target is None:
             return None
         path, identity = target
-        plan = _read_json(path)
+        plan = read_json(path)
         if plan is None:
             return None
         from drill import __version__
@@ -301,14 +298,6 @@ def _run(reader: Any, header: dict, digests: dict, section: str | None, now: dat
         lambda ahead: first("due_no_reviews", now + ahead),
         extra,
     )
-
-
-def _read_json(path: Path) -> dict | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
 
 
 def _section_key(section: str | None) -> str:

@@ -15,8 +15,6 @@ the store's order once it opens (interview.py).
 
 from __future__ import annotations
 
-import json
-import os
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
@@ -24,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from drill.store.jsonfile import read_json, write_json
 from drill.store.locate import database_file, given_url
 from drill.store.opening import default_user
 from drill.store.times import sqlite_utc
@@ -97,11 +96,9 @@ def save_order_key(store: Store, db_url: str | None) -> Path | None:
             "revision": revision,
             "states": digest(*states),
         }
-        if _read_json(path) == data:
+        if read_json(path) == data:
             return path
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
+        write_json(path, data)
         return path
     except Exception:
         return None
@@ -123,7 +120,7 @@ def peek_order(
         if where is None:
             return None
         path, db_file = where
-        data = _read_json(path)
+        data = read_json(path)
         name = (user or default_user()).strip()
         if data is None or data.get("header") != _header(db_file, name, packs) or not db_file.is_file():
             return None
@@ -178,11 +175,3 @@ def _read_states(
         return states
     finally:
         conn.close()
-
-
-def _read_json(path: Path) -> dict | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
