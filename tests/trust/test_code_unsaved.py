@@ -19,6 +19,7 @@ import pytest
 from drill.engine.codetasks import get_task
 from drill.runner import stale
 from drill.store import open_store
+from tests.trust.processes import children_running
 
 TIMEOUT_S = 120
 SOLUTION = get_task("softmax").solution()
@@ -121,22 +122,6 @@ def test_postgresql_down(tmp_path):
     assert "s3cret-pw" not in out.stdout + out.stderr
 
 
-def _children(pid: int, *, running: str) -> list[int]:
-    """The processes whose parent is ``pid`` and whose command line names ``running`` (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                argv = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state
-            if parent == pid and any(arg.decode(errors="replace").endswith(running) for arg in argv):
-                found.append(int(entry.name))
-    return found
-
-
 def test_a_run_folder_left_by_a_killed_drill_code_is_removed_by_the_next_run(tmp_path):
     """SIGKILL to drill and to the runner's supervisor leaves nobody to clean up (as when the kernel kills them
     all): the run folder stays until the next run prunes it. A folder a living run holds, and one just made, are
@@ -157,7 +142,7 @@ def test_a_run_folder_left_by_a_killed_drill_code_is_removed_by_the_next_run(tmp
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + TIMEOUT_S
-    while not (supervisors := _children(proc.pid, running="harness.py")):
+    while not (supervisors := children_running(proc.pid, "harness.py")):
         assert time.monotonic() < deadline and proc.poll() is None, "the run never started"
         time.sleep(0.05)
     proc.send_signal(signal.SIGSTOP)  # drill can no longer clean up when its supervisor dies
