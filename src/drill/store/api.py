@@ -365,11 +365,8 @@ class Store:
         """The plan's ``drill.srs.deadline.Deadline`` for grading, or None (cached; reloaded after a change);
         read with ``conn`` when given (a grade's own transaction), else in a transaction of its own."""
         if self._deadline is None:
-            if conn is not None:
-                self._deadline = (plans.deadline_of(self, plans.load(self, conn)),)
-                return self._deadline[0]
-            with self.transaction() as own:
-                self._deadline = (plans.deadline_of(self, plans.load(self, own)),)
+            with contextlib.nullcontext(conn) if conn is not None else self.transaction() as reading:
+                self._deadline = (plans.deadline_of(self, plans.load(self, reading)),)
         return self._deadline[0]
 
     def plan_changed(self) -> None:
