@@ -9,6 +9,7 @@ behaviour (defaults / initial stabilities only / a full fit) on either side of t
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,7 +22,6 @@ from drill.srs.days import study_day
 from drill.srs.optimize import (
     MIN_TRAINING_ITEMS,
     NotEnoughReviews,
-    card_sequence,
     fit,
     training_items,
     usable_items,
@@ -36,13 +36,19 @@ DAY = 86400
 
 
 def anki_cards(*entries):
-    """[(state before, days ago)] -> one card's grades: (rating, study day, state, order key)."""
-    return [(3, 1000 - days_ago, state, (1000 - days_ago, n)) for n, (state, days_ago) in enumerate(entries)]
+    """[(state before, days ago)] -> one card's grades as the store hands them: (card, rating, study day, state),
+    a Good each."""
+    return [("c", 3, 1000 - days_ago, state) for state, days_ago in entries]
+
+
+def steps_of(item):
+    """An FSRSItem's (rating, delta_t) steps, from FSRSReview's own repr."""
+    return [(int(r), int(d)) for r, d in re.findall(r"rating: (\d+), delta_t: (-?\d+)", repr(item))]
 
 
 def items_of(grades):
-    steps, ends = card_sequence(grades)
-    return [[(3, delta) for _rating, delta in steps[:count]] for _key, count in ends]
+    items, _total, _cards = training_items(grades)
+    return [steps_of(item) for item in items]
 
 
 def review(delta):
@@ -72,10 +78,82 @@ def test_single_learning_step_and_no_learning_step_give_nothing():
 
 
 def test_same_day_grades_are_zero_days_apart_and_make_no_item():
-    grades = [(1, 100, "new", 1), (3, 100, "learning", 2), (3, 102, "review", 3), (2, 102, "review", 4)]
-    steps, ends = card_sequence(grades)
-    assert steps == [(1, 0), (3, 0), (3, 2), (2, 0)]
-    assert ends == [(3, 3)]  # only the grade two days later
+    grades = [
+        ("c", 1, 100, "new"),
+        ("c", 3, 100, "learning"),
+        ("c", 3, 102, "review"),
+        ("c", 2, 102, "review"),
+    ]
+    assert items_of(grades) == [[(1, 0), (3, 0), (3, 2)]]  # only the grade two days later
+    grades.append(("c", 4, 103, "review"))
+    assert items_of(grades)[-1] == [(1, 0), (3, 0), (3, 2), (2, 0), (4, 1)]
+
+
+def reset_history(seed: int, cards: int = 60) -> list[tuple]:
+    """Cards graded in turns, interleaved: learning runs over one or more days, resets to new (a new run),
+    cards never learnt, same-day grades; every grade in the order given, (card, rating, study day, state)."""
+    rng = random.Random(seed)
+    rows = []
+    for card in range(cards):
+        day, state = rng.randint(0, 20), rng.choice(["new", "new", "new", "review"])
+        for _ in range(rng.randint(1, 14)):
+            rows.append((day, rng.random(), card, rng.choice([1, 2, 3, 3, 4]), state))
+            day += rng.choice([0, 0, 1, 2, 5, 9])
+            roll = rng.random()
+            state = (
+                "new"
+                if roll < 0.1
+                else "learning"
+                if roll < 0.3
+                else "relearning"
+                if roll < 0.4
+                else "review"
+            )
+    rows.sort()
+    return [(card, rating, day, state) for day, _at, card, rating, state in rows]
+
+
+def anki_items(rows):
+    """Each card's items recomputed as Anki's reviews_for_fsrs does, card by card: back from its last grade to
+    the first grade of its last run of learning grades, the days between grades from there, an item per grade
+    on a later day than the one before -- then every card's items in the order of their last grades, as
+    (card, steps)."""
+    by_card: dict[object, list] = {}
+    for at, (card, rating, day, state) in enumerate(rows):
+        by_card.setdefault(card, []).append((at, rating, day, state))
+    items = []
+    for card, grades in by_card.items():
+        start = None
+        for index in range(len(grades) - 1, -1, -1):
+            if grades[index][3] in ("new", "learning"):
+                start = index
+            elif start is not None:
+                break
+        if start is None:
+            continue
+        steps = []
+        for n, (at, rating, day, _state) in enumerate(grades[start:]):
+            delta = 0 if n == 0 else day - grades[start + n - 1][2]
+            steps.append((rating, delta))
+            if n and delta > 0:
+                items.append((at, card, list(steps)))
+    return [(card, steps) for _at, card, steps in sorted(items)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_items_are_anki_s_card_by_card_recomputation(seed):
+    """training_items reads the grades once, in the order given; Anki's rule, card by card (resets included),
+    gives the same items in the same order, and each card's first item and count."""
+    rows = reset_history(seed)
+    items, total, cards = training_items(rows)
+    expected = anki_items(rows)
+    assert len(expected) > 50 and any(state == "new" and n > 0 for n, (*_, state) in enumerate(rows))
+    assert [steps_of(item) for item in items] == [steps for _card, steps in expected]
+    firsts: dict[object, list] = {}  # card -> [its first item, its number of items], in order of the first
+    for card, steps in expected:
+        firsts.setdefault(card, [steps, 0])[1] += 1
+    assert total == len(rows) and cards == len(firsts) < len({row[0] for row in rows})
+    assert [(steps_of(item), count) for item, count in items.firsts()] == [tuple(f) for f in firsts.values()]
 
 
 # -- a learner graded by drill's own scheduler -----------------------------------------------------------------
@@ -102,11 +180,11 @@ def simulated_log(cards: int, days: int, seed: int = 7):
 
 
 def as_store_hands_it(log, tz=UTC):
-    by_card: dict[str, list] = {}
-    for n, (card, rating, at, state) in enumerate(log):
-        day = (study_day(at, 4, tz) - study_day(T0, 4, tz)).days
-        by_card.setdefault(card, []).append((rating, day, state, (at, n)))
-    return list(by_card.values())
+    """The log as the store hands it: every grade in the order given, (card, rating, study day, state)."""
+    return [
+        (card, rating, (study_day(at, 4, tz) - study_day(T0, 4, tz)).days, state)
+        for card, rating, at, state in log
+    ]
 
 
 def direct_items(log):
@@ -165,8 +243,9 @@ def test_the_threshold_is_fsrs_rs_own(learner_log):
 
 
 def test_too_short_a_history_is_refused_with_the_counts(learner_log):
-    cards = as_store_hands_it(learner_log)[:3]
-    items, total, used = training_items(cards)
+    items, total, used = training_items(
+        row for row in as_store_hands_it(learner_log) if row[0] in {"c0", "c1", "c2"}
+    )
     with pytest.raises(NotEnoughReviews) as caught:
         fit(items, total_reviews=total, cards=used)
     assert caught.value.usable < MIN_TRAINING_ITEMS and caught.value.total == total
@@ -250,11 +329,11 @@ def test_broken_config_is_reported_before_fitting():
     assert f"{path}: leech_action" in result.output
 
 
-def _skewed_cards(seed: int, cards: int = 400) -> list[list]:
+def _skewed_cards(seed: int, cards: int = 400) -> list[tuple]:
     """Cards whose first gap (days to the first review a day later) is mostly short with a long, thin tail,
-    so fsrs-rs's outlier filter drops some (rating, gap) groups; whole-number order keys, as the store's."""
+    so fsrs-rs's outlier filter drops some (rating, gap) groups; their grades in the order given, by day."""
     rng = random.Random(seed)
-    out, key = [], 0
+    out = []
     for _ in range(cards):
         day, grades = rng.randint(0, 30), []
         grades.append((rng.choice([1, 3, 3, 3, 4]), day, "new"))
@@ -267,11 +346,7 @@ def _skewed_cards(seed: int, cards: int = 400) -> list[list]:
         out.append(grades)
     stamped = [(card, n, g) for card, grades in enumerate(out) for n, g in enumerate(grades)]
     stamped.sort(key=lambda row: (row[2][1], row[0], row[1]))  # the order they were given, by day
-    by_card: dict[int, list] = {}
-    for card, _n, (rating, day, state) in stamped:
-        by_card.setdefault(card, []).append((rating, day, state, key))
-        key += 1
-    return list(by_card.values())
+    return [(card, rating, day, state) for card, _n, (rating, day, state) in stamped]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -43,9 +43,9 @@ class NotEnoughReviews(DrillError):
         self.total = total
 
 
-# One grade as the store hands it: (rating 1-4, study day number, state before the grade, order key).
-# The order key sorts grades in the order they were given (any comparable value).
-Grade = tuple[int, int, str, object]
+# One grade as the store hands it, every grade of the learner in the order given: (card id, rating 1-4, study
+# day number, state before the grade).
+Grade = tuple[object, int, int, str]
 
 
 @dataclass(frozen=True)
@@ -62,89 +62,77 @@ class FitResult:
     rmse_after: float
 
 
-def card_sequence(grades: Sequence[Grade]) -> tuple[list[tuple[int, int]], list[tuple[object, int]]]:
-    """One card's (rating, delta_t) steps as fsrs-rs gets them, and its training items as (order key of the
-    item's last grade, number of steps in the item). ``grades`` are in review order."""
-    start = None
-    for index in range(len(grades) - 1, -1, -1):
-        if grades[index][2] in LEARNING_STATES:
-            start = index
-        elif start is not None:
-            break
-    if start is None:
-        return [], []
-    kept = grades[start:]
-    steps = [(int(kept[0][0]), 0)]
-    items = []
-    previous = kept[0][1]
-    for rating, day, _state, key in kept[1:]:
-        delta = int(day - previous)
-        previous = day
-        steps.append((int(rating), delta))
-        if delta > 0:
-            items.append((key, len(steps)))
-    return steps, items
+def training_items(grades: Iterable[Grade], progress: Callable[[int], None] | None = None):
+    """fsrs-rs's training items for these grades (every grade, in the order given), in the order of their last
+    grades, as a ``TrainingItems``; also (grades read, cards with an item). ``progress(n)`` is told of the
+    grades read, a few thousand at a time.
 
-
-def training_items(cards: Iterable[Sequence[Grade]], progress: Callable[[int], None] | None = None):
-    """fsrs-rs's training items for these cards' grades (one sequence per card), in the order of their last
-    grades, as a ``TrainingItems``; also (grades read, cards with an item). ``progress(n)`` is told each
-    card's grade count."""
+    One pass in review order: a card's steps start again at the first grade of each run of learning grades (so
+    what is kept at the end is from the first of its last run), and a grade on a later study day than the
+    card's previous one ends an item, in review order; an item made before its card began another run is
+    dropped at the end."""
     from array import array
 
     from fsrs_rs_python import FSRSReview
 
-    # Every card's steps, card after card, packed as rating (1-4) + 8 * delta_t while the grades are read: a
-    # Python object made now and kept (an FSRSReview, a dict key) lands among the rows' short-lived objects
-    # and keeps their pages from going back (at 2M grades: 14 MB more held through the fit, its peak 8 MB up).
-    packed = array("q")
-    first_made, first_count = array("q"), array("i")  # per card: its first item's index, how many items
-    start_of, length_of = array("i"), array("i")  # per item made: where its card's steps start, its length
-    keys = array("q")  # per item made: its order key (the store's are whole numbers, 8 bytes each)
-    other: list | None = None  # keys of any other comparable kind
-    total = used = 0
-    for grades in cards:
-        total += len(grades)
-        card_steps, ends = card_sequence(grades)
-        if ends:
-            used += 1
-            start = len(packed)
-            packed.extend(rating + 8 * delta for rating, delta in card_steps)
-            first_made.append(len(start_of))
-            first_count.append(len(ends))
-            for key, count in ends:
-                start_of.append(start)
-                length_of.append(count)
-                if other is None:
-                    try:
-                        keys.append(key)  # type: ignore[arg-type]
-                        continue
-                    except (TypeError, OverflowError):
-                        other = list(keys)
-                other.append(key)
-        if progress is not None:
-            progress(len(grades))
-    # The keys mostly come in runs (each card's in order): timsort merges them. No numpy: its import alone is
-    # 16 MB of the fit's peak at 2M grades (tests/srs/test_srs_optimize.py compares the order with fsrs-rs's).
-    order = sorted(range(len(start_of)), key=(keys if other is None else other).__getitem__)
-    del keys, other
-    place = array("q", bytes(8 * len(order)))  # made's index -> its place among the sorted items
-    for at, made in enumerate(order):
-        place[made] = at
-    firsts = sorted(zip(map(place.__getitem__, first_made), first_count, strict=True))
+    learning = LEARNING_STATES
+    # Per card: [its run's number, the study day of its previous grade, whether that grade was a learning one,
+    # the run's steps packed as rating (1-4) + 8 * delta_t]. Small objects kept through the read, all let go
+    # after it (a Python object kept into the fit would hold the rows' freed pages: at 2M grades 14 MB).
+    cards: dict[object, list] = {}
+    runs = 0
+    made = array("q")  # per item, in review order: its run's number << 32 | its number of steps
+    total = 0
+    for card, rating, day, state in grades:
+        total += 1
+        if not total & 4095 and progress is not None:
+            progress(4096)
+        now = cards.get(card)
+        if state in learning:
+            if now is None or not now[2]:  # a run of learning grades begins: what came before is dropped
+                cards[card] = [runs, day, True, array("q", (rating,))]
+                runs += 1
+                continue
+        elif now is None:  # not learnt yet: nothing to keep
+            continue
+        else:
+            now[2] = False
+        delta = day - now[1]
+        now[1] = day
+        steps = now[3]
+        steps.append(rating + 8 * delta)
+        if delta > 0:
+            made.append(now[0] << 32 | len(steps))
+    if progress is not None and total & 4095:
+        progress(total & 4095)
+    final = {run: steps for run, _day, _learning, steps in cards.values()}  # each card's last run
+    del cards
+    # The items of the cards' last runs, in review order; every item of a card starts where its steps do.
+    packed = array("q")  # the steps of the cards with an item, card after card
+    starts, lengths = array("i"), array("i")
+    first_places, counts = array("q"), array("i")  # per card: its first item's place, its number of items
+    at: dict[int, tuple[int, int]] = {}  # run -> (where its steps start, its card's place in counts)
+    for item in made:
+        run = item >> 32
+        found = at.get(run)
+        if found is None:
+            steps = final.get(run)
+            if steps is None:  # its card began another run after it
+                continue
+            found = at[run] = (len(packed), len(counts))
+            packed.extend(steps)
+            first_places.append(len(starts))
+            counts.append(0)
+        starts.append(found[0])
+        lengths.append(item & 0xFFFFFFFF)
+        counts[found[1]] += 1
+    del made, final, at
     # One FSRSReview per (rating, delta_t), shared by the cards, in one list of every card's steps (no object
     # per card); a delta_t fsrs-rs cannot hold (below 0) fails here as FSRSReview(rating, delta_t) does.
     pool = {code: FSRSReview(code & 7, code >> 3) for code in set(packed)}
-    steps = list(map(pool.__getitem__, packed))
+    steps_list = list(map(pool.__getitem__, packed))
     del packed, pool
-    items = TrainingItems(
-        steps,
-        array("i", map(start_of.__getitem__, order)),
-        array("i", map(length_of.__getitem__, order)),
-        array("q", (at for at, _count in firsts)),
-        array("i", (count for _at, count in firsts)),
-    )
-    return items, total, used
+    return TrainingItems(steps_list, starts, lengths, first_places, counts), total, len(counts)
 
 
 class TrainingItems(collections.abc.Sequence):
@@ -316,7 +304,6 @@ __all__ = [
     "FitResult",
     "Grade",
     "NotEnoughReviews",
-    "card_sequence",
     "compute",
     "fit",
     "not_enough_message",

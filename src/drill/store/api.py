@@ -317,10 +317,10 @@ class Store:
         ``drill.store.types.BROWSE_STATES``; ``flag`` one of ``FLAGS`` (0: cards without a flag)."""
         return browsing.browse(self, text, section, state, now=now, limit=limit, flag=flag)
 
-    def fit_history(self) -> Iterator[list[tuple[int, int, str, int]]]:
-        """Each card's grades in review order, one list per card, streamed (``drill optimize``): (rating,
-        study day, state before the grade, an order key sorting every grade by when it was given)."""
-        return fitting.history_by_card(self)
+    def fit_history(self) -> Iterator[tuple[int, int, int, str]]:
+        """Every grade in the order given, streamed (``drill optimize``): (card id, rating, study day, state
+        before the grade)."""
+        return fitting.grades_in_order(self)
 
     def grade_count(self) -> int:
         """How many grades this user has given."""

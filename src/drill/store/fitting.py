@@ -1,4 +1,4 @@
-"""What ``drill optimize`` reads and writes: the learner's grades one card at a time, and the learner's own
+"""What ``drill optimize`` reads and writes: the learner's grades in the order given, and the learner's own
 FSRS weights (``users.fsrs_parameters``), which the store's scheduler uses in place of the config's."""
 
 from __future__ import annotations
@@ -22,43 +22,17 @@ def grade_count(store: Store) -> int:
         ).scalar_one()
 
 
-def history_by_card(store: Store) -> Iterator[list[tuple[int, int, str, int]]]:
-    """Each card's grades in review order, one list per card: (rating, study day, state before, order key).
-
-    The order key is the grade's place among all this user's grades (by time, then row id): one scan of the
-    (user_id, reviewed_at) index in that order, no sort and no datetime built per row. Cards come in the order
-    of their first grade. Until the scan ends every card's grades are held, so they are held packed — two
-    machine integers a grade in one array per card (16 bytes; a tuple of four Python ints was ~130) — and
-    each card's list is unpacked only as it is handed over."""
-    from array import array
-
+def grades_in_order(store: Store) -> Iterator[tuple[int, int, int, str]]:
+    """Every grade of this user in the order given (by time, then row id), streamed: (card id, rating, study
+    day, state before). One scan of the (user_id, reviewed_at) index in that order, no sort and no datetime
+    built per row; nothing is held here, the reader keeps what it needs of each row."""
     query = (
         select(logs_t.c.card_id, logs_t.c.rating, logs_t.c.study_day, logs_t.c.state_before)
         .where(logs_t.c.user_id == store.user_id)
         .order_by(logs_t.c.reviewed_at, logs_t.c.id)
     )
-    by_card: dict[int, array] = {}
-    codes: dict[str, int] = {}  # state -> 0..7, packed beside the rating
-    names: list[str] = []
     with store.transaction() as conn:
-        for place, (card_id, rating, day, state) in enumerate(conn.execute(query)):
-            code = codes.get(state)
-            if code is None:
-                if len(names) == 8:
-                    raise ValueError(f"more than 8 review states in the log: {[*names, state]}")
-                code = codes[state] = len(names)
-                names.append(state)
-            packed = by_card.get(card_id)
-            if packed is None:
-                packed = by_card[card_id] = array("q")
-            packed.append(place)
-            packed.append(day * 64 + code * 8 + rating)  # rating 1-4, code < 8: day is packed >> 6
-    while by_card:  # hand each card over and let it go
-        packed = by_card.pop(next(iter(by_card)))
-        yield [
-            (grade & 7, grade >> 6, names[(grade >> 3) & 7], place)
-            for place, grade in zip(packed[0::2], packed[1::2], strict=True)
-        ]
+        yield from conn.execute(query)
 
 
 def learner_parameters(store: Store) -> tuple[float, ...] | None:
