@@ -384,6 +384,7 @@ def test_the_usable_count_hands_fsrs_rs_one_item_a_card(monkeypatch):
     usable = usable_items(items)
     assert sizes and all(train <= used for _first, train in sizes), (sizes, used, len(items))
     assert 0 < usable < len(items)
+    assert usable_items(items) == usable and len(sizes) == 1  # counted once: fit asks again after the command
 
 
 def test_the_items_read_alike_every_way_and_every_time(learner_log):

@@ -143,11 +143,13 @@ class TrainingItems(collections.abc.Sequence):
     fsrs-rs's own copy).
 
     ``firsts()``: per card, (its first item, how many items the card has), in the order of those first items.
-    A card's every item begins with its first one."""
+    A card's every item begins with its first one. ``usable``: ``usable_items``'s count, kept once counted (the
+    command refuses before it says "Fitting", and ``fit`` checks again)."""
 
     def __init__(self, steps: list, starts: Any, lengths: Any, first_places: Any, counts: Any) -> None:
         self._steps, self._starts, self._lengths = steps, starts, lengths
         self._first_places, self._counts = first_places, counts
+        self.usable: int | None = None
 
     def firsts(self) -> Iterator[tuple[Any, int]]:
         for place, count in zip(self._first_places, self._counts, strict=True):
@@ -190,6 +192,14 @@ def usable_items(items: Sequence) -> int:
         first = [item for item in items if item.long_term_review_cnt() == 1]
         first_kept, train = filter_outlier(first, items)
         return 0 if len(train) == len(first_kept) else len(train)
+    if items.usable is None:
+        items.usable = _usable_of_firsts(items)
+    return items.usable
+
+
+def _usable_of_firsts(items: TrainingItems) -> int:
+    from fsrs_rs_python import filter_outlier
+
     firsts = list(items.firsts())
     first = [item for item, _count in firsts]
     first_kept, kept = filter_outlier(first, first)  # kept: those of ``first`` it keeps, in order
