@@ -25,14 +25,34 @@ def grade_count(store: Store) -> int:
 def grades_in_order(store: Store) -> Iterator[tuple[int, int, int, str]]:
     """Every grade of this user in the order given (by time, then row id), streamed: (card id, rating, study
     day, state before). One scan of the (user_id, reviewed_at) index in that order, no sort and no datetime
-    built per row; nothing is held here, the reader keeps what it needs of each row."""
+    built per row; nothing is held here, the reader keeps what it needs of each row.
+
+    The query, compiled by the connection's dialect, runs on the driver's cursor of the store's connection
+    (in its transaction) and its plain tuples are handed on a few thousand at a time: no Row per grade, the
+    reads' share of SQLAlchemy (at 200k grades ~0.05 s of the read's 0.37). A driver error is raised as
+    SQLAlchemy's would be (DBAPIError), for the store's error messages."""
+    from sqlalchemy import exc
+
     query = (
         select(logs_t.c.card_id, logs_t.c.rating, logs_t.c.study_day, logs_t.c.state_before)
         .where(logs_t.c.user_id == store.user_id)
         .order_by(logs_t.c.reviewed_at, logs_t.c.id)
     )
     with store.transaction() as conn:
-        yield from conn.execute(query)
+        compiled = query.compile(dialect=conn.dialect)
+        statement, params = str(compiled), compiled.params
+        if conn.dialect.positional:
+            params = [params[name] for name in compiled.positiontup or ()]
+        base = conn.dialect.loaded_dbapi.Error
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(statement, params)
+            while rows := cursor.fetchmany(4096):
+                yield from rows
+        except base as err:
+            raise exc.DBAPIError.instance(statement, params, err, base, dialect=conn.dialect) from err
+        finally:
+            cursor.close()
 
 
 def learner_parameters(store: Store) -> tuple[float, ...] | None:
