@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sqlalchemy import func, select, update
 
@@ -49,7 +49,8 @@ def grades_in_order(store: Store) -> Iterator[tuple[int, int, int, str]]:
         cursor = conn.connection.cursor()
         try:
             cursor.execute(statement, params)
-            yield from cursor  # one row at a time (see above)
+            # one row at a time (see above); DB-API's optional iteration, which sqlite3 and psycopg have
+            yield from cast("Iterator[tuple[int, int, int, str]]", cursor)
         except base as err:
             raise exc.DBAPIError.instance(statement, params, err, base, dialect=conn.dialect) from err
         finally:
