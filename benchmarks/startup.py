@@ -10,7 +10,8 @@ each against a plain Textual app showing the same first screen, in the same run 
 
 Each program runs as a new process on a 120x40 pseudo-terminal (benchmarks/ptyrun.py); a time is "spawn -> the
 first bytes after which the awaited text is decoded on the screen" (no milestones inside either program): the
-card's heading above its "show answer" hint; the quiz's and the interview's "question 1/N" heading. The baseline
+card's heading above its "show answer" hint; the quiz's and the interview's "question 1/N" heading with the question's
+"§7.x · ..." line and its text beneath. The baseline
 (benchmarks/baseline_app.py) shows, in one plain Static, the text drill drew for that first screen, captured on
 the same terminal in the warm-up. After each timed start the program is quit (not timed).
 
@@ -42,7 +43,9 @@ BASELINE = str(Path(__file__).resolve().parent / "baseline_app.py")
 # a card's heading (section · id · kind) above the card view's hint (drawn alone while the content loads)
 STUDY_QUESTION = re.compile(r"§\S+ · \S+ · (?s:.*)show answer")
 STUDY_READY = re.compile(r"new \d+ · learning \d+ · review \d+")  # the header's counts: the store is open
-FIRST_QUESTION = re.compile(r"question 1/\d+")
+# the quiz's and the interview's "question 1/N" heading with the question under it (its "§7.x · ..." line and
+# the line of text after that): the heading alone can come a frame or more before the question
+FIRST_QUESTION = re.compile(r"question 1/\d+(?s:.*)§7\.\d+ · [^\n]*\n(?:[ \t]*\n)*[ \t]*\S")
 # command -> (arguments, awaited text, quit key)
 COMMANDS = {
     "study": (["study"], STUDY_QUESTION, "q"),
