@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from drill.content.generated import sections
 from drill.tui.app import make_app
-from drill.tui.models.quiz import GENERATED, build_items
+from drill.tui.models.quiz import GENERATED
+from drill.tui.models.quiz_plan import build_items
 from tests.helpers import plain
 from tests.quiz.test_template_properties import check_code
 from tests.tui.conftest import frozen_clock, library_of, wait_until

@@ -22,7 +22,8 @@ from drill.content.generated import generate_questions
 from drill.content.quizgen import TEMPLATES, WORKS
 from drill.srs.config import SETTINGS, ConfigError, load_config, set_value
 from drill.tui.app import make_app
-from drill.tui.models.quiz import GENERATED, WORK_NAMES, QuizSettings, build_items
+from drill.tui.models.quiz import GENERATED, WORK_NAMES, QuizSettings
+from drill.tui.models.quiz_plan import build_items
 from drill.tui.widgets.countdown import Countdown
 from tests.helpers import plain
 from tests.tui.conftest import frozen_clock, library_of, wait_until

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from drill.errors import InputError
-from drill.tui.models.quiz import QuizRun, build_items
+from drill.tui.models.quiz import QuizRun
+from drill.tui.models.quiz_plan import build_items
 from tests.tui.conftest import frozen_clock, library_of
 
 

@@ -19,7 +19,7 @@ from drill.i18n import N_
 
 if TYPE_CHECKING:
     from drill.content.generated import GeneratedQuestion
-    from drill.content.models import Library, Quiz
+    from drill.content.models import Quiz
     from drill.srs import SrsConfig
     from drill.store.types import QuizAnswerRecord
     from drill.tui.options import AppOptions
@@ -207,62 +207,6 @@ class QuizSettings:
             "seed": self.seed,
             "work_seconds": dict(self.work_seconds),
         }
-
-
-def build_items(
-    library: Library,
-    *,
-    count: int | None = None,
-    section: str | None = None,
-    shuffle: bool = True,
-    generated: int = 0,
-    seed: int = 0,
-) -> list[QuizItem]:
-    """The questions of one quiz, in the order asked, no question twice. InputError when nothing matches.
-
-    With ``section``, a chapter quiz belongs to it when it is filed there or asks about a card of that section
-    (the chapter files its quizzes under 7.25); generated questions come from that section's templates."""
-    rng = random.Random(seed) if shuffle else None
-    quizzes = [q for q in library.quizzes if section is None or section in quiz_sections(library, q)]
-    made = [generated_item(q) for q in _generated(seed, min(generated, count or generated), section)]
-    if rng is not None:
-        rng.shuffle(quizzes)
-    if count:  # --generated N is honoured within --count: the chapter quizzes fill the rest
-        quizzes = quizzes[: max(0, count - len(made))]
-    items = [chapter_item(q, rng) for q in quizzes] + made
-    items = list({item.stem: item for item in reversed(items)}.values())[::-1]  # one of each question
-    if not items:
-        from drill.content.generated import sections
-
-        where = f" in section {section}" if section else ""
-        covered = sorted(
-            {s for q in library.quizzes for s in quiz_sections(library, q)} | set(sections()), key=_key
-        )
-        raise InputError(
-            f"no quiz questions{where} (quiz questions exist for sections: {', '.join(covered)})"
-        )
-    if rng is not None:
-        rng.shuffle(items)
-    return items
-
-
-def quiz_sections(library: Library, quiz: Quiz) -> set[str]:
-    """Where a chapter quiz belongs: its own section and the sections of the cards it asks about."""
-    return {quiz.section} | {library.cards[c].section for c in quiz.cards if c in library.cards}
-
-
-def _key(section: str) -> tuple[int, ...]:
-    return tuple(int(p) if p.isdigit() else 0 for p in section.split("."))
-
-
-def _generated(seed: int, n: int, section: str | None) -> list[GeneratedQuestion]:
-    if n <= 0:
-        return []
-    from drill.content.generated import generate_questions, sections
-
-    if section is not None and section not in sections():
-        return []
-    return generate_questions(seed, n, section=section)
 
 
 @dataclass

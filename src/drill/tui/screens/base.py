@@ -111,7 +111,8 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
 
     def planned(self, plan: Plan) -> Awaitable[None] | None:
         """On the UI thread, once the plan is made and before the store opens: a screen that can show its first
-        question from the plan alone does it here (the quiz); `ready` follows when the store is open."""
+        question from the plan alone does it here (the quiz, the interview); `ready` follows when the store is
+        open."""
         return None
 
     async def _loaded(self, loaded: Loaded[Setup]) -> None:

@@ -1,7 +1,8 @@
 """`drill quiz`: timed multiple choice over the chapter's quizzes, plus numeric questions from the engine.
 
 The shell paints at once; the loading worker (tui/screens/base.py) loads the content, builds the questions
-(generated ones import numpy) and opens the store (sqlalchemy). Each question has its own countdown — a chapter
+(generated ones import numpy; a chapter question in first place is asked while they are made) and opens the
+store (sqlalchemy). Each question has its own countdown — a chapter
 quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
 docs/quiz.md); a timeout counts as wrong and shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
 (with no finish time), so an answered question is never lost.
@@ -22,7 +23,8 @@ from textual.widgets import Footer, Input, Static
 
 from drill.errors import DrillError, StoreError
 from drill.i18n import N_, _
-from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, QuizSettings, Result, build_items
+from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, QuizSettings, Result
+from drill.tui.models.quiz_plan import PENDING, plan_items
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
 from drill.tui.screens.quiz_text import feedback_text, meta_text, stem_parts
@@ -30,6 +32,8 @@ from drill.tui.widgets.choices import ChoiceList, ChoiceRow
 from drill.tui.widgets.countdown import Countdown
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from drill.content.models import Library
     from drill.store.api import Store
 
@@ -89,6 +93,7 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self._started_clock: datetime | None = None
         self._started_timer: float | None = None
         self._finished_timer: float | None = None
+        self._next_wanted = False  # enter pressed while the next question was still being made
 
     # --- layout -----------------------------------------------------------------------------------------
 
@@ -122,13 +127,21 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
     # --- loading ------------------------------------------------------------------------------------------
 
     def plan(self, library: Library) -> tuple[list[QuizItem], str]:
-        """The questions (InputError, naming the sections that have some, when none match) and the title."""
+        """The questions (InputError, naming the sections that have some, when none match) and the title. A
+        chapter question in first place is asked at once (`ask_first`), while the generated ones are made."""
         s = self.settings
-        items = build_items(
+        planned = plan_items(
             library, count=s.count, section=s.section, shuffle=s.shuffle, generated=s.generated, seed=s.seed
         )
         title = " + ".join(pack.id for pack in library.packs) or _("no pack")
-        return items, title
+        if planned.first() is not None:
+            self.app.call_from_thread(self.ask_first, planned.placeholders(), title)
+        return planned.complete(), title
+
+    def ask_first(self, items: list[QuizItem], title: str) -> Awaitable[None] | None:
+        """The first question, a chapter one, before the generated questions are made: ``items`` holds
+        `PENDING` in their places, and the next question waits for them (`action_next`, `_take_order`)."""
+        return self.ready(QuizSetup(QuizRun(items, self.options.clock), title))
 
     def prepare(self, plan: tuple[list[QuizItem], str], store: Store) -> QuizSetup:
         from drill.tui.models.quiz_order import interview_order
@@ -139,9 +152,9 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         return QuizSetup(QuizRun(items, self.options.clock), title)
 
     async def planned(self, plan: tuple[list[QuizItem], str]) -> None:
-        """The first question from the content alone, while the store opens (sqlalchemy takes a while): time
-        limits from drill.toml, the questions in their seeded order. Answers given meanwhile wait in `unsaved`
-        and are written the moment the store is open (`ready`)."""
+        """The questions made, while the store opens (sqlalchemy takes a while): time limits from drill.toml,
+        the questions in their seeded order (the first one, unless `ask_first` asked it already). Answers given
+        meanwhile wait in `unsaved` and are written the moment the store is open (`ready`)."""
         from drill.srs import load_config
 
         items, title = plan
@@ -149,8 +162,10 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         await self.ready(QuizSetup(QuizRun(items, self.options.clock), title))
 
     async def ready(self, setup: QuizSetup) -> None:
-        if self.run is not None:  # already asking (`planned`): the store's order for what is still to come
-            await self._store_opened(setup.run)
+        if (
+            self.run is not None
+        ):  # already asking (`ask_first`, `planned`): this order for what is still to come
+            await self._take_order(setup.run)
             return
         self.run = setup.run
         self.pack_title = setup.pack_title
@@ -159,14 +174,17 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
         self._started_timer = self.options.timer()
         await self.show_item(self.run.current)
 
-    async def _store_opened(self, ordered: QuizRun) -> None:
-        """The store is open: write what was answered, and ask what is still to come in the store's order
-        (weakest on the interview day first). Before any answer, a different first question replaces the one
-        shown (as study's peek does); after one, the questions already shown stay where they are."""
+    async def _take_order(self, ordered: QuizRun) -> None:
+        """The questions made (`planned`) or the store open (`ready`): write what was answered, and ask what is
+        still to come in this order (the store's: weakest on the interview day first). Before any answer, a
+        different first question replaces the one shown (as study's peek does); after one, the questions
+        already shown stay where they are. A next question asked for while it was still being made
+        (`action_next`) is shown now."""
         assert self.run is not None
         if not self.run.results and self.answered is None:
-            if ordered.items[0] is not self.run.items[0]:
-                self.run.items = ordered.items
+            replaced = ordered.items[0] is not self.run.items[0]
+            self.run.items = ordered.items
+            if replaced:
                 await self.show_item(self.run.items[0])
         else:
             shown = self.run.items[: self.run.index + (0 if self.answered is not None else 1)]
@@ -174,6 +192,9 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
             self.run.items = shown + [item for item in ordered.items if id(item) not in seen]
         self.refresh_header()
         self.save(finished=self.run.finished)
+        if self._next_wanted and self.run.current is not PENDING:
+            self._next_wanted = False
+            await self.action_next()
 
     # --- showing a question ---------------------------------------------------------------------------------
 
@@ -296,6 +317,9 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
 
     async def action_next(self) -> None:
         if self.run is None or self.answered is None:
+            return
+        if self.run.current is PENDING:  # still being made: shown when it is (`_take_order`)
+            self._next_wanted = True
             return
         if self.run.finished:
             self.finish()

@@ -1,0 +1,81 @@
+"""A chapter question in first place is asked while the generated questions are made (QuizScreen.ask_first),
+and enter on its feedback waits for them: the second question comes once they exist, never a blank one.
+
+The generated questions are held (drill.content.generated.generate_questions waits on an event the test
+sets); the order expected is the plan's own (`build_items` with the same seed), made in the test.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import drill.content.generated
+from drill.tui.app import make_app
+from drill.tui.models.quiz_plan import build_items, plan_items
+from tests.helpers import plain
+from tests.tui.conftest import frozen_clock, wait_until
+from tests.tui.test_quiz import stored_attempts
+
+
+def held_generation(monkeypatch) -> threading.Event:
+    made = threading.Event()
+    real = drill.content.generated.generate_questions
+
+    def held(*args, **kwargs):
+        assert made.wait(30), "the test never let the generated questions be made"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(drill.content.generated, "generate_questions", held)
+    return made
+
+
+async def test_enter_on_the_first_answer_waits_for_the_generated_questions(library, db_url, monkeypatch):
+    seed = next(s for s in range(1, 100) if plan_items(library, generated=8, seed=s).first() is not None)
+    expected = build_items(library, generated=8, seed=seed)  # made before the hold
+    made = held_generation(monkeypatch)
+    app = make_app(
+        "quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, seed=seed, generated=8
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.mode_screen
+        await wait_until(pilot, lambda: screen.item is not None)
+        first = screen.item
+        assert first.kind == "chapter" and first.id == expected[0].id
+        assert first.stem in plain(screen.query_one("#quiz-stem"))
+        assert f"question 1/{len(expected)}" in plain(screen.query_one("#quiz-header"))
+        await pilot.press(next(o.letter for o in first.options if o.key == first.answer).lower())
+        await wait_until(pilot, lambda: screen.answered is not None)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.answered is not None and screen.item.kind == "pending"  # asked for, not made yet
+        assert first.stem in plain(screen.query_one("#quiz-stem"))  # the answered question stays
+        assert "✓" in plain(screen.query_one("#quiz-feedback"))
+        made.set()
+        await wait_until(pilot, lambda: screen.answered is None)  # the second question, asked by itself
+        second = screen.item
+        assert second.id == expected[1].id
+        assert second.stem.split("\n")[0] in plain(screen.query_one("#quiz-stem"))
+        assert f"question 2/{len(expected)}" in plain(screen.query_one("#quiz-header"))
+        await wait_until(pilot, lambda: screen.store is not None and not screen.unsaved)
+        await pilot.press("q")
+    _attempts, answers = stored_attempts(db_url)
+    assert [(a["item_id"], a["correct"]) for a in answers] == [(first.id, True)]
+
+
+async def test_without_a_chapter_question_first_nothing_is_asked_before_they_are_made(
+    library, db_url, monkeypatch
+):
+    seed = next(s for s in range(1, 100) if plan_items(library, generated=8, seed=s).first() is None)
+    expected = build_items(library, generated=8, seed=seed)
+    made = held_generation(monkeypatch)
+    app = make_app(
+        "quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, seed=seed, generated=8
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.mode_screen
+        await pilot.pause()
+        assert screen.item is None and "Loading the questions" in plain(screen.query_one("#quiz-stem"))
+        made.set()
+        await wait_until(pilot, lambda: screen.item is not None)
+        assert screen.item.id == expected[0].id and screen.item.kind == "generated"
+        await pilot.press("q")
