@@ -1,4 +1,4 @@
-"""A chapter question in first place is asked while the generated questions are made (QuizScreen.ask_first),
+"""A chapter question in first place is asked while the generated questions are made (QuizScreen.planned),
 and enter on its feedback waits for them: the second question comes once they exist, never a blank one.
 
 The generated questions are held (drill.content.generated.generate_questions waits on an event the test

@@ -82,3 +82,20 @@ def test_without_a_saved_order_the_store_decides(tmp_path):
         term.press("\x11")
         term.wait_for_exit()
     assert term.result.code == 0
+
+
+def test_a_returning_interview_draws_its_first_question_in_its_first_frame(tmp_path):
+    """The content from its cache and the saved order: the first paint holds the first question, never the
+    shell's "Loading the questions…" before it (nothing heavy is loaded for it)."""
+    from tests.tui.test_quiz_first_question import screens_until
+
+    args = ["interview", "--seed", "1"]
+    first_interview(args)
+    with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
+        seen = screens_until(term, re.compile(r"question 1/\d+(?s:.*)bank question \d+"))
+        assert not [s for s in seen if "Loading the questions" in s]
+        assert term.loaded() == set()
+        term.release()
+        term.press("\x11")
+        term.wait_for_exit()
+    assert term.result.code == 0

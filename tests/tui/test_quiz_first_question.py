@@ -55,8 +55,8 @@ def test_generated_questions_need_numpy_but_not_sqlalchemy(tmp_path):
     assert term.result.code == 0
 
 
-def opening_seed(chapter_first: bool) -> int:
-    """A seed whose default quiz (8 generated questions) opens with a chapter question, or with a generated one."""
+def opening_seed(chapter_first: bool, generated: int = 8) -> int:
+    """A seed whose quiz (8 generated questions by default) opens with a chapter question, or a generated one."""
     from drill.content import load_content
     from drill.tui.models.quiz_plan import plan_items
 
@@ -64,7 +64,7 @@ def opening_seed(chapter_first: bool) -> int:
     return next(
         s
         for s in range(1, 100)
-        if (plan_items(library, generated=8, seed=s).first() is not None) == chapter_first
+        if (plan_items(library, generated=generated, seed=s).first() is not None) == chapter_first
     )
 
 
@@ -99,6 +99,53 @@ def test_a_generated_question_in_first_place_waits_for_numpy(tmp_path):
         assert not QUESTION.search(term.text())
         term.release()
         term.wait_for("generated from the engine")
+        term.press("q")
+        term.wait_for_exit()
+    assert term.result.code == 0
+
+
+def screens_until(term, awaited) -> list[str]:
+    """Every screen the terminal showed, chunk after chunk, until ``awaited`` was on it."""
+    seen: list[str] = []
+
+    def shown(screen: str) -> bool:
+        seen.append(screen)
+        return bool(awaited.search(screen))
+
+    term.wait_for(shown)
+    return seen
+
+
+ASKED = re.compile(r"question 1/\d+(?s:.*)§7\.\d+ · ")  # the heading and the question's own line
+
+
+def test_with_the_content_cached_the_first_frame_holds_the_first_question(tmp_path):
+    """The content comes from its cache in milliseconds: the quiz shows its first (chapter) question in its
+    first paint, never the shell's "Loading the questions…" before it."""
+    args = ["quiz", "--seed", str(opening_seed(chapter_first=True))]
+    with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
+        seen = screens_until(term, ASKED)
+        assert not [s for s in seen if "Loading the questions" in s]
+        term.release()
+        term.press("q")
+        term.wait_for_exit()
+    assert term.result.code == 0
+
+
+def test_content_to_be_built_paints_the_shell_first(tmp_path):
+    """A pack no cache holds (a copy of the chapter elsewhere) is built in the worker, seconds: the shell
+    ("Loading the questions…") is on the terminal before the first question."""
+    import shutil
+
+    from drill.content import default_content_path
+
+    pack = tmp_path / "pack"
+    shutil.copytree(default_content_path(), pack)
+    args = ["quiz", "--seed", "1", "--generated", "0", "--content", str(pack)]
+    with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
+        seen = screens_until(term, ASKED)
+        assert [s for s in seen if "Loading the questions" in s]
+        term.release()
         term.press("q")
         term.wait_for_exit()
     assert term.result.code == 0

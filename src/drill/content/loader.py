@@ -88,6 +88,15 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
     return _registered(library)
 
 
+def load_cached_content(path: str | Path | None = None) -> Library | None:
+    """`load_content`'s result when its cache holds it (milliseconds), else None: building it from the packs
+    takes seconds (`load_content` does it, and caches it)."""
+    from drill.content import cache as content_cache
+
+    library = content_cache.load(find_packs(resolve_content_path(path)), engine_catalog())
+    return None if library is None else _registered(library)
+
+
 def _registered(library: Library) -> Library:
     """The library, its errata made the ones drill.content.errata looks chapter text up against."""
     from drill.content.errata import set_errata

@@ -57,13 +57,17 @@ class Loaded(Generic[Setup]):
 
 
 class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
-    """A mode screen whose shell paints at once while a thread worker loads the content (`plan`: may refuse
-    the options with a `DrillError` before any database opens), opens the store and syncs the content into it
-    (`prepare`: the screen's own use of the store). A `DrillError` ends the app with its one line; a store
-    opened here is closed when preparing fails. The screen gets the result in `ready`, on the UI thread.
+    """A mode screen that asks its first question from the content while a thread worker opens the store and
+    syncs the content into it (`prepare`: the screen's own use of the store). `plan` makes what the content
+    alone tells (it may refuse the options with a `DrillError` before any database opens; it must be quick),
+    `planned` shows what it can of it, `complete` (in the worker) makes the rest before the store opens. A
+    `DrillError` ends the app with its one line; a store opened here is closed when preparing fails. The screen
+    gets the result in `ready`, on the UI thread.
 
-    Call `load()` once the shell is on screen (``call_after_refresh``), so the worker's imports (sqlalchemy,
-    numpy) never compete with the first paint."""
+    Call `start_loading()` from ``on_mount``: with the content in its cache (or given), the plan is made and
+    shown there, so the first paint has the first question; without (a first start builds the content from the
+    chapter, seconds), the shell paints first and the worker does it all. Either way the worker's imports
+    (sqlalchemy, numpy) come after the first paint."""
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
@@ -78,24 +82,47 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
 
         def ready(self, setup: Setup) -> Awaitable[None] | None: ...
 
-    @work(thread=True, exclusive=True, group="load")
-    def load(self) -> None:
+    async def start_loading(self) -> None:
+        library = self.options.library
         try:
-            loaded = self._load()
+            if library is None:
+                from drill.content.loader import load_cached_content
+
+                library = load_cached_content(self.options.content_path)
+            if library is None:  # to be built: the shell first
+                self.call_after_refresh(self.load)
+                return
+            plan = self.plan(library)
+        except DrillError as err:
+            self.drill_app.fail(err)
+            return
+        if self.options.store is None:  # the store takes a while to open (sqlalchemy): show what the plan can
+            shown = self.planned(plan)
+            if inspect.isawaitable(shown):
+                await shown
+        self.call_after_refresh(self.load, library, plan)
+
+    @work(thread=True, exclusive=True, group="load")
+    def load(self, library: Library | None = None, plan: Plan | None = None) -> None:
+        """The content (unless given with its plan), the rest of the plan, the store."""
+        try:
+            loaded = self._load(library, plan)
         except DrillError as err:
             self.app.call_from_thread(self.drill_app.fail, err)
             return
         self.app.call_from_thread(self._loaded, loaded)
 
-    def _load(self) -> Loaded[Setup]:
-        library = self.options.library
-        if library is None:
-            from drill.content import load_content
+    def _load(self, library: Library | None, plan: Plan | None) -> Loaded[Setup]:
+        if library is None or plan is None:
+            library = self.options.library
+            if library is None:
+                from drill.content import load_content
 
-            library = load_content(self.options.content_path)
-        plan = self.plan(library)
-        if self.options.store is None:  # the store takes a while to open (sqlalchemy): show what the plan can
-            self.app.call_from_thread(self.planned, plan)
+                library = load_content(self.options.content_path)
+            plan = self.plan(library)
+            if self.options.store is None:
+                self.app.call_from_thread(self.planned, plan)
+        plan = self.complete(plan)
         store, owns = self.options.store, False
         if store is None:
             from drill.store import open_store
@@ -108,6 +135,11 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
             if owns:
                 store.close()
             raise
+
+    def complete(self, plan: Plan) -> Plan:
+        """In the worker, after `planned` and before the store opens: what the plan still needs that takes a
+        while (the quiz's generated questions); a screen shows it itself (``app.call_from_thread``)."""
+        return plan
 
     def planned(self, plan: Plan) -> Awaitable[None] | None:
         """On the UI thread, once the plan is made and before the store opens: a screen that can show its first

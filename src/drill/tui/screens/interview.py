@@ -91,9 +91,9 @@ class InterviewScreen(InterviewRubric):
         yield TextArea(id="iv-answer", soft_wrap=True, show_line_numbers=False)
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self._show_phase()
-        self.call_after_refresh(self.load)
+        await self.start_loading()
 
     # --- loading ------------------------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """`drill quiz`: timed multiple choice over the chapter's quizzes, plus numeric questions from the engine.
 
-The shell paints at once; the loading worker (tui/screens/base.py) loads the content, builds the questions
-(generated ones import numpy; a chapter question in first place is asked while they are made) and opens the
-store (sqlalchemy). Each question has its own countdown — a chapter
+The questions' order comes from the content (its cache: the first paint has the first question when it is a
+chapter one); the loading worker (tui/screens/base.py) makes the generated questions (numpy, the engine), asked
+once made, and opens the store (sqlalchemy). Each question has its own countdown — a chapter
 quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
 docs/quiz.md); a timeout counts as wrong and shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
 (with no finish time), so an answered question is never lost.
@@ -11,7 +11,7 @@ docs/quiz.md); a timeout counts as wrong and shows the answer. The attempt is st
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from textual.widgets import Footer, Input, Static
 from drill.errors import DrillError, StoreError
 from drill.i18n import N_, _
 from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, QuizSettings, Result
-from drill.tui.models.quiz_plan import PENDING, plan_items
+from drill.tui.models.quiz_plan import PENDING, QuizPlan, plan_items
 from drill.tui.options import AppOptions
 from drill.tui.screens.base import LoadingScreen
 from drill.tui.screens.quiz_text import feedback_text, meta_text, stem_parts
@@ -36,6 +36,16 @@ if TYPE_CHECKING:
 
     from drill.content.models import Library
     from drill.store.api import Store
+
+
+@dataclass
+class QuizPlanned:
+    """What the loading worker carries before the store: the questions' order, the title, the questions once
+    made (`QuizScreen.complete`)."""
+
+    order: QuizPlan
+    title: str
+    items: list[QuizItem] | None = None
 
 
 @dataclass
@@ -59,7 +69,7 @@ CHOOSE = {
 }
 
 
-class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
+class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
     CSS_PATH = "../styles/quiz.tcss"
     HELP_TITLE = N_("drill quiz — keys")
     PALETTE_GROUP = N_("Quiz")
@@ -116,55 +126,58 @@ class QuizScreen(LoadingScreen[tuple[list[QuizItem], str], QuizSetup]):
             yield Input(placeholder="type a number, then enter (e.g. 0.25, 1/4, 25%)", id="quiz-input")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.query_one("#quiz-answer", Vertical).display = False
         self.query_one("#quiz-input-error", Static).display = False
         self.query_one("#quiz-feedback", Static).display = False
-        # The loading worker starts once the shell is on screen: its imports (sqlalchemy, numpy) never compete
-        # with the first paint.
-        self.call_after_refresh(self.load)
+        await self.start_loading()
 
     # --- loading ------------------------------------------------------------------------------------------
 
-    def plan(self, library: Library) -> tuple[list[QuizItem], str]:
-        """The questions (InputError, naming the sections that have some, when none match) and the title. A
-        chapter question in first place is asked at once (`ask_first`), while the generated ones are made."""
+    def plan(self, library: Library) -> QuizPlanned:
+        """The questions' order (InputError, naming the sections that have some, when none match) and the
+        title; the generated questions are made by `complete`."""
         s = self.settings
-        planned = plan_items(
+        assert s.seed is not None  # drawn in __init__ when not given
+        order = plan_items(
             library, count=s.count, section=s.section, shuffle=s.shuffle, generated=s.generated, seed=s.seed
         )
-        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
-        if planned.first() is not None:
-            self.app.call_from_thread(self.ask_first, planned.placeholders(), title)
-        return planned.complete(), title
+        return QuizPlanned(order, " + ".join(pack.id for pack in library.packs) or _("no pack"))
 
-    def ask_first(self, items: list[QuizItem], title: str) -> Awaitable[None] | None:
-        """The first question, a chapter one, before the generated questions are made: ``items`` holds
-        `PENDING` in their places, and the next question waits for them (`action_next`, `_take_order`)."""
-        return self.ready(QuizSetup(QuizRun(items, self.options.clock), title))
+    def planned(self, plan: QuizPlanned) -> Awaitable[None] | None:
+        """Before the store opens: a chapter question in first place is asked at once, while the generated
+        questions are made (`complete`). `PENDING` holds their places; the next question waits for them
+        (`action_next`, `_take_order`)."""
+        if plan.order.first() is None:
+            return None
+        return self.ready(QuizSetup(QuizRun(plan.order.placeholders(), self.options.clock), plan.title))
 
-    def prepare(self, plan: tuple[list[QuizItem], str], store: Store) -> QuizSetup:
-        from drill.tui.models.quiz_order import interview_order
+    def complete(self, plan: QuizPlanned) -> QuizPlanned:
+        """In the worker: the generated questions (numpy, the engine), asked (`made`) before the store opens."""
+        items = plan.order.complete()
+        if self.options.store is None:
+            self.app.call_from_thread(self.made, items, plan.title)
+        return replace(plan, items=items)
 
-        items, title = plan
-        self.settings.read_limits(store.config)
-        items = interview_order(items, store, self.options.clock())  # weakest on the interview day first
-        return QuizSetup(QuizRun(items, self.options.clock), title)
-
-    async def planned(self, plan: tuple[list[QuizItem], str]) -> None:
-        """The questions made, while the store opens (sqlalchemy takes a while): time limits from drill.toml,
-        the questions in their seeded order (the first one, unless `ask_first` asked it already). Answers given
+    def made(self, items: list[QuizItem], title: str) -> Awaitable[None] | None:
+        """Every question made, while the store opens (sqlalchemy takes a while): time limits from drill.toml,
+        the questions in their seeded order (the first one, unless `planned` asked it already). Answers given
         meanwhile wait in `unsaved` and are written the moment the store is open (`ready`)."""
         from drill.srs import load_config
 
-        items, title = plan
         self.settings.read_limits(load_config())
-        await self.ready(QuizSetup(QuizRun(items, self.options.clock), title))
+        return self.ready(QuizSetup(QuizRun(items, self.options.clock), title))
+
+    def prepare(self, plan: QuizPlanned, store: Store) -> QuizSetup:
+        from drill.tui.models.quiz_order import interview_order
+
+        assert plan.items is not None  # made by `complete`
+        self.settings.read_limits(store.config)
+        items = interview_order(plan.items, store, self.options.clock())  # weakest on the interview day first
+        return QuizSetup(QuizRun(items, self.options.clock), plan.title)
 
     async def ready(self, setup: QuizSetup) -> None:
-        if (
-            self.run is not None
-        ):  # already asking (`ask_first`, `planned`): this order for what is still to come
+        if self.run is not None:  # already asking (`planned`, `made`): this order for what is still to come
             await self._take_order(setup.run)
             return
         self.run = setup.run
