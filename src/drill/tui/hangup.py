@@ -1,5 +1,6 @@
 """SIGTERM or SIGHUP (the terminal closed) while a drill screen is up: the terminal is given back, then drill dies
-by the signal as before (``DrillApp.run`` installs this around Textual's run).
+by the signal as before (``DrillApp.run`` installs this around Textual's run). A terminal that hangs up without
+a SIGHUP (one drill does not own as its controlling terminal) is watched for, and treated the same.
 
 Nothing is written on the way: every grade, answer and code attempt the screen acknowledged is already on
 disk (each is saved before it is shown), and what is not acknowledged is not saved — the same as a kill.
@@ -68,8 +69,47 @@ def terminal_given_back() -> Iterator[None]:
         os.kill(os.getpid(), signum)
 
     previous = {sig: signal.signal(sig, given_back) for sig in SIGNALS}
+    stop = _watch_hangup(fd) if fd is not None else None
     try:
         yield
     finally:
+        if stop is not None:
+            stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _watch_hangup(fd: int):
+    """A terminal that is not drill's controlling one (a pseudo-terminal another program opened for it) sends no
+    SIGHUP when its other end closes, and Textual's input thread then reads end-of-file in a loop (a core at
+    100 %, for ever). A thread waits in poll() (no CPU meanwhile; only hang-up and errors are asked for, never
+    input) and sends drill the SIGHUP a controlling terminal would. Returns what stops the watch."""
+    import select
+    import threading
+
+    wake_r, wake_w = os.pipe()
+    poller = select.poll()
+    poller.register(fd, 0)  # POLLHUP / POLLERR are always reported
+    poller.register(wake_r, select.POLLIN)
+
+    def watch() -> None:
+        while True:
+            for which, events in poller.poll():
+                if which == wake_r:
+                    return
+                if events & (select.POLLHUP | select.POLLERR):
+                    os.kill(os.getpid(), signal.SIGHUP)
+                    return
+                if events & select.POLLNVAL:  # the terminal's descriptor was closed: nothing to watch
+                    return
+
+    watcher = threading.Thread(target=watch, name="drill-hangup", daemon=True)
+    watcher.start()
+
+    def stop() -> None:
+        os.write(wake_w, b"x")
+        watcher.join(timeout=1)
+        os.close(wake_r)
+        os.close(wake_w)
+
+    return stop
