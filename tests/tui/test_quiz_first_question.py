@@ -133,14 +133,19 @@ def test_with_the_content_cached_the_first_frame_holds_the_first_question(tmp_pa
 
 
 def test_content_to_be_built_paints_the_shell_first(tmp_path):
-    """A pack no cache holds (a copy of the chapter elsewhere) is built in the worker, seconds: the shell
+    """A pack no cache holds (a copy of the chapter, one comment added: the shipped entry is keyed by the files'
+    bytes) is built in the worker, seconds: the shell
     ("Loading the questions…") is on the terminal before the first question."""
     import shutil
 
     from drill.content import default_content_path
 
+    from drill.content.loader import QUESTIONS
+
     pack = tmp_path / "pack"
     shutil.copytree(default_content_path(), pack)
+    with (pack / QUESTIONS).open("a", encoding="utf-8") as questions:  # bytes no entry was built from
+        questions.write("\n# a copy of the chapter's pack\n")
     args = ["quiz", "--seed", "1", "--generated", "0", "--content", str(pack)]
     with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
         seen = screens_until(term, ASKED)
