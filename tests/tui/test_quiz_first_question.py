@@ -139,7 +139,6 @@ def test_content_to_be_built_paints_the_shell_first(tmp_path):
     import shutil
 
     from drill.content import default_content_path
-
     from drill.content.loader import QUESTIONS
 
     pack = tmp_path / "pack"
