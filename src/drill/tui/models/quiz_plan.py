@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drill.errors import InputError
 from drill.tui.models.quiz import QuizItem, chapter_item, generated_item
@@ -58,19 +58,9 @@ class QuizPlan:
         return items
 
 
-def build_items(
-    library: Library,
-    *,
-    count: int | None = None,
-    section: str | None = None,
-    shuffle: bool = True,
-    generated: int = 0,
-    seed: int = 0,
-) -> list[QuizItem]:
-    """The questions of one quiz, in the order asked, no question twice (`plan_items`, completed)."""
-    return plan_items(
-        library, count=count, section=section, shuffle=shuffle, generated=generated, seed=seed
-    ).complete()
+def build_items(library: Library, **options: Any) -> list[QuizItem]:
+    """The questions of one quiz, in the order asked, no question twice: `plan_items` with these options, made."""
+    return plan_items(library, **options).complete()
 
 
 def plan_items(
