@@ -75,16 +75,16 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
     directory, or for the shipped content from the entry validated when drill was built (drill.content.cache;
     either re-validated on reading); `drill check` passes ``cache=False`` to validate from scratch.
     """
+    if cache:
+        library = load_cached_content(path)
+        if library is not None:
+            return library
     pack_dirs = find_packs(resolve_content_path(path))
-    if not cache:
-        return _registered(_Builder().build(pack_dirs))
-    from drill.content import cache as content_cache
+    library = _Builder().build(pack_dirs)
+    if cache:
+        from drill.content import cache as content_cache
 
-    catalog = engine_catalog()
-    library = content_cache.load(pack_dirs, catalog)
-    if library is None:
-        library = _Builder().build(pack_dirs)
-        content_cache.write(content_cache.cache_key(pack_dirs, catalog), library)
+        content_cache.write(content_cache.cache_key(pack_dirs, engine_catalog()), library)
     return _registered(library)
 
 

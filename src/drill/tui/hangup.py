@@ -17,7 +17,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
@@ -79,7 +79,7 @@ def terminal_given_back() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def _watch_hangup(fd: int):
+def _watch_hangup(fd: int) -> Callable[[], None]:
     """A terminal that is not drill's controlling one (a pseudo-terminal another program opened for it) sends no
     SIGHUP when its other end closes, and Textual's input thread then reads end-of-file in a loop (a core at
     100 %, for ever). A thread waits in poll() (no CPU meanwhile; only hang-up and errors are asked for, never

@@ -100,25 +100,25 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
             shown = self.planned(plan)
             if inspect.isawaitable(shown):
                 await shown
-        self.call_after_refresh(self.load, library, plan)
+        self.call_after_refresh(self.load, (library, plan))
 
     @work(thread=True, exclusive=True, group="load")
-    def load(self, library: Library | None = None, plan: Plan | None = None) -> None:
-        """The content (unless given with its plan), the rest of the plan, the store."""
+    def load(self, given: tuple[Library, Plan] | None = None) -> None:
+        """The content and its plan (unless `start_loading` made them), the rest of the plan, the store."""
         try:
-            loaded = self._load(library, plan)
+            loaded = self._load(given)
         except DrillError as err:
             self.app.call_from_thread(self.drill_app.fail, err)
             return
         self.app.call_from_thread(self._loaded, loaded)
 
-    def _load(self, library: Library | None, plan: Plan | None) -> Loaded[Setup]:
-        if library is None or plan is None:
-            library = self.options.library
-            if library is None:
-                from drill.content import load_content
+    def _load(self, given: tuple[Library, Plan] | None) -> Loaded[Setup]:
+        if given is not None:
+            library, plan = given
+        else:  # content to be built, behind the shell
+            from drill.content import load_content
 
-                library = load_content(self.options.content_path)
+            library = load_content(self.options.content_path)  # (given content is planned in start_loading)
             plan = self.plan(library)
             if self.options.store is None:
                 self.app.call_from_thread(self.planned, plan)

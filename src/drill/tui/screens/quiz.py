@@ -188,7 +188,7 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         await self.show_item(self.run.current)
 
     async def _take_order(self, ordered: QuizRun) -> None:
-        """The questions made (`planned`) or the store open (`ready`): write what was answered, and ask what is
+        """The questions made (`made`) or the store open (`ready`): write what was answered, and ask what is
         still to come in this order (the store's: weakest on the interview day first). Before any answer, a
         different first question replaces the one shown (as study's peek does); after one, the questions
         already shown stay where they are. A next question asked for while it was still being made
