@@ -1,5 +1,6 @@
-"""A chapter question in first place is asked while the generated questions are made (QuizScreen.planned),
-and enter on its feedback waits for them: the second question comes once they exist, never a blank one.
+"""A chapter question in first place is asked while the generated questions are made (QuizScreen.planned);
+its answer's verdict waits until the answer is on disk (the store opens after them), and so does enter: the
+second question comes once they exist, never a blank one.
 
 The generated questions are held (drill.content.generated.generate_questions waits on an event the test
 sets); the order expected is the plan's own (`build_items` with the same seed), made in the test.
@@ -29,10 +30,12 @@ def held_generation(monkeypatch) -> threading.Event:
     return made
 
 
-async def test_enter_on_the_first_answer_waits_for_the_generated_questions(library, db_url, monkeypatch):
+async def test_an_answer_before_the_store_opens_gets_its_verdict_once_it_is_on_disk(
+    library, db_url, monkeypatch
+):
     seed = next(s for s in range(1, 100) if plan_items(library, generated=8, seed=s).first() is not None)
     expected = build_items(library, generated=8, seed=seed)  # made before the hold
-    made = held_generation(monkeypatch)
+    made = held_generation(monkeypatch)  # the worker opens the store after the generated questions
     app = make_app(
         "quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, seed=seed, generated=8
     )
@@ -43,20 +46,27 @@ async def test_enter_on_the_first_answer_waits_for_the_generated_questions(libra
         assert first.kind == "chapter" and first.id == expected[0].id
         assert first.stem in plain(screen.query_one("#quiz-stem"))
         assert f"question 1/{len(expected)}" in plain(screen.query_one("#quiz-header"))
+        assert screen.store is None
         await pilot.press(next(o.letter for o in first.options if o.key == first.answer).lower())
         await wait_until(pilot, lambda: screen.answered is not None)
+        feedback = plain(screen.query_one("#quiz-feedback"))
+        assert "Saving your answer" in feedback and "✓" not in feedback and "✗" not in feedback
+        assert not screen.query_one("#choices").has_class("answered")  # nothing of the verdict shown
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.answered is not None and screen.item.kind == "pending"  # asked for, not made yet
-        assert first.stem in plain(screen.query_one("#quiz-stem"))  # the answered question stays
-        assert "✓" in plain(screen.query_one("#quiz-feedback"))
+        assert screen.answered is not None and screen.item.kind == "pending"  # enter waits with the answer
+        assert first.stem in plain(screen.query_one("#quiz-stem"))
         made.set()
-        await wait_until(pilot, lambda: screen.answered is None)  # the second question, asked by itself
+        await wait_until(pilot, lambda: "✓" in plain(screen.query_one("#quiz-feedback")))
+        _attempts, answers = stored_attempts(db_url)  # acknowledged: on disk already, before any quit
+        assert [(a["item_id"], a["correct"]) for a in answers] == [(first.id, True)]
+        assert "Saving" not in plain(screen.query_one("#quiz-feedback"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.answered is None)
         second = screen.item
         assert second.id == expected[1].id
         assert second.stem.split("\n")[0] in plain(screen.query_one("#quiz-stem"))
         assert f"question 2/{len(expected)}" in plain(screen.query_one("#quiz-header"))
-        await wait_until(pilot, lambda: screen.store is not None and not screen.unsaved)
         await pilot.press("q")
     _attempts, answers = stored_attempts(db_url)
     assert [(a["item_id"], a["correct"]) for a in answers] == [(first.id, True)]

@@ -2,7 +2,8 @@
 
 As tests/tui/test_startup_imports.py does for study: drill runs on a pseudo-terminal (benchmarks/ptyrun.py) with
 every import of the held modules waiting until the test lets it go (`HeldTerminal`); whatever is on the screen
-before then was drawn without them. An answer given while the store cannot open must reach the database.
+before then was drawn without them. An answer given while the store cannot open says it is being saved; its
+verdict comes once it is on disk.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tests.tui.conftest import ptyrun
 
 QUESTION = re.compile(r"question 1/\d+")
 ANSWERED = re.compile(r"[✓✗] ")
+SAVING = "Saving your answer"
 SIZE = (100, 30)
 
 
@@ -26,16 +28,20 @@ def answers_on_disk() -> list[tuple[int, str]]:
 
 
 def test_chapter_questions_are_asked_before_sqlalchemy_and_numpy_and_the_answer_is_saved(tmp_path):
-    """--generated 0: the first question and its feedback come with sqlalchemy and numpy held; the answer given
-    then is on disk once the store could open."""
+    """--generated 0: the first question comes with sqlalchemy and numpy held, and an answer is taken then (the
+    screen says it is being saved, no verdict yet); once the store can open, the verdict comes with the answer
+    on disk."""
     args = ["quiz", "--seed", "1", "--generated", "0"]
     with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
         term.wait_for(QUESTION)
         assert term.loaded() == set()
         term.press("a")
-        term.wait_for(ANSWERED)  # the feedback: the answer was taken with the store still unopened
+        term.wait_for(SAVING)  # taken with the store still unopened
+        assert not ANSWERED.search(term.text())
         assert term.loaded() == set()
         term.release()
+        term.wait_for(ANSWERED)
+        assert len(answers_on_disk()) == 1  # acknowledged: on disk while drill still runs
         term.press("q")
         term.wait_for_exit()
     assert term.result.code == 0
@@ -72,17 +78,21 @@ def test_a_chapter_question_in_first_place_is_asked_before_numpy_and_the_next_wa
     tmp_path,
 ):
     """The default quiz (8 generated questions) with a seed that opens on a chapter question: it is asked and
-    answered with numpy and sqlalchemy held (the generated questions cannot be made yet); enter then waits on
-    the feedback, and the second question comes once they are made. The answer reaches the database.
+    answered with numpy and sqlalchemy held (the generated questions cannot be made yet, nor the store opened);
+    enter then does nothing; once they are made and the store is open, the verdict comes with the answer on
+    disk, and enter brings the second question.
     (Nothing else is pressed while numpy is held: the hold keeps every import waiting, the help's too.)"""
     args = ["quiz", "--seed", str(opening_seed(chapter_first=True))]
     with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
         term.wait_for("chapter quiz", timeout=10)
         term.press("a")
-        term.wait_for(ANSWERED)
-        sent = term.press("\r")  # the next question waits (tests/quiz/test_quiz_waits.py)
+        term.wait_for(SAVING)
+        term.press("\r")  # nothing to go on to yet (tests/quiz/test_quiz_waits.py)
         assert term.loaded() == set()
         term.release()
+        term.wait_for(ANSWERED)
+        assert len(answers_on_disk()) == 1
+        sent = term.press("\r")
         term.wait_for(re.compile(r"question 2/\d+"), after=sent)
         term.press("q")
         term.wait_for_exit()

@@ -4,8 +4,10 @@ The questions' order comes from the content (its cache: the first paint has the 
 chapter one); the loading worker (tui/screens/base.py) makes the generated questions (numpy, the engine), asked
 once made, and opens the store (sqlalchemy). Each question has its own countdown — a chapter
 quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
-docs/quiz.md); a timeout counts as wrong and shows the answer. The attempt is stored when the last answer is given, or when the learner quits part-way
-(with no finish time), so an answered question is never lost.
+docs/quiz.md); a timeout counts as wrong and shows the answer. Each answer is written as it is given (the
+first one makes the attempt row; the last one marks it finished, quitting part-way leaves no finish time), and
+its verdict is shown only once it is on disk: an answer given while the store is still opening says so and waits
+for it (`show_result`, `_take_order`), so an acknowledged answer is never lost to a kill or a hang-up.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from drill.errors import DrillError, StoreError
+from drill.errors import DrillError
 from drill.i18n import N_, _
 from drill.tui.models.quiz import LETTERS, QuizItem, QuizRun, QuizSettings, Result
 from drill.tui.models.quiz_plan import PENDING, QuizPlan, plan_items
@@ -103,7 +105,9 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         self._started_clock: datetime | None = None
         self._started_timer: float | None = None
         self._finished_timer: float | None = None
-        self._next_wanted = False  # enter pressed while the next question was still being made
+        self.waiting_store = (
+            False  # answered before the store opened: the verdict is shown once it is on disk
+        )
 
     # --- layout -----------------------------------------------------------------------------------------
 
@@ -146,8 +150,9 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
 
     def planned(self, plan: QuizPlanned) -> Awaitable[None] | None:
         """Before the store opens: a chapter question in first place is asked at once, while the generated
-        questions are made (`complete`). `PENDING` holds their places; the next question waits for them
-        (`action_next`, `_take_order`)."""
+        questions are made (`complete`); `PENDING` holds their places (the header counts them). Its answer's
+        verdict waits for the store (`show_result`), which opens after they are made, so the next question
+        always exists by then."""
         if plan.order.first() is None:
             return None
         return self.ready(QuizSetup(QuizRun(plan.order.placeholders(), self.options.clock), plan.title))
@@ -191,8 +196,7 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         """The questions made (`made`) or the store open (`ready`): write what was answered, and ask what is
         still to come in this order (the store's: weakest on the interview day first). Before any answer, a
         different first question replaces the one shown (as study's peek does); after one, the questions
-        already shown stay where they are. A next question asked for while it was still being made
-        (`action_next`) is shown now."""
+        already shown stay where they are. An answer given before the store opened gets its verdict now."""
         assert self.run is not None
         if not self.run.results and self.answered is None:
             replaced = ordered.items[0] is not self.run.items[0]
@@ -205,9 +209,9 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
             self.run.items = shown + [item for item in ordered.items if id(item) not in seen]
         self.refresh_header()
         self.save(finished=self.run.finished)
-        if self._next_wanted and self.run.current is not PENDING:
-            self._next_wanted = False
-            await self.action_next()
+        if self.waiting_store and self.store is not None and self.answered is not None:
+            self.waiting_store = False
+            self.acknowledge(self.answered)
 
     # --- showing a question ---------------------------------------------------------------------------------
 
@@ -297,18 +301,32 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         self.show_result(self.run.time_out(int(self.settings.limit(self.item) * 1000)))
 
     def show_result(self, result: Result) -> None:
+        """An answer (or a timeout): written, then acknowledged. Before the store opened (the question was
+        asked from the content alone) the screen says the answer is being saved and shows nothing of the verdict
+        until it is on disk (`_take_order` acknowledges it then); enter waits meanwhile, q still saves it."""
         self.answered = result
         self.unsaved.append(result)
         self.save_answers()  # written before the feedback acknowledges it
         self.query_one(Countdown).stop()
+        self.query_one("#quiz-input", Input).disabled = True
+        self.set_focus(None)
+        if self.store is None:
+            self.waiting_store = True
+            box = self.query_one("#quiz-feedback", Static)
+            box.update(Text(_("Saving your answer: the database is still opening…"), style="italic"))
+            box.remove_class("right", "wrong")
+            box.display = True
+            self.refresh_header()
+            return
+        self.acknowledge(result)
+
+    def acknowledge(self, result: Result) -> None:
+        """The verdict on an answer that is on disk (or whose write failed: the feedback says so)."""
         item = result.item
         if not item.numeric:
             choices = self.query_one(ChoiceList)
             choices.mark(item.answer, result.chosen)
             choices.add_class("answered")  # rows close up: the question stays in view above the feedback
-        field = self.query_one("#quiz-input", Input)
-        field.disabled = True
-        self.set_focus(None)
         last = self.run is not None and self.run.finished
         feedback = feedback_text(result, save_error=self.save_error, last=last)
         box = self.query_one("#quiz-feedback", Static)
@@ -329,11 +347,11 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         body.scroll_to(y=max(0, feedback.y + min(feedback.height, FEEDBACK_ROWS) - height), animate=False)
 
     async def action_next(self) -> None:
-        if self.run is None or self.answered is None:
-            return
-        if self.run.current is PENDING:  # still being made: shown when it is (`_take_order`)
-            self._next_wanted = True
-            return
+        if self.run is None or self.answered is None or self.waiting_store:
+            return  # not answered yet, or its verdict not shown yet (the screen says it is being saved)
+        assert (
+            self.run.current is not PENDING
+        )  # the store (so the verdict) comes after every question is made
         if self.run.finished:
             self.finish()
         else:
@@ -398,10 +416,9 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         )
 
     def make_due_now(self, card_ids: list[str]) -> int:
-        """The score screen's `m`. A quiz can end before the loading worker opened the store (the questions
-        are asked from the content alone meanwhile): then a StoreError says so, and `m` works once it is open."""
-        if self.store is None:
-            raise StoreError(_("the database is still opening: press m again in a moment"))
+        """The score screen's `m`. The store is open by then: the last answer's verdict (and so the score
+        screen) waits for it (`show_result`)."""
+        assert self.store is not None
         return self.store.make_due_now(card_ids, self.options.clock())
 
     def _open_store_now(self) -> None:
