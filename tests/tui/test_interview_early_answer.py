@@ -18,6 +18,7 @@ from drill.store import open_store
 from drill.tui.app import make_app
 from drill.tui.models.interview import bank_cards, store_order
 from drill.tui.models.interview_peek import save_order_key
+from tests.notified import notified
 from tests.tui.conftest import frozen_clock, frozen_timer, wait_until
 
 USER = "tester"
@@ -130,6 +131,7 @@ async def test_an_answer_typed_and_confirmed_before_the_store_opens_is_saved_und
         await pilot.press("enter")  # the store is not open: the grade waits for it
         await pilot.pause()
         assert screen.store is None and screen.answers == [] and screen.phase == "rubric"
+        assert any("Saving your grade" in n for n in notified(pilot.app))  # the screen says why it waits
         held_store.set()
         await wait_until(pilot, lambda: len(screen.answers) == 1)
         assert screen.answers[0].card_id == other and screen.answers[0].answer == "abc"

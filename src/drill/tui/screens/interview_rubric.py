@@ -185,6 +185,8 @@ class InterviewRubric(InterviewState):
         if self.phase != "rubric" or self.rubric is None or self.asked is None:
             return
         if self.store is None:  # the question came before the store opened (`planned`): saved once it is
+            if not self.confirm_waiting:
+                self.notify(_("Saving your grade: the database is still opening…"))
             self.confirm_waiting = True
             return
         from drill.srs.misses import miss_cap
