@@ -59,3 +59,54 @@ def test_without_held_imports_the_question_comes_and_q_quits(tmp_path):
         term.press("q", pause=0)
         term.wait_for_exit()
     assert term.result.code == 0
+
+
+def screens_until(term, awaited) -> list[str]:
+    """Every screen the terminal showed, chunk after chunk, until ``awaited`` was on it."""
+    seen: list[str] = []
+
+    def shown(screen: str) -> bool:
+        seen.append(screen)
+        return bool(awaited.search(screen))
+
+    term.wait_for(shown)
+    return seen
+
+
+LOADING = "loading the cards"
+
+
+def test_with_the_content_cached_the_first_frame_holds_the_card(tmp_path):
+    """The shipped content's entry (milliseconds) and the peek are read before the first paint: the terminal
+    never shows the shell's "loading the cards…" before the card."""
+    with ptyrun().HeldTerminal(["study"], dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
+        seen = screens_until(term, QUESTION)
+        assert seen and not [s for s in seen if LOADING in s]
+        term.release()
+        term.wait_for(READY)
+        term.press("q", pause=0)
+        term.wait_for_exit()
+    assert term.result.code == 0
+
+
+def test_content_to_be_built_paints_the_shell_first(tmp_path):
+    """A pack no cache holds (a copy of the chapter with one comment added: the shipped entry is keyed by the
+    files' bytes) is built in a worker, seconds: the shell is on the terminal before the card."""
+    import shutil
+
+    from drill.content import default_content_path
+    from drill.content.loader import QUESTIONS
+
+    pack = tmp_path / "pack"
+    shutil.copytree(default_content_path(), pack)
+    with (pack / QUESTIONS).open("a", encoding="utf-8") as questions:
+        questions.write("\n# a copy of the chapter's pack\n")
+    args = ["study", "--content", str(pack)]
+    with ptyrun().HeldTerminal(args, dict(os.environ), tmp_path / "loaded", size=SIZE) as term:
+        seen = screens_until(term, QUESTION)
+        assert [s for s in seen if LOADING in s]
+        term.release()
+        term.wait_for(READY)
+        term.press("q", pause=0)
+        term.wait_for_exit()
+    assert term.result.code == 0

@@ -1,8 +1,9 @@
 """`drill study`: the review screen — layout, loading and the session's flow from card to card.
 
-The shell (header, empty card, grade bar, footer) paints at once. A thread worker then loads the content
-(JSON cache) and peeks at the first card with the stdlib's sqlite3 (`drill.store.peek`: the store's own SQL,
-read-only); that question is shown at once. Only then does another worker open the store (sqlalchemy) and
+The first paint holds the first card: before it, the content comes from its JSON cache (milliseconds) and
+the first card from a peek with the stdlib's sqlite3 (`drill.store.peek`: the store's own SQL, read-only).
+Content to be built (no cache entry; seconds) is loaded in a thread worker instead, the shell painted
+meanwhile. The side pane, grade bar and footer follow the card's paint. Only then does a worker open the store (sqlalchemy) and
 hand a `StudySession` back, which chooses the first card itself (swapping the peeked one in the rare case
 they differ). Nothing that needs the store — grades, intervals, undo, suspend... — runs before that: such a
 key says so on screen.
@@ -32,6 +33,7 @@ from drill.tui.screens.study_grading import StudyGrading
 from drill.tui.screens.study_loading import StudyLoading
 from drill.tui.screens.study_navigation import StudyNavigation
 from drill.tui.screens.study_state import NARROW_WIDTH
+from drill.tui.widgets.card_view import CardView
 from drill.tui.widgets.header import StudyHeader
 
 GRADE_KEYS = ("1", "2", "3", "4")
@@ -119,17 +121,16 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
     # --- layout -----------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        # The first paint is just this shell (as light as a bare app's); the card, side pane, grade bar and
-        # footer are mounted right after it.
+        # The shell: `on_mount` puts the card in it before the first paint when the content is cached.
         yield StudyHeader(self.options.timer, id="header")
         with Horizontal(id="body"):
             yield Static(Text(_("loading the cards and your progress…"), style="italic"), id="loading")
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.narrow = self.app.size.width < NARROW_WIDTH
-        # Start loading only once the shell is on screen: the worker's imports (sqlalchemy) would otherwise
-        # compete with the first paint for the GIL.
-        self.call_after_refresh(self._after_first_paint)
+        # The card from the content cache and the peek (milliseconds) before the first paint; the store's
+        # imports (sqlalchemy) start only after it, so they never compete with it for the GIL.
+        await self._show_first()
 
     def on_resize(self, event: events.Resize) -> None:
         self.narrow = event.size.width < NARROW_WIDTH
@@ -159,11 +160,11 @@ class StudyScreen(StudyNavigation, StudyGrading, StudyLoading):
 
     def action_page(self, delta: int) -> None:
         """PgUp / PgDn: the card a page up or down (the card view's own keys when it has the focus)."""
-        view = self.card_view
-        if delta < 0:
-            view.scroll_page_up()
-        else:
-            view.scroll_page_down()
+        for view in self.query(CardView):  # none while content to be built is loading
+            if delta < 0:
+                view.scroll_page_up()
+            else:
+                view.scroll_page_down()
 
     def action_toggle_pane(self) -> None:
         self.pane_wanted = not self.pane_shown

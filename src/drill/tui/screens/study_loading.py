@@ -23,14 +23,21 @@ if TYPE_CHECKING:
 
 
 class StudyLoading(StudyState):
-    async def _after_first_paint(self) -> None:
-        # The card first: a peeked question shows before the side pane, grade bar and footer are built.
-        await self.query_one("#loading", Static).remove()
-        view = CardView(id="card")
-        await self.query_one("#body", Horizontal).mount(view)
-        self._place_pane()
-        view.focus()
-        self.load_first()
+    async def _show_first(self) -> None:
+        """The content, and (default SQLite database) a read-only peek at the first card: no sqlalchemy. From the
+        content cache this takes a few milliseconds, done before the first paint; content to be built is loaded
+        in a worker, the shell ("loading…") on screen meanwhile."""
+        from drill.tui.models.study import load_library, peek_first_card
+
+        try:
+            library = load_library(self.options, cached_only=True)
+        except DrillError as err:
+            self.drill_app.fail(err)
+            return
+        if library is None:
+            self.load_first_in_worker()
+        else:
+            await self._first_card_known(library, peek_first_card(library, self.options))
 
     async def _complete_screen(self) -> None:
         """Mount the side pane, grade bar and footer, then open the store."""
@@ -47,21 +54,6 @@ class StudyLoading(StudyState):
             self.step_pane.show_refs(tuple(self.card.steps))
         self.load_session(self.library)
 
-    def load_first(self) -> None:
-        """The content, and (default SQLite database) a read-only peek at the first card: no sqlalchemy.
-        From the content cache this takes a few milliseconds, done here; otherwise in a worker."""
-        from drill.tui.models.study import load_library, peek_first_card
-
-        try:
-            library = load_library(self.options, cached_only=True)
-        except DrillError as err:
-            self.drill_app.fail(err)
-            return
-        if library is None:
-            self.load_first_in_worker()
-        else:
-            self._first_card_known(library, peek_first_card(library, self.options))
-
     @work(thread=True, exclusive=True, group="load")
     def load_first_in_worker(self) -> None:
         from drill.tui.models.study import load_library, peek_first_card
@@ -73,9 +65,15 @@ class StudyLoading(StudyState):
             return
         assert library is not None
         card = peek_first_card(library, self.options)
-        self.app.call_from_thread(self._first_card_known, library, card)
+        self.app.call_from_thread(self.call_later, self._first_card_known, library, card)
 
-    def _first_card_known(self, library: Library, card: Card | None) -> None:
+    async def _first_card_known(self, library: Library, card: Card | None) -> None:
+        # The card first: a peeked question shows before the side pane, grade bar and footer are built.
+        await self.query_one("#loading", Static).remove()
+        view = CardView(id="card")
+        await self.query_one("#body", Horizontal).mount(view)
+        self._place_pane()
+        view.focus()
         self.library = library
         if card is None:
             self.call_later(self._complete_screen)
