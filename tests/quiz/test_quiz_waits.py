@@ -1,6 +1,7 @@
 """A chapter question in first place is asked while the generated questions are made (QuizScreen.planned);
 its answer's verdict waits until the answer is on disk (the store opens after them), and so does enter: the
-second question comes once they exist, never a blank one.
+second question comes once they exist, never a blank one. A generated question in first place is made before
+the screen shows.
 
 The generated questions are held (drill.content.generated.generate_questions waits on an event the test
 sets); the order expected is the plan's own (`build_items` with the same seed), made in the test.
@@ -72,20 +73,19 @@ async def test_an_answer_before_the_store_opens_gets_its_verdict_once_it_is_on_d
     assert [(a["item_id"], a["correct"]) for a in answers] == [(first.id, True)]
 
 
-async def test_without_a_chapter_question_first_nothing_is_asked_before_they_are_made(
-    library, db_url, monkeypatch
-):
+async def test_a_generated_question_first_is_made_before_the_screen_is_shown(library, db_url, monkeypatch):
+    """Without a chapter question first, the generated questions are made while the screen mounts (before its
+    first paint): the screen asks the seed's first, generated, question from the start, the shell's "Loading
+    the questions…" never."""
     seed = next(s for s in range(1, 100) if plan_items(library, generated=8, seed=s).first() is None)
     expected = build_items(library, generated=8, seed=seed)
-    made = held_generation(monkeypatch)
     app = make_app(
         "quiz", library=library, db_url=db_url, user="tester", clock=frozen_clock, seed=seed, generated=8
     )
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.mode_screen
-        await pilot.pause()
-        assert screen.item is None and "Loading the questions" in plain(screen.query_one("#quiz-stem"))
-        made.set()
-        await wait_until(pilot, lambda: screen.item is not None)
+        assert screen.item is not None  # asked on mount, before the app ran a single step for the test
         assert screen.item.id == expected[0].id and screen.item.kind == "generated"
+        assert "Loading the questions" not in plain(screen.query_one("#quiz-stem"))
+        assert expected[0].stem.split("\n")[0] in plain(screen.query_one("#quiz-stem"))
         await pilot.press("q")

@@ -266,7 +266,7 @@ def test_a_bad_value_in_the_file_stops_drill_quiz_with_one_line(tmp_path):
         timeout=120,
     )
     assert proc.returncode == 2
-    # The shell painted first (its terminal codes share stderr here, without a terminal); once they are taken
+    # What was painted (its terminal codes share stderr here, without a terminal): once they are taken
     # out, the error is the one message and the last thing written.
     text = re.sub(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78])", "", proc.stderr)
     expected = (

@@ -59,15 +59,16 @@ class Loaded(Generic[Setup]):
 class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
     """A mode screen that asks its first question from the content while a thread worker opens the store and
     syncs the content into it (`prepare`: the screen's own use of the store). `plan` makes what the content
-    alone tells (it may refuse the options with a `DrillError` before any database opens; it must be quick),
+    alone tells (it may refuse the options with a `DrillError` before any database opens; it runs before the
+    first paint, so it does only what that paint must show),
     `planned` shows what it can of it, `complete` (in the worker) makes the rest before the store opens. A
     `DrillError` ends the app with its one line; a store opened here is closed when preparing fails. The screen
     gets the result in `ready`, on the UI thread.
 
     Call `start_loading()` from ``on_mount``: with the content in its cache (or given), the plan is made and
     shown there, so the first paint has the first question; without (a first start builds the content from the
-    chapter, seconds), the shell paints first and the worker does it all. Either way the worker's imports
-    (sqlalchemy, numpy) come after the first paint."""
+    chapter, seconds), the shell paints first and the worker does it all. Either way the store's imports
+    (sqlalchemy) come after the first paint."""
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
@@ -93,13 +94,13 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
                 self.call_after_refresh(self.load)
                 return
             plan = self.plan(library)
-        except DrillError as err:
+            if self.options.store is None:  # the store takes a while to open (sqlalchemy): show what it can
+                shown = self.planned(plan)
+                if inspect.isawaitable(shown):
+                    await shown
+        except DrillError as err:  # the options, or drill.toml (time limits)
             self.drill_app.fail(err)
             return
-        if self.options.store is None:  # the store takes a while to open (sqlalchemy): show what the plan can
-            shown = self.planned(plan)
-            if inspect.isawaitable(shown):
-                await shown
         self.call_after_refresh(self.load, (library, plan))
 
     @work(thread=True, exclusive=True, group="load")

@@ -1,8 +1,10 @@
 """`drill quiz`: timed multiple choice over the chapter's quizzes, plus numeric questions from the engine.
 
-The questions' order comes from the content (its cache: the first paint has the first question when it is a
-chapter one); the loading worker (tui/screens/base.py) makes the generated questions (numpy, the engine), asked
-once made, and opens the store (sqlalchemy). Each question has its own countdown — a chapter
+The questions' order comes from the content (its cache), and the first paint has the first question: a chapter
+one is asked while the loading worker (tui/screens/base.py) makes the generated questions (numpy, the engine);
+a generated one in first place is made, with the rest, before that paint (~0.2 s of numpy and the engine, which
+the shell and a worker started after it took longer to show: measured). The worker then opens the store
+(sqlalchemy). Each question has its own countdown — a chapter
 quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
 docs/quiz.md); a timeout counts as wrong and shows the answer. Each answer is written as it is given (the
 first one makes the attempt row; the last one marks it finished, quitting part-way leaves no finish time), and
@@ -140,33 +142,39 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
 
     def plan(self, library: Library) -> QuizPlanned:
         """The questions' order (InputError, naming the sections that have some, when none match) and the
-        title; the generated questions are made by `complete`."""
+        title; the generated questions are made by `complete`, or here when one of them is asked first (numpy,
+        before the first paint: it must hold that question)."""
         s = self.settings
         assert s.seed is not None  # drawn in __init__ when not given
         order = plan_items(
             library, count=s.count, section=s.section, shuffle=s.shuffle, generated=s.generated, seed=s.seed
         )
-        return QuizPlanned(order, " + ".join(pack.id for pack in library.packs) or _("no pack"))
+        title = " + ".join(pack.id for pack in library.packs) or _("no pack")
+        if order.first() is None:  # a generated question first: made now (numpy), so the first paint asks it
+            return QuizPlanned(order, title, order.complete())
+        return QuizPlanned(order, title)
 
     def planned(self, plan: QuizPlanned) -> Awaitable[None] | None:
-        """Before the store opens: a chapter question in first place is asked at once, while the generated
-        questions are made (`complete`); `PENDING` holds their places (the header counts them). Its answer's
-        verdict waits for the store (`show_result`), which opens after they are made, so the next question
-        always exists by then."""
-        if plan.order.first() is None:
-            return None
+        """Before the store opens: the first question is asked at once. A chapter one is asked while the
+        generated questions are made (`complete`), `PENDING` holding their places (the header counts them); its
+        answer's verdict waits for the store (`show_result`), which opens after they are made, so the next
+        question always exists by then. A generated one first: `plan` made them all (`made`)."""
+        if plan.items is not None:
+            return self.made(plan.items, plan.title)
         return self.ready(QuizSetup(QuizRun(plan.order.placeholders(), self.options.clock), plan.title))
 
     def complete(self, plan: QuizPlanned) -> QuizPlanned:
         """In the worker: the generated questions (numpy, the engine), asked (`made`) before the store opens."""
+        if plan.items is not None:  # made by `plan`
+            return plan
         items = plan.order.complete()
         if self.options.store is None:
             self.app.call_from_thread(self.made, items, plan.title)
         return replace(plan, items=items)
 
     def made(self, items: list[QuizItem], title: str) -> Awaitable[None] | None:
-        """Every question made, while the store opens (sqlalchemy takes a while): time limits from drill.toml,
-        the questions in their seeded order (the first one, unless `planned` asked it already). Answers given
+        """Every question made, before the store opens (sqlalchemy takes a while): time limits from drill.toml,
+        the questions in their seeded order (the first one, unless `planned` asked a chapter one already). Answers given
         meanwhile wait in `unsaved` and are written the moment the store is open (`ready`)."""
         from drill.srs import load_config
 
