@@ -2,9 +2,9 @@
 
 The questions' order comes from the content (its cache), and the first paint has the first question: a chapter
 one is asked while the loading worker (tui/screens/base.py) makes the generated questions (numpy, the engine);
-a generated one in first place is made, with the rest, before that paint (~0.2 s of numpy and the engine, which
-the shell and a worker started after it took longer to show: measured). The worker then opens the store
-(sqlalchemy). Each question has its own countdown — a chapter
+a generated one in first place is made, with the rest, before that paint (numpy and the engine, ~0.2 s: on
+screen sooner so than behind the shell, measured). The worker then opens the store (sqlalchemy). Each question
+has its own countdown — a chapter
 quiz ``--seconds``, a generated question its kind of work's limit from the config (`QuizSettings.limit`,
 docs/quiz.md); a timeout counts as wrong and shows the answer. Each answer is written as it is given (the
 first one makes the attempt row; the last one marks it finished, quitting part-way leaves no finish time), and
@@ -174,8 +174,8 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
 
     def made(self, items: list[QuizItem], title: str) -> Awaitable[None] | None:
         """Every question made, before the store opens (sqlalchemy takes a while): time limits from drill.toml,
-        the questions in their seeded order (the first one, unless `planned` asked a chapter one already). Answers given
-        meanwhile wait in `unsaved` and are written the moment the store is open (`ready`)."""
+        the questions in their seeded order (the first one, unless `planned` asked a chapter one already).
+        Answers given meanwhile wait in `unsaved` and are written the moment the store is open (`ready`)."""
         from drill.srs import load_config
 
         self.settings.read_limits(load_config())
