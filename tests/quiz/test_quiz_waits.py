@@ -73,7 +73,7 @@ async def test_an_answer_before_the_store_opens_gets_its_verdict_once_it_is_on_d
     assert [(a["item_id"], a["correct"]) for a in answers] == [(first.id, True)]
 
 
-async def test_a_generated_question_first_is_made_before_the_screen_is_shown(library, db_url, monkeypatch):
+async def test_a_generated_question_first_is_made_before_the_screen_is_shown(library, db_url):
     """Without a chapter question first, the generated questions are made while the screen mounts (before its
     first paint): the screen asks the seed's first, generated, question from the start, the shell's "Loading
     the questions…" never."""
