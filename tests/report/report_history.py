@@ -205,24 +205,22 @@ def write_history(history: History, url: str) -> None:
     from sqlalchemy import create_engine, insert, select
 
     from drill.store import open_store
-    from drill.store.models import Card, CardState, QuizAttempt, ReviewLog, StudySession, User
     from drill.store.review_days import rebuild_summaries, review_day_fields
+    from drill.store.tables import attempts_t, cards_t, logs_t, sessions_t, states_t, users_t
 
     open_store(url, history.users[0]).close()
     engine = create_engine(url)
     with engine.begin() as conn:
-        user_ids = {
-            row.name: row.id for row in conn.execute(select(User.__table__.c.id, User.__table__.c.name))
-        }
+        user_ids = {row.name: row.id for row in conn.execute(select(users_t.c.id, users_t.c.name))}
         for name in history.users:
             if name not in user_ids:
                 user_ids[name] = conn.execute(
-                    insert(User.__table__).values(name=name, created_at=NOW)
+                    insert(users_t).values(name=name, created_at=NOW)
                 ).inserted_primary_key[0]
         card_ids = {}
         for position, (cid, section, _q) in enumerate(history.cards):
             card_ids[cid] = conn.execute(
-                insert(Card.__table__).values(
+                insert(cards_t).values(
                     pack="test",
                     content_id=cid,
                     section=section,
@@ -233,7 +231,7 @@ def write_history(history: History, url: str) -> None:
             ).inserted_primary_key[0]
         for (user, cid), st in history.states.items():
             conn.execute(
-                insert(CardState.__table__).values(
+                insert(states_t).values(
                     user_id=user_ids[user],
                     card_id=card_ids[cid],
                     state=st.state,
@@ -250,7 +248,7 @@ def write_history(history: History, url: str) -> None:
             )
         # An explicit "new" row for a card never studied (the store may keep one).
         conn.execute(
-            insert(CardState.__table__).values(
+            insert(states_t).values(
                 user_id=user_ids[history.users[0]],
                 card_id=card_ids["q15"],
                 state="new",
@@ -295,11 +293,11 @@ def write_history(history: History, url: str) -> None:
             )
             for r in history.reviews
         ]
-        conn.execute(insert(ReviewLog.__table__), rows)
+        conn.execute(insert(logs_t), rows)
         rebuild_summaries(conn)  # the per-day totals and retention counters Store.grade keeps, from the log
         for q in history.quizzes:
             conn.execute(
-                insert(QuizAttempt.__table__).values(
+                insert(attempts_t).values(
                     user_id=user_ids[q.user],
                     started_at=q.started_at,
                     finished_at=q.started_at + timedelta(minutes=5),
@@ -310,7 +308,7 @@ def write_history(history: History, url: str) -> None:
             )
         for s in history.sessions:
             conn.execute(
-                insert(StudySession.__table__).values(
+                insert(sessions_t).values(
                     user_id=user_ids[s.user],
                     started_at=s.started_at,
                     ended_at=s.ended_at,

@@ -99,7 +99,7 @@ def _fill(url: str) -> None:
 
     from drill.content import load_content
     from drill.store import open_store
-    from drill.store.models import Card, CodeAttempt, QuizAttempt, User
+    from drill.store.tables import attempts_t, cards_t, code_attempts_t, users_t
 
     library = load_content()
     ids = list(library.cards)[:6]
@@ -125,12 +125,10 @@ def _fill(url: str) -> None:
             )
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(update(User.__table__).where(User.__table__.c.name == "mallory").values(name=ESC_NAME))
-        conn.execute(
-            update(Card.__table__).where(Card.__table__.c.content_id == ids[0]).values(section=ESC_SECTION)
-        )
-        conn.execute(update(QuizAttempt.__table__).values(settings={"quiz": ESC_QUIZ}, score=3, total=5))
-        conn.execute(update(CodeAttempt.__table__).values(mistakes=[ESC_MISTAKE]))
+        conn.execute(update(users_t).where(users_t.c.name == "mallory").values(name=ESC_NAME))
+        conn.execute(update(cards_t).where(cards_t.c.content_id == ids[0]).values(section=ESC_SECTION))
+        conn.execute(update(attempts_t).values(settings={"quiz": ESC_QUIZ}, score=3, total=5))
+        conn.execute(update(code_attempts_t).values(mistakes=[ESC_MISTAKE]))
     engine.dispose()
 
 

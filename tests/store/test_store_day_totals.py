@@ -14,13 +14,13 @@ from tests.store.store_support import open_test_store
 def test_two_sessions_creating_the_same_day_both_count(pg_url):
     from sqlalchemy import create_engine, select
 
-    from drill.store.models import CardState, StudyDayTotal
     from drill.store.review_days import count_grade
+    from drill.store.tables import days_t, states_t
 
     store = open_test_store(pg_url)
     user_id = store.user_id
     with store.engine.connect() as conn:
-        card_id = conn.execute(select(CardState.card_id).limit(1)).scalar_one()
+        card_id = conn.execute(select(states_t.c.card_id).limit(1)).scalar_one()
     store.close()
 
     first, second = create_engine(pg_url), create_engine(pg_url)
@@ -46,8 +46,8 @@ def test_two_sessions_creating_the_same_day_both_count(pg_url):
         assert errors == []
         with first.connect() as conn:
             row = conn.execute(
-                select(StudyDayTotal.reviews, StudyDayTotal.duration_ms, StudyDayTotal.review_grades).where(
-                    StudyDayTotal.user_id == user_id, StudyDayTotal.study_day == 20_000
+                select(days_t.c.reviews, days_t.c.duration_ms, days_t.c.review_grades).where(
+                    days_t.c.user_id == user_id, days_t.c.study_day == 20_000
                 )
             ).one()
         assert tuple(row) == (2, 1500, 2)

@@ -15,7 +15,7 @@ from drill.content.generated import generate_questions
 from drill.content.models import Quiz
 from drill.errors import InputError
 from drill.store import open_store
-from drill.store.models import QuizAnswer, QuizAttempt
+from drill.store.tables import answers_t, attempts_t
 from drill.tui.app import make_app
 from drill.tui.screens.quiz import QuizScreen
 from drill.tui.screens.quiz_score import QuizScoreScreen
@@ -76,8 +76,8 @@ def stored_attempts(db_url: str):
     reopened = open_store(db_url, "tester")
     try:
         with reopened.engine.connect() as conn:
-            attempts = conn.execute(select(QuizAttempt.__table__).order_by(QuizAttempt.id)).mappings().all()
-            answers = conn.execute(select(QuizAnswer.__table__).order_by(QuizAnswer.id)).mappings().all()
+            attempts = conn.execute(select(attempts_t).order_by(attempts_t.c.id)).mappings().all()
+            answers = conn.execute(select(answers_t).order_by(answers_t.c.id)).mappings().all()
         return attempts, answers
     finally:
         reopened.close()

@@ -1,51 +1,44 @@
-"""The store's tables as SQLAlchemy Core objects, named once for every module that queries them (the store's
-own modules and the reports), and the one statement helper they share."""
+"""The store's tables (declared in drill.store.models, as SQLAlchemy Core objects) for every module that
+queries them (the store's own modules and the reports), and the one statement helper they share."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import Table, insert
+from sqlalchemy import insert
 
 from drill.store.models import (
-    Card,
-    CardState,
-    CodeAttempt,
-    CodeSolutionView,
-    InterviewAnswer,
-    InterviewPlan,
-    InterviewSession,
-    QuizAnswer,
-    QuizAttempt,
-    ReviewLog,
-    StudyDayExtra,
-    StudyDayTotal,
-    StudySession,
-    User,
+    answers_t,
+    attempts_t,
+    cards_t,
+    code_attempts_t,
+    days_t,
+    extras_t,
+    interview_answers_t,
+    interview_sessions_t,
+    logs_t,
+    plans_t,
+    sessions_t,
+    solution_views_t,
+    states_t,
+    users_t,
 )
 
-
-def _table(model: Any) -> Table:
-    """The model's table, typed as the Table it is (mapped classes declare ``__table__`` as a FromClause)."""
-    table = model.__table__
-    assert isinstance(table, Table)
-    return table
-
-
-users_t = _table(User)
-cards_t = _table(Card)
-states_t = _table(CardState)
-logs_t = _table(ReviewLog)
-days_t = _table(StudyDayTotal)
-extras_t = _table(StudyDayExtra)
-sessions_t = _table(StudySession)
-attempts_t = _table(QuizAttempt)
-answers_t = _table(QuizAnswer)
-plans_t = _table(InterviewPlan)
-code_attempts_t = _table(CodeAttempt)
-solution_views_t = _table(CodeSolutionView)
-interview_sessions_t = _table(InterviewSession)
-interview_answers_t = _table(InterviewAnswer)
+__all__ = [
+    "answers_t",
+    "attempts_t",
+    "cards_t",
+    "code_attempts_t",
+    "days_t",
+    "extras_t",
+    "insert_ignore",
+    "interview_answers_t",
+    "interview_sessions_t",
+    "logs_t",
+    "plans_t",
+    "sessions_t",
+    "solution_views_t",
+    "states_t",
+    "users_t",
+]
 
 
 def insert_ignore(engine_or_conn, table):
