@@ -9,7 +9,7 @@ as a new process with its output discarded:
   --section   drill report --section 7.1            (4% of the cards; the log is read for them)
   json, csv, html, md    drill report --format F   (json and csv list every card)
 
-interleaved, round after round, with the baseline `python -c "import sqlalchemy.orm, numpy"` (the libraries
+interleaved, round after round, with the baseline `python -c "import sqlalchemy, numpy"` (the libraries
 any drill command that opens the store imports). For each it prints the first (cold: content cache and
 store opened for the first time in this data directory) and the median of the later runs, the median's
 ratio to the baseline's median, the median CPU time (user + system: what a loaded machine distorts least)
@@ -62,7 +62,7 @@ def cases(path: Path) -> dict[str, list[str]]:
     drill = [drill_command(), "report", "--db", f"sqlite:///{path}", "--user", "bench"]
     since = (store_bench.NOW - timedelta(days=31)).date().isoformat()
     return {
-        BASELINE: [sys.executable, "-c", "import sqlalchemy.orm, numpy"],
+        BASELINE: [sys.executable, "-c", "import sqlalchemy, numpy"],
         "terminal": drill,
         "--since": [*drill, "--since", since],
         "--section": [*drill, "--section", "7.1"],
