@@ -221,6 +221,27 @@ def test_the_fit_is_fsrs_rs_own_on_the_same_items(learner_log):
     assert result.rmse_after < result.rmse_before
 
 
+@pytest.mark.parametrize("held", [True, False])
+def test_the_fit_is_the_same_whether_its_items_are_held_or_made_on_each_pass(learner_log, monkeypatch, held):
+    """Below HELD_STEPS the fit's three passes read one list of the items; above it, items made anew per pass
+    (the memory bound at millions of grades): the passes see the same items either way, and the fit and its
+    evaluations are fsrs-rs's own on the items given directly."""
+    import drill.srs.optimize as optimize
+
+    items, total, cards = training_items(as_store_hands_it(learner_log))
+    steps = sum(len(item.reviews) for item in items)
+    monkeypatch.setattr(optimize, "HELD_STEPS", steps if held else steps - 1)
+    passes = items.held()
+    assert isinstance(passes, list) is held and (passes is items) is not held
+    assert [repr(item) for item in passes] == [repr(item) for item in items]
+    result = fit(items, total_reviews=total, cards=cards)
+    direct = direct_items(learner_log)
+    expected = within_bounds(FSRS([]).compute_parameters(direct, num_relearning_steps=1))
+    assert result.fitted == pytest.approx(expected, abs=1e-4)
+    assert result.rmse_before == pytest.approx(FSRS(list(DEFAULT_PARAMETERS)).evaluate(direct).rmse_bins)
+    assert result.rmse_after == pytest.approx(FSRS(list(result.fitted)).evaluate(direct).rmse_bins, abs=1e-6)
+
+
 def test_a_fit_no_better_than_the_current_weights_keeps_them(learner_log):
     items, total, cards = training_items(as_store_hands_it(learner_log))
     first = fit(items, total_reviews=total, cards=cards)

@@ -32,6 +32,10 @@ from drill.errors import DrillError
 
 MIN_TRAINING_ITEMS = 64  # fsrs-rs training.rs: fewer (after its outlier filter) fits only w[0..4]
 LEARNING_STATES = frozenset({"new", "learning"})  # Anki's RevlogReviewKind::Learning
+# The most steps (every item's reviews, summed) whose items the fit holds as a list for its three passes: ~10
+# bytes a step (measured), so ~80 MB at most. 200k grades have 5.5M steps (52 MB); at 2M grades, ~60M steps
+# (~600 MB) are made as fsrs-rs reads them, pass after pass, so they are whole only in fsrs-rs's own copy.
+HELD_STEPS = 8_000_000
 
 
 class NotEnoughReviews(DrillError):
@@ -150,6 +154,12 @@ class TrainingItems(collections.abc.Sequence):
         self._steps, self._starts, self._lengths = steps, starts, lengths
         self._first_places, self._counts = first_places, counts
         self.usable: int | None = None
+
+    def held(self) -> Sequence:
+        """The items for the fit's passes (fsrs-rs's fit, then the two evaluations): below ``HELD_STEPS`` made
+        once, as a list; above it, this sequence, which makes them anew on each pass and lets them go (each
+        pass then costs ~0.05 s of CPU per million steps in making them)."""
+        return list(self) if sum(self._lengths) <= HELD_STEPS else self
 
     def firsts(self) -> Iterator[tuple[Any, int]]:
         for place, count in zip(self._first_places, self._counts, strict=True):
@@ -283,13 +293,14 @@ def fit(
     from fsrs_rs_python import DEFAULT_PARAMETERS, FSRS
 
     require_enough(items, total_reviews)
-    fitted = compute(items, relearning_steps)
+    passes = items.held() if isinstance(items, TrainingItems) else items
+    fitted = compute(passes, relearning_steps)
     if relearning_steps > 1 and _short_term_raises_stability(fitted, relearning_steps):
-        fitted = compute(items, relearning_steps, enable_short_term=False)
+        fitted = compute(passes, relearning_steps, enable_short_term=False)
     fitted = within_bounds(fitted)
     before_weights = tuple(current) if current else tuple(DEFAULT_PARAMETERS)
-    before = FSRS(list(before_weights)).evaluate(items)
-    after = FSRS(list(fitted)).evaluate(items)
+    before = FSRS(list(before_weights)).evaluate(passes)
+    after = FSRS(list(fitted)).evaluate(passes)
     # fsrs-rs trains in float32 over threads: two fits of the same items differ near 1e-8 in RMSE, so a fit
     # only beats the current weights when it is lower by more than that noise (else Anki's rule keeps them)
     kept = before.rmse_bins <= after.rmse_bins + RMSE_NOISE
