@@ -11,6 +11,8 @@ processes:
   drill      drill optimize --dry-run                      (reads the store, builds the items, fits)
   anki       Collection(...).compute_fsrs_params(...)      (reads its revlog, builds the items, fits: Rust)
   fsrs-rs    items from a pickle, made as read -> FSRS.compute_parameters (the engine alone, items given)
+  fsrs+eval  the same, then FSRS.evaluate of the default weights and of the fit: the engine's share of what
+             drill and Anki both do (Anki keeps the weights in use unless the fit predicts better)
 
 and prints for each the median wall and CPU time (user + system, what load distorts least), the peak memory
 (ru_maxrss), the CPU ratio drill / anki and drill / fsrs-rs, and the largest weight difference between drill's
@@ -210,7 +212,12 @@ class Items(Sequence):  # each FSRSItem made as fsrs-rs reads it: the items are 
     def __iter__(self):
         return (FSRSItem(steps[s : s + n]) for s, n in zip(starts, lengths))
 items = Items()
-print(json.dumps({"params": FSRS([]).compute_parameters(items, num_relearning_steps=1), "items": len(items)}))
+params = FSRS([]).compute_parameters(items, num_relearning_steps=1)
+if "--evaluate" in sys.argv:  # and what Anki's compute_fsrs_params does after: both weights' evaluations
+    from fsrs_rs_python import DEFAULT_PARAMETERS
+    FSRS(list(DEFAULT_PARAMETERS)).evaluate(items)
+    FSRS(list(params)).evaluate(items)
+print(json.dumps({"params": params, "items": len(items)}))
 """
 
 
@@ -245,6 +252,8 @@ def measure(size: int, tmp: Path, repeat: int, env: dict[str, str], big: bool = 
     write_items(items, log)
     commands["anki"] = [sys.executable, "-c", ANKI, str(col)]
     commands["fsrs-rs"] = [sys.executable, "-c", DIRECT, str(items)]
+    if not big:
+        commands["fsrs+eval"] = [sys.executable, "-c", DIRECT, str(items), "--evaluate"]
     cards = len({row[0] for row in log})
     print(f"\n{len(log):,} reviews of {cards:,} cards (built in {time.perf_counter() - t:.1f} s)", flush=True)
     walls = {name: [] for name in commands}
@@ -263,17 +272,19 @@ def measure(size: int, tmp: Path, repeat: int, env: dict[str, str], big: bool = 
             else:
                 answer = json.loads(out.splitlines()[-1])
                 weights[name], found[name] = answer["params"], answer["items"]
-    print(f"{'':8s} {'wall':>8s} {'CPU':>8s} {'peak':>8s} {'CPU ratio':>10s}  items  max |w - drill's|")
+    print(f"{'':9s} {'wall':>8s} {'CPU':>8s} {'peak':>8s} {'CPU ratio':>10s}  items  max |w - drill's|")
     drill_cpu = statistics.median(cpus["drill"])
     for name in commands:
         cpu = statistics.median(cpus[name])
         diff = max(abs(a - b) for a, b in zip(weights[name], weights["drill"], strict=True))
         ratio = "" if name == "drill" else f"{drill_cpu / cpu:9.2f}x"
         print(
-            f"{name:8s} {statistics.median(walls[name]):7.2f}s {cpu:7.2f}s {peaks[name]:6.0f}MB {ratio:>10s}"
+            f"{name:9s} {statistics.median(walls[name]):7.2f}s {cpu:7.2f}s {peaks[name]:6.0f}MB {ratio:>10s}"
             f"  {found.get(name, '-')!s:>6s} {'' if name == 'drill' else f'{diff:.2e}'}"
         )
     if not big:
+        engine = statistics.median(cpus["fsrs+eval"]) / statistics.median(cpus["anki"])
+        print(f"fsrs-rs-python's fit and evaluations alone, beside Anki's whole fit: {engine:.2f}x its CPU")
         print(
             f"goal: drill CPU <= 1.5x anki's: {drill_cpu / statistics.median(cpus['anki']):.2f}x; weights equal "
             f"fsrs-rs's to 1e-4: max diff "
