@@ -255,7 +255,7 @@ def within_bounds(weights: Iterable[float]) -> tuple[float, ...]:
     )
 
 
-def compute(items: list, relearning_steps: int, *, enable_short_term: bool = True) -> tuple[float, ...]:
+def compute(items: Sequence, relearning_steps: int, *, enable_short_term: bool = True) -> tuple[float, ...]:
     """fsrs-rs's fit of these items, as Anki calls it (default training configuration)."""
     from fsrs_rs_python import FSRS
 
