@@ -177,3 +177,55 @@ async def test_the_study_screen_shows_the_cached_first_card_then_studies_the_yam
         assert screen.card.id == "q01" and screen.query_one(CardView).card is screen.card
         await app.workers.wait_for_complete()
         await pilot.press("q")
+
+
+@pytest.fixture
+def chapter_copy(tmp_path):
+    """A copy of the shipped chapter whose first erratum's note is its own (the shipped entry does not hold it)."""
+    import shutil
+
+    from drill.content import default_content_path
+
+    copy = tmp_path / "chapter"
+    shutil.copytree(default_content_path(), copy)
+    errata = copy / "errata.yaml"
+    text = errata.read_text(encoding="utf-8")
+    assert "  note: " in text
+    errata.write_text(text.replace("  note: ", "  note: THIS COPY'S NOTE ", 1), encoding="utf-8")
+    return copy
+
+
+def own_note_active() -> bool:
+    from drill.content.errata import active_errata
+
+    return any(erratum.note.startswith("THIS COPY'S NOTE") for erratum in active_errata())
+
+
+def test_a_cached_pack_corrects_its_cards_with_its_own_errata(chapter_copy, monkeypatch):
+    """A later start of `drill study --content PACK` (its cache entry: partial, or whole with --section) has
+    that pack's errata in use, from the first card shown to the session: not the shipped chapter's, which
+    the errata module loads when none were registered."""
+    from drill.content import errata
+    from drill.content.errata import set_errata
+
+    monkeypatch.setattr(errata, "_active", errata._active)  # the errata in use before, back after the test
+    monkeypatch.setattr(errata, "_checks", dict(errata._checks))
+    load_content(chapter_copy)  # builds and caches the copy
+    options = options_for(chapter_copy)
+    for section in (None, "7.3"):
+        set_errata(())  # none in use, as in a new process
+        assert not own_note_active()
+        options.section = section
+        library = load_library(options, cached_only=True)
+        assert isinstance(library, PartialLibrary) == (section is None)
+        assert own_note_active()
+    options.section = None
+    partial = load_library(options, cached_only=True)
+    set_errata(())
+    session = open_study_session(options, partial)
+    try:
+        assert not isinstance(session.library, PartialLibrary)
+        assert own_note_active()
+    finally:
+        session.close()
+        session.store.close()

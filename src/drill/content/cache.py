@@ -197,15 +197,25 @@ def load(pack_dirs: list[Path], catalog: object) -> Library | None:
 
 
 class PartialLibrary(Library):
-    """A cache entry's packs and the cards read so far (`take`): what a start-up shows before `complete`.
+    """A cache entry's packs, errata and checks, and the cards read so far (`take`): what a start-up shows
+    before `complete`. The errata come at once: the card shown first is corrected by its own pack's notes
+    (drill.content.loader registers them, as for every library it loads).
 
     ``card_keys``: (pack, id, section) of every card in content order (what the read-only peek needs), each
     checked by its field's rule. Only `complete` gives a Library to study from. (A plain subclass: making
     another dataclass costs a start-up a millisecond.)
     """
 
-    def __init__(self, packs: list[Pack], card_keys: list[tuple[str, str, str]], entry: Entry) -> None:
-        super().__init__(packs=packs)
+    def __init__(
+        self,
+        packs: list[Pack],
+        card_keys: list[tuple[str, str, str]],
+        entry: Entry,
+        *,
+        checks: list[Check],
+        errata: list[Erratum],
+    ) -> None:
+        super().__init__(packs=packs, checks=checks, errata=errata)
         self.card_keys, self.entry = card_keys, entry
 
     def take(self, card_id: str) -> Card | None:
@@ -226,13 +236,19 @@ class PartialLibrary(Library):
 
 
 def first_load(pack_dirs: list[Path], catalog: object) -> PartialLibrary | None:
-    """The packs and card keys of `entry_for` these packs (no card read yet); None when absent, stale or
-    refused."""
+    """The packs, card keys, checks and errata of `entry_for` these packs (no card read yet); None when
+    absent, stale or refused."""
     entry = entry_for(pack_dirs, catalog)
     if entry is None:
         return None
     try:
-        return PartialLibrary(packs=entry.records(Pack, "packs"), card_keys=entry.card_keys(), entry=entry)
+        return PartialLibrary(
+            packs=entry.records(Pack, "packs"),
+            card_keys=entry.card_keys(),
+            entry=entry,
+            checks=entry.records(Check, "checks"),
+            errata=entry.records(Erratum, "errata"),
+        )
     except _UNUSABLE:
         return None
 

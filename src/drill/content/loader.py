@@ -18,6 +18,7 @@ from drill.content.models import Card, Check, Erratum, Library, Pack, Quiz
 from drill.errors import ContentError
 
 if TYPE_CHECKING:
+    from drill.content.cache import PartialLibrary
     from drill.content.yamlio import Document
 
 # drill.content.schema and .yamlio (and so PyYAML) are imported only when YAML is actually parsed: a start-up
@@ -88,13 +89,21 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
     return _registered(library)
 
 
-def load_cached_content(path: str | Path | None = None) -> Library | None:
+def load_cached_content(path: str | Path | None = None, *, partial: bool = False) -> Library | None:
     """`load_content`'s result when its cache holds it (milliseconds), else None: building it from the packs
-    takes seconds (`load_content` does it, and caches it)."""
+    takes seconds (`load_content` does it, and caches it). ``partial``: a `PartialLibrary` (drill.content.cache:
+    the packs, errata and checks, each card's keys, the cards read as they are taken), to be `completed`."""
     from drill.content import cache as content_cache
 
-    library = content_cache.load(find_packs(resolve_content_path(path)), engine_catalog())
+    read = content_cache.first_load if partial else content_cache.load
+    library = read(find_packs(resolve_content_path(path)), engine_catalog())
     return None if library is None else _registered(library)
+
+
+def completed(library: PartialLibrary) -> Library | None:
+    """Every record of a partial load read through its rules (None when one is refused: load the YAML)."""
+    full = library.complete()
+    return None if full is None else _registered(full)
 
 
 def _registered(library: Library) -> Library:

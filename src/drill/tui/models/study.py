@@ -86,19 +86,12 @@ def load_library(options: AppOptions, *, cached_only: bool = False) -> Library |
 
 
 def _cached_library(options: AppOptions, *, partial: bool) -> Library | None:
-    """`load_content`'s cache hit (every record, or with ``partial`` a `PartialLibrary`), without its
-    fallback to the YAML files."""
+    """`load_content`'s cache hit (every record, or with ``partial`` a `PartialLibrary`), its errata the ones
+    in use, without its fallback to the YAML files."""
     try:
-        from drill.content import cache as content_cache
-        from drill.content.loader import engine_catalog, find_packs, resolve_content_path
+        from drill.content.loader import load_cached_content
 
-        pack_dirs = find_packs(resolve_content_path(options.content_path))
-        catalog = engine_catalog()
-        return (
-            content_cache.first_load(pack_dirs, catalog)
-            if partial
-            else content_cache.load(pack_dirs, catalog)
-        )
+        return load_cached_content(options.content_path, partial=partial)
     except Exception:
         return None
 
@@ -141,9 +134,10 @@ def open_study_session(options: AppOptions, library: Library | None = None) -> S
     """Load the content (unless given) and open the store (slow imports; run in a worker thread). A
     `PartialLibrary` is completed here, every record read through its rules; one refused means the YAML."""
     from drill.content.cache import PartialLibrary
+    from drill.content.loader import completed
 
     if isinstance(library, PartialLibrary):
-        library = library.complete()
+        library = completed(library)
     if library is None:
         library = load_library(options)
     store = options.store
