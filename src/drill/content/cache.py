@@ -197,9 +197,10 @@ def load(pack_dirs: list[Path], catalog: object) -> Library | None:
 
 
 class PartialLibrary(Library):
-    """A cache entry's packs, errata and checks, and the cards read so far (`take`): what a start-up shows
-    before `complete`. The errata come at once: the card shown first is corrected by its own pack's notes
-    (drill.content.loader registers them, as for every library it loads).
+    """A cache entry's packs, quizzes, errata and checks, and the cards read so far (`take`): what a start-up
+    shows before `complete` (study's first card, the quiz's first question). The errata come at once: what is
+    shown first is corrected by its own pack's notes (drill.content.loader registers them, as for every
+    library it loads).
 
     ``card_keys``: (pack, id, section) of every card in content order (what the read-only peek needs), each
     checked by its field's rule. Only `complete` gives a Library to study from. (A plain subclass: making
@@ -212,11 +213,19 @@ class PartialLibrary(Library):
         card_keys: list[tuple[str, str, str]],
         entry: Entry,
         *,
+        quizzes: list[Quiz],
         checks: list[Check],
         errata: list[Erratum],
     ) -> None:
-        super().__init__(packs=packs, checks=checks, errata=errata)
+        super().__init__(packs=packs, quizzes=quizzes, checks=checks, errata=errata)
         self.card_keys, self.entry = card_keys, entry
+        self._sections: dict[str, str] | None = None
+
+    def section_of(self, card_id: str) -> str | None:
+        """From the card keys: no card need be read."""
+        if self._sections is None:
+            self._sections = {id_: section for _pack, id_, section in self.card_keys}
+        return self._sections.get(card_id)
 
     def take(self, card_id: str) -> Card | None:
         """The card ``card_id`` read through its kind's rules (and kept in ``cards``); None when the entry
@@ -236,8 +245,8 @@ class PartialLibrary(Library):
 
 
 def first_load(pack_dirs: list[Path], catalog: object) -> PartialLibrary | None:
-    """The packs, card keys, checks and errata of `entry_for` these packs (no card read yet); None when
-    absent, stale or refused."""
+    """The packs, card keys, quizzes, checks and errata of `entry_for` these packs (no card read yet); None
+    when absent, stale or refused."""
     entry = entry_for(pack_dirs, catalog)
     if entry is None:
         return None
@@ -246,6 +255,7 @@ def first_load(pack_dirs: list[Path], catalog: object) -> PartialLibrary | None:
             packs=entry.records(Pack, "packs"),
             card_keys=entry.card_keys(),
             entry=entry,
+            quizzes=entry.records(Quiz, "quizzes"),
             checks=entry.records(Check, "checks"),
             errata=entry.records(Erratum, "errata"),
         )

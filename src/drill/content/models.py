@@ -206,5 +206,10 @@ class Library:
                 return quiz
         raise KeyError(quiz_id)
 
+    def section_of(self, card_id: str) -> str | None:
+        """The section of the card ``card_id``; None when there is no such card."""
+        card = self.cards.get(card_id)
+        return None if card is None else card.section
+
     def cards_in_section(self, section: str) -> list[Card]:
         return [card for card in self.cards.values() if card.section == section]

@@ -104,7 +104,7 @@ def plan_items(
 
 def quiz_sections(library: Library, quiz: Quiz) -> set[str]:
     """Where a chapter quiz belongs: its own section and the sections of the cards it asks about."""
-    return {quiz.section} | {library.cards[c].section for c in quiz.cards if c in library.cards}
+    return {quiz.section} | {s for c in quiz.cards if (s := library.section_of(c)) is not None}
 
 
 def _key(section: str) -> tuple[int, ...]:

@@ -87,9 +87,7 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
         library = self.options.library
         try:
             if library is None:
-                from drill.content.loader import load_cached_content
-
-                library = load_cached_content(self.options.content_path)
+                library = self.cached_content()
             if library is None:  # to be built: the shell first
                 self.call_after_refresh(self.load)
                 return
@@ -102,6 +100,14 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
             self.drill_app.fail(err)
             return
         self.call_after_refresh(self.load, (library, plan))
+
+    def cached_content(self) -> Library | None:
+        """The content from its cache (milliseconds; None when it is to be built). A screen whose plan needs
+        less than every card returns a `PartialLibrary` (drill.content.cache); `load` completes it in the
+        worker, before the store syncs it."""
+        from drill.content.loader import load_cached_content
+
+        return load_cached_content(self.options.content_path)
 
     @work(thread=True, exclusive=True, group="load")
     def load(self, given: tuple[Library, Plan] | None = None) -> None:
@@ -116,6 +122,7 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
     def _load(self, given: tuple[Library, Plan] | None) -> Loaded[Setup]:
         if given is not None:
             library, plan = given
+            library = self._completed(library)
         else:  # content to be built, behind the shell
             from drill.content import load_content
 
@@ -136,6 +143,17 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
             if owns:
                 store.close()
             raise
+
+    def _completed(self, library: Library) -> Library:
+        """Every record of a partial read (`cached_content`); the YAML when the cache refuses one."""
+        from drill.content.cache import PartialLibrary
+
+        if not isinstance(library, PartialLibrary):
+            return library
+        from drill.content import load_content
+        from drill.content.loader import completed
+
+        return completed(library) or load_content(self.options.content_path)
 
     def complete(self, plan: Plan) -> Plan:
         """In the worker, after `planned` and before the store opens: what the plan still needs that takes a

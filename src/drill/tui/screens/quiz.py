@@ -140,6 +140,13 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
 
     # --- loading ------------------------------------------------------------------------------------------
 
+    def cached_content(self) -> Library | None:
+        """The packs, quizzes, errata and each card's section: what the plan and the first question need (a
+        `PartialLibrary`, a few milliseconds); every card is read in the worker, before the store syncs them."""
+        from drill.content.loader import load_cached_content
+
+        return load_cached_content(self.options.content_path, partial=True)
+
     def plan(self, library: Library) -> QuizPlanned:
         """The questions' order (InputError, naming the sections that have some, when none match) and the
         title; the generated questions are made by `complete`, or here when one of them is asked first (numpy,
