@@ -425,7 +425,8 @@ async def test_loading_shell(pseudo, library, store, monkeypatch, mode):
         return original(self, loaded)
 
     monkeypatch.setattr(screen_class, "plan", held)
-    monkeypatch.setattr(drill.content.loader, "load_cached_content", lambda path=None: None)  # to be built
+    not_cached = lambda path=None, partial=False: None  # noqa: E731 (the content is to be built)
+    monkeypatch.setattr(drill.content.loader, "load_cached_content", not_cached)
     app = make_app(mode, store=store, clock=frozen_clock, timer=frozen_timer)
     try:
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
