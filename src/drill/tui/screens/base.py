@@ -70,6 +70,8 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
     chapter, seconds), the shell paints first and the worker does it all. Either way the store's imports
     (sqlalchemy) come after the first paint."""
 
+    PARTIAL_CONTENT = False  # `cached_content`: whether the plan is made from a partial read
+
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)
         self.store: Store | None = None
@@ -102,12 +104,12 @@ class LoadingScreen(ModeScreen, Generic[Plan, Setup]):
         self.call_after_refresh(self.load, (library, plan))
 
     def cached_content(self) -> Library | None:
-        """The content from its cache (milliseconds; None when it is to be built). A screen whose plan needs
-        less than every card returns a `PartialLibrary` (drill.content.cache); `load` completes it in the
-        worker, before the store syncs it."""
+        """The content from its cache (milliseconds; None when it is to be built). With ``PARTIAL_CONTENT`` (a
+        screen whose plan needs less than every card) a `PartialLibrary` (drill.content.cache: packs, quizzes,
+        errata, each card's keys), which `load` completes in the worker before the store syncs it."""
         from drill.content.loader import load_cached_content
 
-        return load_cached_content(self.options.content_path)
+        return load_cached_content(self.options.content_path, partial=self.PARTIAL_CONTENT)
 
     @work(thread=True, exclusive=True, group="load")
     def load(self, given: tuple[Library, Plan] | None = None) -> None:

@@ -78,6 +78,7 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
     HELP_TITLE = N_("drill quiz — keys")
     PALETTE_GROUP = N_("Quiz")
     HELP_NOTES = ((N_("type + enter"), N_("Answer a numeric question (checked to the stated tolerance)")),)
+    PARTIAL_CONTENT = True  # the plan needs the quizzes and each card's section, not the cards
 
     BINDINGS = [
         *(
@@ -139,13 +140,6 @@ class QuizScreen(LoadingScreen[QuizPlanned, QuizSetup]):
         await self.start_loading()
 
     # --- loading ------------------------------------------------------------------------------------------
-
-    def cached_content(self) -> Library | None:
-        """The packs, quizzes, errata and each card's section: what the plan and the first question need (a
-        `PartialLibrary`, a few milliseconds); every card is read in the worker, before the store syncs them."""
-        from drill.content.loader import load_cached_content
-
-        return load_cached_content(self.options.content_path, partial=True)
 
     def plan(self, library: Library) -> QuizPlanned:
         """The questions' order (InputError, naming the sections that have some, when none match) and the
