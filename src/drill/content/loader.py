@@ -92,7 +92,8 @@ def load_content(path: str | Path | None = None, *, cache: bool = True) -> Libra
 def load_cached_content(path: str | Path | None = None, *, partial: bool = False) -> Library | None:
     """`load_content`'s result when its cache holds it (milliseconds), else None: building it from the packs
     takes seconds (`load_content` does it, and caches it). ``partial``: a `PartialLibrary` (drill.content.cache:
-    the packs, errata and checks, each card's keys, the cards read as they are taken), to be `completed`."""
+    the packs, quizzes, errata and checks, each card's keys, the cards read as they are taken), to be
+    `completed`."""
     from drill.content import cache as content_cache
 
     read = content_cache.first_load if partial else content_cache.load

@@ -87,7 +87,7 @@ class DrillApp(App[None]):
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Textual's run, with SIGTERM / SIGHUP giving the terminal back before drill dies (drill.tui.hangup).
 
-        What the process holds by now (textual's and drill's modules, some 40k objects) lives as long as it
+        What the process holds by now (textual's and drill's modules, some 65k objects) lives as long as it
         does: frozen out of the cyclic collector's passes (``gc.freeze``), so the rest of the start (the
         content, numpy, the first screen) stays below the collector's first pass (drill.entry) and no later pass
         walks them again. Only here, where the app is the process: tests make many apps in one process, and a
